@@ -1,0 +1,226 @@
+"""One validated description of a run: bodies, parameters, inputs, initial state, integration.
+
+This is the JSON the web API speaks and what FhSim XML files are read into.
+Field names at this edge are FhSim's (Mass, InertiaRadi, Force, Pos, …);
+`model` and `integration.method` are ours. Every numeric field must be finite;
+errors name the field (pydantic's `loc`) and the allowed range.
+"""
+
+from __future__ import annotations
+
+import warnings
+from typing import Annotated, Literal
+
+import numpy as np
+from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
+
+from ..dynamics import (
+    METHODS,
+    Bodies,
+    BodyParams,
+    IntegratorSettings,
+    ParameterError,
+    StepSizeError,
+    make_state,
+)
+from ..dynamics.integrators import Method
+from ..dynamics.params import Model
+
+Finite = Annotated[float, Field(allow_inf_nan=False)]
+Vec3 = tuple[Finite, Finite, Finite]
+Vec4 = tuple[Finite, Finite, Finite, Finite]
+Vec6 = tuple[Finite, Finite, Finite, Finite, Finite, Finite]
+
+#: Largest accepted magnitudes for live-settable values (documented limits).
+LIMITS = {
+    "Mass": (1e-6, 1e6),  # kg
+    "InertiaRadi": (1e-4, 1e3),  # m
+    "CGOffset": (0.0, 1e3),  # m, |component|
+    "Gravity": (-100.0, 100.0),  # m/s²
+    "Force": (0.0, 1e7),  # N, |component|
+    "Moment": (0.0, 1e7),  # N·m, |component|
+}
+
+
+class _Strict(BaseModel):
+    model_config = ConfigDict(extra="forbid", validate_assignment=True)
+
+
+class BodySpec(_Strict):
+    """One `Body/6DBody` (an FhSim `Lib` element) with its constant inputs and initial state."""
+
+    Name: str = Field("B", min_length=1, max_length=64, pattern=r"^[A-Za-z_][A-Za-z0-9_\-]*$")
+    Mass: Finite = Field(1.0, gt=0.0, le=LIMITS["Mass"][1], description="kg")
+    InertiaRadi: Vec3 = Field((0.5, 0.5, 0.5), description="radii of gyration about the CG, m")
+    Inertia: Vec6 | None = Field(
+        None, description="Ixx,Iyy,Izz,Ixy,Ixz,Iyz about the CG, kg·m²; overrides InertiaRadi"
+    )
+    CGOffset: Vec3 = Field((0.0, 0.0, 0.0), description="CG relative to the reference point, body frame, m")
+    Gravity: Finite = Field(9.81, ge=LIMITS["Gravity"][0], le=LIMITS["Gravity"][1], description="m/s²")
+    model: Model = "full"
+    Material: str = Field("Simple/Black", max_length=128)
+    Mesh: str = Field("fhSphere.mesh", max_length=128)
+    MeshScale: Vec3 = (1.0, 1.0, 1.0)
+    MeshOrigin: Vec3 = (0.0, 0.0, 0.0)
+    Size: Vec3 = (1.0, 1.0, 1.0)
+    Force: Vec3 = Field((0.0, 0.0, 0.0), description="global frame, at the CG, N")
+    Moment: Vec3 = Field((0.0, 0.0, 0.0), description="global frame, about the CG, N·m")
+    Pos: Vec3 = (0.0, 0.0, 0.0)
+    Quater: Vec4 = (1.0, 0.0, 0.0, 0.0)
+    LocalVel: Vec3 = (0.0, 0.0, 0.0)
+    AngVel: Vec3 = (0.0, 0.0, 0.0)
+
+    @field_validator("InertiaRadi")
+    @classmethod
+    def _radii_positive(cls, v: Vec3) -> Vec3:
+        lo, hi = LIMITS["InertiaRadi"]
+        if any(not (lo <= r <= hi) for r in v):
+            raise ValueError(f"each radius must be in [{lo:g}, {hi:g}] m, got {list(v)}")
+        return v
+
+    @field_validator("Quater")
+    @classmethod
+    def _quater_nonzero(cls, v: Vec4) -> Vec4:
+        norm = float(np.linalg.norm(v))
+        if norm < 1e-9:
+            raise ValueError("must not be zero: no orientation has a zero quaternion")
+        return tuple(float(c) / norm for c in v)  # type: ignore[return-value]
+
+    @field_validator("CGOffset", "Force", "Moment")
+    @classmethod
+    def _bounded(cls, v: Vec3, info: object) -> Vec3:
+        name = info.field_name  # type: ignore[attr-defined]
+        hi = LIMITS[name][1]
+        if any(abs(c) > hi for c in v):
+            raise ValueError(f"each component must be within ±{hi:g}, got {list(v)}")
+        return v
+
+    @model_validator(mode="after")
+    def _physical(self) -> BodySpec:
+        try:
+            self.params()
+        except ParameterError as exc:
+            raise ValueError(str(exc)) from None
+        return self
+
+    def params(self) -> BodyParams:
+        """The dynamics' BodyParams (warns on inertia that breaks the triangle inequality)."""
+        if self.Inertia is not None:
+            return BodyParams.from_inertia(self.Mass, self.Inertia, r_cg_body=self.CGOffset,
+                                           gravity=self.Gravity, model=self.model)  # fmt: skip
+        return BodyParams.from_radii(self.Mass, self.InertiaRadi, r_cg_body=self.CGOffset,
+                                     gravity=self.Gravity, model=self.model)  # fmt: skip
+
+    def initial_state(self) -> np.ndarray:
+        return make_state(self.Pos, self.Quater, self.LocalVel, self.AngVel)
+
+    def inputs(self) -> np.ndarray:
+        return np.concatenate([self.Force, self.Moment]).astype(float)
+
+
+class Integration(_Strict):
+    """Integration settings; names as FhSim's `Engine` element where it has them."""
+
+    method: Method = "rk4"
+    stepsize: Finite = Field(1e-3, gt=0.0, description="fixed step, s")
+    HMax: Finite = Field(0.01, gt=0.0)
+    HMin: Finite = Field(1e-10, gt=0.0)
+    AbsTol: Finite = Field(1e-9, gt=0.0)
+    RelTol: Finite = Field(1e-9, gt=0.0)
+    TOutput: str = Field("0:0.01:10", description="times and start:step:end ranges, s")
+
+    @model_validator(mode="after")
+    def _consistent(self) -> Integration:
+        try:
+            self.settings()
+        except StepSizeError as exc:
+            raise ValueError(str(exc)) from None
+        parse_toutput(self.TOutput)
+        return self
+
+    def settings(self) -> IntegratorSettings:
+        return IntegratorSettings(self.method, self.stepsize, self.HMax, self.HMin,
+                                  self.AbsTol, self.RelTol)  # fmt: skip
+
+    def output_times(self) -> np.ndarray:
+        return parse_toutput(self.TOutput)
+
+
+class Scenario(_Strict):
+    """A whole run: one or more bodies and how to integrate them."""
+
+    name: str = Field("custom", max_length=64)
+    caption: str = Field("", max_length=1000, description="what to watch, one or two sentences")
+    bodies: list[BodySpec] = Field(default_factory=lambda: [BodySpec()], min_length=1, max_length=64)
+    integration: Integration = Field(default_factory=Integration)
+
+    @model_validator(mode="after")
+    def _unique_names(self) -> Scenario:
+        names = [b.Name for b in self.bodies]
+        dupes = sorted({n for n in names if names.count(n) > 1})
+        if dupes:
+            raise ValueError(f"body Names must be unique, repeated: {dupes}")
+        return self
+
+    def body_params(self) -> list[BodyParams]:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")  # warned once already, at validation
+            return [b.params() for b in self.bodies]
+
+    def batch(self) -> Bodies:
+        return Bodies.of(self.body_params())
+
+    def initial_states(self) -> np.ndarray:
+        return np.stack([b.initial_state() for b in self.bodies])
+
+    def inputs(self) -> np.ndarray:
+        return np.stack([b.inputs() for b in self.bodies])
+
+    def body(self, name: str) -> BodySpec:
+        for b in self.bodies:
+            if b.Name == name:
+                return b
+        raise KeyError(f"no body named {name!r}; bodies are {[b.Name for b in self.bodies]}")
+
+
+MAX_OUTPUT_ROWS = 10_000_000
+
+
+def parse_toutput(text: str) -> np.ndarray:
+    """Parse FhSim's TOutput: comma-separated times and `start:step:end` ranges.
+
+    Returns the sorted, de-duplicated times (s). Ranges include their end when
+    it lies on the grid (to within 1e-9 of a step). Raises ValueError naming the
+    offending item.
+    """
+    times: list[np.ndarray] = []
+    items = [s.strip() for s in str(text).split(",") if s.strip()]
+    if not items:
+        raise ValueError("TOutput: expected times or start:step:end ranges, got nothing")
+    for item in items:
+        parts = item.split(":")
+        try:
+            nums = [float(p) for p in parts]
+        except ValueError:
+            raise ValueError(f"TOutput: {item!r} is not a number or a start:step:end range") from None
+        if not all(np.isfinite(nums)):
+            raise ValueError(f"TOutput: {item!r} must hold finite numbers")
+        if len(nums) == 1:
+            times.append(np.array(nums))
+        elif len(nums) == 3:
+            start, step, end = nums
+            if step <= 0 or end < start:
+                raise ValueError(f"TOutput: range {item!r} needs step > 0 and end ≥ start")
+            count = int(np.floor((end - start) / step + 1e-9)) + 1
+            if count > MAX_OUTPUT_ROWS:
+                raise ValueError(f"TOutput: range {item!r} gives {count} rows, more than {MAX_OUTPUT_ROWS}")
+            times.append(start + step * np.arange(count))
+        else:
+            raise ValueError(f"TOutput: {item!r} must be a time or start:step:end")
+    out = np.unique(np.concatenate(times))
+    if out[0] < 0:
+        raise ValueError(f"TOutput: times must be ≥ 0, got {out[0]:g}")
+    return out
+
+
+__all__ = ["LIMITS", "METHODS", "BodySpec", "Integration", "Scenario", "parse_toutput"]
