@@ -99,16 +99,14 @@ def state_jacobian(x: ArrayLike, u: ArrayLike, bodies: Bodies) -> Array:
         d_c[:, 0:3, 0:3] = m * s_w
         d_c[:, 0:3, 3:6] = -m * (s_v + skew(np.cross(w, r)) + s_w @ s_r)
         d_c[:, 3:6, 0:3] = m * s_r @ s_w
-        d_c[:, 3:6, 3:6] = (
-            -m * s_r @ s_v - skew(np.einsum("nij,nj->ni", i_o, w)) + s_w @ i_o
-        )
+        d_c[:, 3:6, 3:6] = -m * s_r @ s_v - skew(np.einsum("nij,nj->ni", i_o, w)) + s_w @ i_o
         jac[:, NU, NU] = -bodies.coriolis[:, None, None] * (minv @ d_c)
     return jac[0] if single else jac
 
 
 def input_jacobian(x: ArrayLike, u: ArrayLike, bodies: Bodies) -> Array:
     """B = ∂ẋ/∂(F_n, M_n), shape (13, 6) or (N, 13, 6). Independent of u (ẋ is affine in u)."""
-    xb, ub, single = _as_batch(x, u)
+    xb, _, single = _as_batch(x, u)
     n = xb.shape[0]
     rot_t = np.swapaxes(quat.to_rotmat(xb[:, QUATER]), -1, -2)
     d_tau_du = np.zeros((n, 6, INPUT_SIZE))
@@ -125,4 +123,4 @@ def linearize(x: ArrayLike, u: ArrayLike, bodies: Bodies) -> tuple[Array, Array]
     return state_jacobian(x, u, bodies), input_jacobian(x, u, bodies)
 
 
-__all__ = ["input_jacobian", "linearize", "state_jacobian", "POS"]
+__all__ = ["input_jacobian", "linearize", "state_jacobian"]

@@ -165,9 +165,7 @@ def outputs(x: ArrayLike, u: ArrayLike, bodies: Bodies) -> dict[str, Array]:
         "PotentialEnergy": potential,
         "TotalEnergy": kinetic + potential,
         "LinearMomentum": m[:, None] * np.einsum("nij,nj->ni", rotmat, vel_cg_body),
-        "AngularMomentum": np.einsum(
-            "nij,njk,nk->ni", rotmat, bodies.inertia_cg, w
-        ),
+        "AngularMomentum": np.einsum("nij,njk,nk->ni", rotmat, bodies.inertia_cg, w),
         "Force": ub[:, 0:3].copy(),
         "Moment": ub[:, 3:6].copy(),
     }

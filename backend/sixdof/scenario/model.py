@@ -9,7 +9,7 @@ errors name the field (pydantic's `loc`) and the allowed range.
 from __future__ import annotations
 
 import warnings
-from typing import Annotated, Literal
+from typing import Annotated
 
 import numpy as np
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
@@ -55,8 +55,12 @@ class BodySpec(_Strict):
     Inertia: Vec6 | None = Field(
         None, description="Ixx,Iyy,Izz,Ixy,Ixz,Iyz about the CG, kg·m²; overrides InertiaRadi"
     )
-    CGOffset: Vec3 = Field((0.0, 0.0, 0.0), description="CG relative to the reference point, body frame, m")
-    Gravity: Finite = Field(9.81, ge=LIMITS["Gravity"][0], le=LIMITS["Gravity"][1], description="m/s²")
+    CGOffset: Vec3 = Field(
+        (0.0, 0.0, 0.0), description="CG relative to the reference point, body frame, m"
+    )
+    Gravity: Finite = Field(
+        9.81, ge=LIMITS["Gravity"][0], le=LIMITS["Gravity"][1], description="m/s²"
+    )
     model: Model = "full"
     Material: str = Field("Simple/Black", max_length=128)
     Mesh: str = Field("fhSphere.mesh", max_length=128)
@@ -151,7 +155,9 @@ class Scenario(_Strict):
 
     name: str = Field("custom", max_length=64)
     caption: str = Field("", max_length=1000, description="what to watch, one or two sentences")
-    bodies: list[BodySpec] = Field(default_factory=lambda: [BodySpec()], min_length=1, max_length=64)
+    bodies: list[BodySpec] = Field(
+        default_factory=lambda: [BodySpec()], min_length=1, max_length=64
+    )
     integration: Integration = Field(default_factory=Integration)
 
     @model_validator(mode="after")
@@ -202,7 +208,9 @@ def parse_toutput(text: str) -> np.ndarray:
         try:
             nums = [float(p) for p in parts]
         except ValueError:
-            raise ValueError(f"TOutput: {item!r} is not a number or a start:step:end range") from None
+            raise ValueError(
+                f"TOutput: {item!r} is not a number or a start:step:end range"
+            ) from None
         if not all(np.isfinite(nums)):
             raise ValueError(f"TOutput: {item!r} must hold finite numbers")
         if len(nums) == 1:
@@ -213,7 +221,9 @@ def parse_toutput(text: str) -> np.ndarray:
                 raise ValueError(f"TOutput: range {item!r} needs step > 0 and end ≥ start")
             count = int(np.floor((end - start) / step + 1e-9)) + 1
             if count > MAX_OUTPUT_ROWS:
-                raise ValueError(f"TOutput: range {item!r} gives {count} rows, more than {MAX_OUTPUT_ROWS}")
+                raise ValueError(
+                    f"TOutput: range {item!r} gives {count} rows, more than {MAX_OUTPUT_ROWS}"
+                )
             times.append(start + step * np.arange(count))
         else:
             raise ValueError(f"TOutput: {item!r} must be a time or start:step:end")
