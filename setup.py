@@ -1,0 +1,47 @@
+"""Build hook: put the built page and the meshes inside the wheel (sixdof/_assets).
+
+Everything else about the package is in pyproject.toml. The page is built with npm
+when frontend/dist is missing and npm is available; a wheel without the page would
+serve a blank site, so the build stops with a clear message instead.
+"""
+
+import shutil
+import subprocess
+from pathlib import Path
+
+from setuptools import setup
+from setuptools.command.build_py import build_py
+
+ROOT = Path(__file__).resolve().parent
+
+
+def _ensure_frontend_built() -> Path:
+    dist = ROOT / "frontend" / "dist"
+    if (dist / "index.html").is_file():
+        return dist
+    frontend = ROOT / "frontend"
+    npm = shutil.which("npm")
+    if not (frontend / "package.json").is_file() or npm is None:
+        raise SystemExit(
+            "frontend/dist is missing and cannot be built here (needs frontend/package.json and "
+            "npm): run `make setup` first, or build from a tree that contains frontend/dist"
+        )
+    subprocess.run([npm, "ci", "--no-audit", "--no-fund"], cwd=frontend, check=True)
+    subprocess.run([npm, "run", "build"], cwd=frontend, check=True)
+    return dist
+
+
+class BuildPyWithAssets(build_py):
+    def run(self) -> None:
+        super().run()
+        if self.editable_mode:
+            return  # a source checkout serves frontend/dist and meshes/ in place
+        target = Path(self.build_lib) / "sixdof" / "_assets"
+        shutil.rmtree(target, ignore_errors=True)
+        shutil.copytree(_ensure_frontend_built(), target / "web")
+        shutil.copytree(
+            ROOT / "meshes", target / "meshes", ignore=shutil.ignore_patterns("*.py", "__pycache__")
+        )
+
+
+setup(cmdclass={"build_py": BuildPyWithAssets})
