@@ -8,7 +8,9 @@ errors name the field (pydantic's `loc`) and the allowed range.
 
 from __future__ import annotations
 
+import math
 import warnings
+from decimal import Decimal, InvalidOperation
 from typing import Annotated
 
 import numpy as np
@@ -88,6 +90,10 @@ class BodySpec(_Strict):
         norm = float(np.linalg.norm(v))
         if norm < 1e-9:
             raise ValueError("must not be zero: no orientation has a zero quaternion")
+        if abs(norm - 1.0) <= 4e-16:
+            # Already unit to rounding: dividing again could move a component by
+            # one ulp, and a scenario written out and read back must compare equal.
+            return tuple(float(c) for c in v)  # type: ignore[return-value]
         return tuple(float(c) / norm for c in v)  # type: ignore[return-value]
 
     @field_validator("CGOffset", "Force", "Moment")
@@ -195,42 +201,56 @@ MAX_OUTPUT_ROWS = 10_000_000
 def parse_toutput(text: str) -> np.ndarray:
     """Parse FhSim's TOutput: comma-separated times and `start:step:end` ranges.
 
-    Returns the sorted, de-duplicated times (s). Ranges include their end when
-    it lies on the grid (to within 1e-9 of a step). Raises ValueError naming the
-    offending item.
+    Returns the sorted, de-duplicated times (s). A range holds start + k·step for
+    k = 0, 1, … up to and including end when it lies on the grid. The grid is
+    computed in exact decimal arithmetic, so "0:0.01:1" gives exactly the
+    doubles nearest to 0.03, 0.07, … (not 3 × 0.01 = 0.030000000000000002) and
+    always ends at 1.0. Raises ValueError naming the offending item.
     """
     times: list[np.ndarray] = []
     items = [s.strip() for s in str(text).split(",") if s.strip()]
     if not items:
         raise ValueError("TOutput: expected times or start:step:end ranges, got nothing")
     for item in items:
-        parts = item.split(":")
+        parts = [p.strip() for p in item.split(":")]
         try:
-            nums = [float(p) for p in parts]
-        except ValueError:
+            nums = [Decimal(p) for p in parts]
+        except InvalidOperation:
             raise ValueError(
                 f"TOutput: {item!r} is not a number or a start:step:end range"
             ) from None
-        if not all(np.isfinite(nums)):
+        if not all(n.is_finite() and math.isfinite(float(n)) for n in nums):
             raise ValueError(f"TOutput: {item!r} must hold finite numbers")
         if len(nums) == 1:
-            times.append(np.array(nums))
+            times.append(np.array([float(nums[0])]))
         elif len(nums) == 3:
-            start, step, end = nums
-            if step <= 0 or end < start:
-                raise ValueError(f"TOutput: range {item!r} needs step > 0 and end ≥ start")
-            count = int(np.floor((end - start) / step + 1e-9)) + 1
-            if count > MAX_OUTPUT_ROWS:
-                raise ValueError(
-                    f"TOutput: range {item!r} gives {count} rows, more than {MAX_OUTPUT_ROWS}"
-                )
-            times.append(start + step * np.arange(count))
+            times.append(_decimal_range(item, *nums))
         else:
             raise ValueError(f"TOutput: {item!r} must be a time or start:step:end")
     out = np.unique(np.concatenate(times))
     if out[0] < 0:
         raise ValueError(f"TOutput: times must be ≥ 0, got {out[0]:g}")
     return out
+
+
+def _decimal_range(item: str, start: Decimal, step: Decimal, end: Decimal) -> np.ndarray:
+    """start + k·step ≤ end as the nearest doubles to the exact decimal values."""
+    if step <= 0 or end < start:
+        raise ValueError(f"TOutput: range {item!r} needs step > 0 and end ≥ start")
+    try:
+        count = int((end - start) // step) + 1
+    except InvalidOperation:  # the quotient has more digits than Decimal's precision
+        count = MAX_OUTPUT_ROWS + 1
+    if count > MAX_OUTPUT_ROWS:
+        raise ValueError(f"TOutput: range {item!r} gives more than {MAX_OUTPUT_ROWS} rows")
+    # Scale to integers: (S + k P) / 10^d is then one correctly rounded division.
+    digits = max(0, *(-int(n.as_tuple().exponent) for n in (start, step)))
+    if digits <= 22:
+        s_int, p_int = int(start.scaleb(digits)), int(step.scaleb(digits))
+        if abs(s_int) + abs(p_int) * count < 2**53:
+            k = np.arange(count, dtype=np.int64)
+            return (s_int + p_int * k).astype(float) / float(10**digits)
+    return float(start) + float(step) * np.arange(count)
 
 
 __all__ = ["LIMITS", "METHODS", "BodySpec", "Integration", "Scenario", "parse_toutput"]
