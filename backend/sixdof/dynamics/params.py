@@ -12,6 +12,7 @@ the hot path never loops over bodies in Python.
 from __future__ import annotations
 
 import math
+import sys
 import warnings
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -58,6 +59,30 @@ def _finite_scalar(value: float, name: str) -> float:
     return x
 
 
+def _positive_mass(value: float) -> float:
+    try:
+        mass = float(value)
+    except (TypeError, ValueError):
+        raise ParameterError("Mass", f"expected a number > 0 kg, got {value!r}") from None
+    if not (math.isfinite(mass) and mass > 0.0):
+        raise ParameterError("Mass", f"must be a finite number > 0 kg, got {value!r}")
+    return mass
+
+
+def _caller_stacklevel() -> int:
+    """The stacklevel of the first frame outside this module (and dataclass-made __init__).
+
+    So an ImpossibleInertiaWarning points at the user's line, whether the body was built by
+    BodyParams(...), from_radii, from_inertia or replace.
+    """
+    frame = sys._getframe(1)
+    level = 1
+    while frame is not None and frame.f_code.co_filename in (__file__, "<string>"):
+        frame = frame.f_back
+        level += 1
+    return level
+
+
 def inertia_from_radii(mass: float, radii: Sequence[float] | Array) -> Array:
     """I_g = diag(m rx², m ry², m rz²) from FhSim's InertiaRadi (radii of gyration, m)."""
     r = _vector(radii, 3, "InertiaRadi")
@@ -89,17 +114,18 @@ class BodyParams:
     model: Model = "full"
 
     def __post_init__(self) -> None:
-        mass = _finite_scalar(self.mass, "Mass")
-        if mass <= 0.0:
-            raise ParameterError("Mass", f"must be > 0 kg, got {self.mass!r}")
-        object.__setattr__(self, "mass", mass)
+        object.__setattr__(self, "mass", _positive_mass(self.mass))
         inertia = np.asarray(self.inertia_cg, dtype=float)
         if inertia.shape != (3, 3):
             raise ParameterError("Inertia", f"expected a 3×3 tensor, got shape {inertia.shape}")
         if not np.all(np.isfinite(inertia)):
             raise ParameterError("Inertia", "all entries must be finite numbers")
         if not np.allclose(inertia, inertia.T, rtol=1e-12, atol=0.0):
-            raise ParameterError("Inertia", "the tensor must be symmetric")
+            raise ParameterError(
+                "Inertia",
+                "the tensor must be symmetric (entry ij equal to entry ji), got a largest "
+                f"difference of {np.max(np.abs(inertia - inertia.T)):g} kg·m²",
+            )
         inertia = 0.5 * (inertia + inertia.T)
         principal = np.linalg.eigvalsh(inertia)
         if principal[0] <= 0.0:
@@ -115,7 +141,7 @@ class BodyParams:
                 f"inequality ({a:.6g} + {b:.6g} < {c:.6g}); no real body has them, "
                 "but FhSim accepts them, so the run goes on",
                 ImpossibleInertiaWarning,
-                stacklevel=3,
+                stacklevel=_caller_stacklevel(),
             )
         inertia.setflags(write=False)
         object.__setattr__(self, "inertia_cg", inertia)
@@ -136,9 +162,7 @@ class BodyParams:
         gravity: float = DEFAULT_GRAVITY,
         model: Model = "full",
     ) -> BodyParams:
-        mass_f = _finite_scalar(mass, "Mass")
-        if mass_f <= 0.0:
-            raise ParameterError("Mass", f"must be > 0 kg, got {mass!r}")
+        mass_f = _positive_mass(mass)
         return cls(mass_f, inertia_from_radii(mass_f, radii), np.asarray(r_cg_body, float),
                    gravity, model)  # fmt: skip
 
