@@ -8,7 +8,10 @@ Dormand–Prince 5. Fixed steps beyond that are refused (`StepSizeError`); the
 adaptive method's HMax is capped there. Radau IIA (scipy) is implicit and
 takes the analytic Jacobian, so it has no such limit.
 
-All functions work on a batch: x has shape (N, 13), u shape (N, 6).
+All functions work on a batch: x has shape (N, 13), u shape (N, 6). Fixed
+steps (`step_fixed`, and `integrate` with euler/rk4) run in the compiled kernel
+of kernel.py when numba is importable, else in the numpy reference below
+(`rk_step` on `model.derivative`); both give the same states to ~1e-15.
 """
 
 from __future__ import annotations
@@ -16,6 +19,7 @@ from __future__ import annotations
 import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from types import ModuleType
 from typing import Literal
 
 import numpy as np
@@ -60,9 +64,7 @@ RK4 = Tableau(
 
 # Dormand & Prince (1980), the 5(4) pair with the FSAL property; b is the 5th-order solution.
 _DP_B = np.array([35 / 384, 0, 500 / 1113, 125 / 192, -2187 / 6784, 11 / 84, 0])
-_DP_BHAT = np.array(
-    [5179 / 57600, 0, 7571 / 16695, 393 / 640, -92097 / 339200, 187 / 2100, 1 / 40]
-)
+_DP_BHAT = np.array([5179 / 57600, 0, 7571 / 16695, 393 / 640, -92097 / 339200, 187 / 2100, 1 / 40])
 DOPRI5 = Tableau(
     c=np.array([0, 1 / 5, 3 / 10, 4 / 5, 8 / 9, 1, 1]),
     a=np.array(
@@ -143,11 +145,39 @@ def rk_step(f: Rhs, x: Array, h: float, tableau: Tableau) -> Array:
     return x + h * np.tensordot(tableau.b, k, axes=1)
 
 
-def step_fixed(
-    bodies: Bodies, x: Array, u: Array, h: float, method: Method = "rk4"
-) -> Array:
-    """Advance a batch (N, 13) by one fixed step with inputs held constant (zero-order hold)."""
-    return rk_step(lambda y: derivative(y, u, bodies), x, h, TABLEAUS[method])
+_KERNEL: ModuleType | None = None
+
+
+def _kernel() -> ModuleType | None:
+    """The compiled kernels (sixdof.dynamics.kernel), or None without numba.
+
+    Imported on first use, so `import sixdof.dynamics` stays free of numba's
+    ~0.3 s import; setting `kernel.AVAILABLE = False` selects the numpy path.
+    """
+    global _KERNEL
+    if _KERNEL is None:
+        from . import kernel
+
+        _KERNEL = kernel
+    return _KERNEL if _KERNEL.AVAILABLE else None
+
+
+def step_fixed(bodies: Bodies, x: Array, u: Array, h: float, method: Method = "rk4") -> Array:
+    """Advance a batch (N, 13) or one state (13,) by one fixed step of h s, inputs held.
+
+    Euler and RK4 run in the compiled kernel (`kernel.advance`); the step is
+    checked against the method's stability limit first (StepSizeError).
+    Without numba, and for the other methods' tableaus, the numpy reference
+    `rk_step` on `model.derivative` does the same step. Returns a new array.
+    """
+    kern = _kernel() if method in FIXED_STEP_METHODS else None
+    if kern is None:
+        check_step(method, h)
+        return rk_step(lambda y: derivative(y, u, bodies), x, h, TABLEAUS[method])
+    x_arr = np.asarray(x, dtype=float)
+    x_new = np.array(x_arr.reshape(-1, STATE_SIZE), dtype=float, order="C")
+    kern.advance(kern.packed(bodies), x_new, u, h, 1, method)
+    return x_new[0] if x_arr.ndim == 1 else x_new
 
 
 @dataclass(frozen=True)
@@ -163,7 +193,9 @@ class IntegratorSettings:
 
     def __post_init__(self) -> None:
         if self.method not in METHODS:
-            raise StepSizeError("IntegratorMethod", f"must be one of {list(METHODS)}, got {self.method!r}")
+            raise StepSizeError(
+                "IntegratorMethod", f"must be one of {list(METHODS)}, got {self.method!r}"
+            )
         if self.method in FIXED_STEP_METHODS:
             check_step(self.method, self.step, "stepsize")
         for name, value in (("HMax", self.hmax), ("HMin", self.hmin),
@@ -171,7 +203,9 @@ class IntegratorSettings:
             if not (math.isfinite(value) and value > 0.0):
                 raise StepSizeError(name, f"must be a finite number > 0, got {value!r}")
         if self.hmin > self.hmax:
-            raise StepSizeError("HMin", f"must not exceed HMax = {self.hmax:g} s, got {self.hmin:g}")
+            raise StepSizeError(
+                "HMin", f"must not exceed HMax = {self.hmax:g} s, got {self.hmin:g}"
+            )
 
 
 @dataclass
@@ -212,6 +246,10 @@ def integrate(
     u = np.broadcast_to(np.asarray(u, dtype=float), (len(bodies), 6))
     if settings.method == "radau":
         return _integrate_radau(bodies, x, u, t_out, settings, progress)
+    if settings.method in FIXED_STEP_METHODS:
+        kern = _kernel()
+        if kern is not None:
+            return _integrate_kernel(kern, bodies, x, u, t_out, settings, progress)
     f = _counting(lambda y: derivative(y, u, bodies))
     stats = RunStats()
     out = np.empty((t_out.size, *x.shape))
@@ -234,6 +272,55 @@ def integrate(
             progress(t)
     stats.evaluations = f.calls  # type: ignore[attr-defined]
     return out, stats
+
+
+#: Body-steps per kernel call in `integrate` (~0.1 s): progress reports and the
+#: non-finite check come between calls, and a blown-up run stops early.
+KERNEL_CHUNK = 1_000_000
+
+
+def _integrate_kernel(
+    kern: ModuleType,
+    bodies: Bodies,
+    x: Array,
+    u: Array,
+    t_out: Array,
+    settings: IntegratorSettings,
+    progress: ProgressCallback | None,
+) -> tuple[Array, RunStats]:
+    """`integrate` for euler/rk4 in the compiled kernel; same steps as the loop above.
+
+    Span i (t_out[i] → t_out[i+1]) takes n_i = ceil(span/step) equal steps of
+    span/n_i, n_i = 0 for an empty span, as the numpy loop does.
+    """
+    n_bodies = len(bodies)
+    spans = np.diff(t_out)
+    counts = np.where(
+        spans > 0, np.maximum(1.0, np.ceil(spans / settings.step - 1e-9)), 0.0
+    ).astype(np.int64)
+    h = np.divide(spans, counts, out=np.zeros_like(spans), where=counts > 0)
+    out = np.empty((t_out.size, n_bodies, STATE_SIZE))
+    out[0] = x
+    state = np.array(x, dtype=float, order="C")
+    pk = kern.packed(bodies)
+    work = np.cumsum(counts) * n_bodies
+    start = 0
+    while start < spans.size:
+        done = int(work[start - 1]) if start else 0
+        stop = max(start + 1, int(np.searchsorted(work, done + KERNEL_CHUNK, side="right")))
+        part = out[start + 1 : stop + 1]
+        kern.integrate_fixed(pk, state, u, h[start:stop], counts[start:stop], settings.method, part)
+        finite = np.isfinite(part).all(axis=(1, 2))
+        if not finite.all():
+            j = int(np.argmin(finite))
+            _check_finite(part[j], float(t_out[start + 1 + j]))
+        if progress is not None:
+            for t in t_out[start + 1 : stop + 1]:
+                progress(t)
+        start = stop
+    steps = int(counts.sum())
+    stages = len(TABLEAUS[settings.method].c)
+    return out, RunStats(steps=steps, evaluations=steps * stages)
 
 
 def _counting(f: Rhs) -> Rhs:
