@@ -30,6 +30,7 @@ runs the numpy reference instead, with the same results.
 
 from __future__ import annotations
 
+import os
 import time
 import weakref
 from collections.abc import Sequence
@@ -43,6 +44,13 @@ from .model import INPUT_SIZE, NORM_TIME_CONSTANT, STATE_SIZE
 from .model import derivative as reference_derivative
 from .params import Bodies
 from .quaternion import Array
+
+# OpenMP worker threads that spin while they wait steal a core from everything
+# else; on a shared 2-core machine that made a one-step prange call over 10,000
+# bodies take ~16 ms instead of ~1.5 ms (benchmarks/bench_kernel.py). Passive
+# waiting costs a few µs per call. libgomp reads this when numba first loads it;
+# a value the user set wins.
+os.environ.setdefault("OMP_WAIT_POLICY", "passive")
 
 try:
     import numba
@@ -71,11 +79,12 @@ P_INERTIA_O = 6  # I_o, 3×3 row-major
 P_MASS_INV = 15  # M_RB⁻¹, 6×6 row-major
 PARAM_SIZE = 51
 
-#: Below this many body-steps per call the serial kernel runs. Measured on 2 cores
-#: (benchmarks/bench_kernel.py --threshold): starting the threads costs ~1.5 µs,
-#: so `prange` wins from ~20 body-steps; below 256 the gain is under ~20 µs and
-#: not worth waking a second thread on a shared machine.
-PARALLEL_MIN_WORK = 256
+#: Below this many body-steps per call the serial kernel runs, above it `prange`
+#: spreads bodies over the cores. With passive OpenMP waiting a parallel call
+#: costs ~10 µs more to start (benchmarks/bench_kernel.py --threshold); from
+#: ~4000 body-steps (~0.5 ms serial) that is noise, and the gain is up to 2× on
+#: 2 idle cores (less when other processes hold a core).
+PARALLEL_MIN_WORK = 4096
 
 _TAU_GAIN = 0.5 / NORM_TIME_CONSTANT  # 1/(2τ)
 _B1 = 1.0 / 6.0  # RK4 weights, as integrators.RK4.b
