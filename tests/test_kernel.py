@@ -194,6 +194,10 @@ def test_bad_input_is_refused_and_changes_nothing() -> None:
         K.advance(pk, x, u, 1e-3, -1)
     with pytest.raises(ValueError, match="integrator: the kernels run"):
         K.advance(pk, x, u, 1e-3, 1, "dopri5")
+    with pytest.raises(ValueError, match="got 2;"):
+        K.advance(pk, x, u, 1e-3, 1, np.array([1, 1, 2, 0]))
+    with pytest.raises(ValueError, match="integrator: expected 1 or 4 methods"):
+        K.advance(pk, x, u, 1e-3, 1, ["rk4", "euler"])
     with pytest.raises(ValueError, match=r"x: expected a float64 array of shape \(4, 13\)"):
         K.advance(pk, x[:3], u, 1e-3)
     with pytest.raises(ValueError, match="x: must be C-contiguous"):
@@ -240,8 +244,8 @@ def test_pack_concat_and_cache() -> None:
 
 def test_public_calls_use_only_warmed_signatures() -> None:
     """warm_up() compiles every signature the wrappers use: no compile in a live tick."""
-    dispatchers = [f for name, f in vars(K).items() if hasattr(f, "signatures") and name[0] == "_"]
-    dispatchers = [f for f in dispatchers if f.py_func.__code__.co_argcount >= 6]
+    dispatchers = [K._derivative_batch, K._spans_serial, K._spans_parallel, K._uniform_serial,
+                   K._uniform_parallel, K._each_serial, K._each_parallel]  # fmt: skip
     before = {f.__name__: len(f.signatures) for f in dispatchers}
     rng = np.random.default_rng(8)
     bodies = random_bodies(rng, 3, "full", True)
@@ -251,6 +255,8 @@ def test_public_calls_use_only_warmed_signatures() -> None:
     K.advance(pk, x, u, np.float64(1e-3), np.int64(400), 1)
     K.advance(pk, x, u, [1e-3] * 3, [1, 2, 3], ["rk4", "euler", "rk4"])
     K.advance(pk, x, u, [1e-3] * 3, [100, 200, 300], "rk4")
+    K.advance(pk, x, u, np.full(3, 1e-3), np.full(3, 2000), np.array([1, 0, 1], dtype=np.int8))
+    K.derivative(pk, x, u)
     K.integrate_fixed(pk, x, u, 1e-3, 3)
     K.integrate_fixed(pk, x, u, [1e-3, 2e-3], [100, 100], "euler")
     step_fixed(K._take(bodies, np.array([0])), x[0], u[0], 1e-3)

@@ -461,6 +461,22 @@ def method_code(method: str | int) -> int:
 _NAMES = {code: name for name, code in METHOD_CODES.items()}
 
 
+def _codes(method: str | int | Sequence[str | int] | Array, n: int) -> Array:
+    """Method codes, (n,) int64; an integer array of codes is taken as is (no Python loop)."""
+    if isinstance(method, np.ndarray) and method.dtype.kind in "iu":
+        codes = method.astype(np.int64)
+        bad = ~np.isin(codes, list(STAGES))
+        if np.any(bad):
+            method_code(int(codes[np.argmax(bad)]))  # raises, naming the bad code
+    else:
+        items = np.atleast_1d(np.asarray(method, dtype=object))
+        codes = np.array([method_code(m) for m in items], dtype=np.int64)
+    try:
+        return np.array(np.broadcast_to(codes, (n,)), order="C")
+    except ValueError:
+        raise ValueError(f"integrator: expected 1 or {n} methods, got {codes.size}") from None
+
+
 def _check_steps(h: Array, codes: Array, active: Array, field: str) -> None:
     """Every active step must satisfy check_step; raise for the first that does not."""
     limit = np.where(codes == 0, 2.0, TABLEAUS["rk4"].real_stability) * NORM_TIME_CONSTANT
@@ -531,10 +547,7 @@ def advance(
     if isinstance(method, str | int) and _is_scalar(h) and _is_scalar(n_steps):
         _advance_uniform(pk, x, us, h, n_steps, method)  # type: ignore[arg-type]
         return
-    codes = np.broadcast_to(
-        np.array([method_code(m) for m in np.atleast_1d(np.asarray(method, dtype=object))]),
-        (n,),
-    ).astype(np.int64)
+    codes = _codes(method, n)
     hs_arr = _c_array(h, (n,), "step")
     counts = _counts(n_steps, (n,), "n_steps")
     _check_steps(hs_arr, codes, counts > 0, "step")
