@@ -1,0 +1,144 @@
+"""Building the next world of a simulation without touching the current one.
+
+Both functions here validate and build everything first and return a plan; the
+caller swaps it in with plain assignments that cannot fail, so a refused
+request changes nothing (all or nothing).
+
+CGOffset: the CG stays where it is in the body and the reference point o moves
+(DESIGN.md section 3). The CG's global position p + R r_g and its velocity
+R (v + ω × r_g) are kept, with Quater and AngVel, so with d = r_old − r_new
+
+    Pos ← Pos + R d,        LocalVel ← LocalVel + ω × d.
+"""
+
+from __future__ import annotations
+
+import warnings
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+from pydantic import ValidationError
+
+from ..dynamics import Bodies, BodyParams
+from ..dynamics import quaternion as quat
+from ..dynamics.integrators import Method
+from ..dynamics.quaternion import Array
+from ..scenario import Scenario
+from .errors import SimulationError
+from .inputs import InputChannels
+from .limits import DEFAULT_STEP, LIVE_INTEGRATORS
+from .validation import (
+    BODY_FIELDS,
+    SIMULATION_FIELDS,
+    VISUAL_FIELDS,
+    body_update,
+    from_pydantic,
+    integration_update,
+    live_step,
+)
+
+
+@dataclass(frozen=True)
+class Plan:
+    """A complete next world: scenario, per-body parameters and their batch, state, integrator."""
+
+    scenario: Scenario
+    params: list[BodyParams]
+    bodies: Bodies
+    x: Array  # (N, 13), the state when planned (the simulation's own copy moves on)
+    method: Method
+    step: float
+    notes: tuple[str, ...] = ()  # warnings worth showing (e.g. an impossible inertia)
+
+
+def move_reference_point(x: Array, rotmat: Array, r_old: Array, r_new: Array) -> Array:
+    """A body state (13,) about a new reference point, with the CG's pose and velocity kept.
+
+    r_old, r_new: CG relative to the old and new reference point, body axes (m);
+    rotmat: R(q) of the state (3, 3). Returns a new array.
+    """
+    d = np.asarray(r_old, float) - np.asarray(r_new, float)
+    out = np.array(x, dtype=float)
+    out[0:3] += rotmat @ d  # p + R r_old = p' + R r_new
+    out[7:10] += np.cross(out[10:13], d)  # v + ω × r_old = v' + ω × r_new
+    return out
+
+
+def plan_params(current: Plan, index: int, fields: Mapping[str, Any]) -> Plan:
+    """The world after set_params(fields) on body `index`; raises SimulationError."""
+    body_fields = {k: v for k, v in fields.items() if k in BODY_FIELDS + VISUAL_FIELDS}
+    sim_fields = {k: v for k, v in fields.items() if k in SIMULATION_FIELDS}
+    scenario, params, bodies, x = current.scenario, current.params, current.bodies, current.x
+    notes: list[str] = []
+    if body_fields:
+        spec, new_params, notes = body_update(scenario.bodies[index], body_fields)
+        specs = list(scenario.bodies)
+        specs[index] = spec
+        scenario = scenario.model_copy(update={"bodies": specs})
+        old = params[index]
+        params = list(params)
+        params[index] = new_params
+        if any(k in BODY_FIELDS for k in body_fields):
+            bodies = Bodies.of(params)  # rebuilt only when the physics changed
+        if np.any(old.r_cg_body != new_params.r_cg_body):
+            x = x.copy()
+            rotmat = quat.to_rotmat(x[index, 3:7])
+            x[index] = move_reference_point(x[index], rotmat, old.r_cg_body, new_params.r_cg_body)
+    method, step = current.method, current.step
+    if sim_fields:
+        method, step = integration_update(method, step, sim_fields)
+        integration = scenario.integration.model_copy(update={"method": method, "stepsize": step})
+        scenario = scenario.model_copy(update={"integration": integration})
+    return Plan(scenario, params, bodies, x, method, step, tuple(notes))
+
+
+def plan_load(scenario: Scenario | Mapping[str, Any]) -> tuple[Plan, InputChannels]:
+    """The world of a new scenario (validated if given as JSON) and its constant inputs.
+
+    A scenario for a non-live integrator (dopri5, radau) runs live with rk4, at
+    its stepsize when rk4 can take it in real time, else at 1 ms; the returned
+    scenario says so in its integration block.
+    """
+    if not isinstance(scenario, Scenario):
+        if not isinstance(scenario, Mapping):
+            raise SimulationError(
+                "scenario",
+                "invalid",
+                f"scenario: expected a Scenario or its JSON object, got {type(scenario).__name__}",
+            )
+        try:
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore")  # an impossible inertia: FhSim runs it too
+                scenario = Scenario.model_validate(scenario)
+        except ValidationError as exc:
+            raise from_pydantic(exc) from None
+    integ = scenario.integration
+    method: Method = integ.method if integ.method in LIVE_INTEGRATORS else "rk4"
+    try:
+        step = live_step(method, integ.stepsize)
+    except SimulationError:
+        if integ.method in LIVE_INTEGRATORS:
+            raise
+        step = DEFAULT_STEP
+    integration = integ.model_copy(update={"method": method, "stepsize": step})
+    scenario = scenario.model_copy(update={"integration": integration}, deep=True)
+    params = scenario.body_params()
+    plan = Plan(scenario, params, Bodies.of(params), scenario.initial_states(), method, step)
+    return plan, InputChannels.from_global(scenario.inputs())
+
+
+def with_initial_states(scenario: Scenario, x: Array) -> Scenario:
+    """A copy of `scenario` whose bodies start from the states x (N, 13)."""
+    specs = []
+    for spec, row in zip(scenario.bodies, x, strict=True):
+        q = row[3:7] / np.linalg.norm(row[3:7])
+        update = {
+            "Pos": tuple(row[0:3].tolist()),
+            "Quater": tuple(q.tolist()),
+            "LocalVel": tuple(row[7:10].tolist()),
+            "AngVel": tuple(row[10:13].tolist()),
+        }
+        specs.append(spec.model_copy(update=update))
+    return scenario.model_copy(update={"bodies": specs}, deep=True)

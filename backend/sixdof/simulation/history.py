@@ -1,0 +1,144 @@
+"""A bounded history of the live run for plots and CSV export: a ring buffer in numpy.
+
+One row per recorded frame: the simulated time t and, per body, the outputs
+below (names and widths as `dynamics.outputs` gives them). The buffer keeps the
+last `capacity` rows (default 60 s at 60 frames per second = 3600 rows) and
+overwrites the oldest; memory is capacity × (1 + 34 N) floats, fixed up front.
+
+CSV columns: `Time`, then per body the headless run's columns
+`B.Pos[0..2], B.Vel[0..2], B.Quater[0..3], B.LocalVel[0..2], B.AngVel[0..2]`,
+then per body the extra columns `B.Euler[0..2], B.Force[0..2], B.Moment[0..2],
+B.KineticEnergy, B.PotentialEnergy, B.TotalEnergy, B.LinearMomentum[0..2],
+B.AngularMomentum[0..2]`. Units SI, angles in rad, frames as in DESIGN.md.
+"""
+
+from __future__ import annotations
+
+import io
+from collections.abc import Mapping, Sequence
+
+import numpy as np
+
+from ..dynamics.quaternion import Array
+
+#: (output name, width): the columns of a headless run, in its order.
+STANDARD_COLUMNS: tuple[tuple[str, int], ...] = (
+    ("Pos", 3),
+    ("Vel", 3),
+    ("Quater", 4),
+    ("LocalVel", 3),
+    ("AngVel", 3),
+)
+#: Extra columns of the live history, after the standard ones of every body.
+EXTRA_COLUMNS: tuple[tuple[str, int], ...] = (
+    ("Euler", 3),
+    ("Force", 3),
+    ("Moment", 3),
+    ("KineticEnergy", 1),
+    ("PotentialEnergy", 1),
+    ("TotalEnergy", 1),
+    ("LinearMomentum", 3),
+    ("AngularMomentum", 3),
+)
+COLUMNS = STANDARD_COLUMNS + EXTRA_COLUMNS
+WIDTH = sum(w for _, w in COLUMNS)  # floats per body and row
+_N_STANDARD = sum(w for _, w in STANDARD_COLUMNS)
+
+
+def _slices() -> dict[str, slice]:
+    out, start = {}, 0
+    for name, width in COLUMNS:
+        out[name] = slice(start, start + width)
+        start += width
+    return out
+
+
+SLICES = _slices()
+
+
+def column_names(name: str, columns: Sequence[tuple[str, int]]) -> list[str]:
+    """`B.Pos[0]`, … for one body; scalars have no index (`B.TotalEnergy`)."""
+    out = []
+    for quantity, width in columns:
+        if width == 1:
+            out.append(f"{name}.{quantity}")
+        else:
+            out.extend(f"{name}.{quantity}[{k}]" for k in range(width))
+    return out
+
+
+class History:
+    """The last `capacity` rows of (t, per-body outputs) of N bodies."""
+
+    def __init__(self, names: Sequence[str], capacity: int) -> None:
+        if capacity < 1:
+            raise ValueError("capacity must be at least 1 row")
+        self.names = list(names)
+        self.capacity = capacity
+        self._t = np.zeros(capacity)
+        self._data = np.zeros((capacity, len(self.names), WIDTH))
+        self._next = 0  # where the next row goes
+        self._count = 0
+
+    def __len__(self) -> int:
+        return self._count
+
+    def clear(self) -> None:
+        self._next = 0
+        self._count = 0
+
+    def record(self, t: float, outputs: Mapping[str, Array]) -> None:
+        """Append one row; `outputs` as `dynamics.outputs` returns for a batch (N, …)."""
+        row = self._data[self._next]
+        for name, width in COLUMNS:
+            row[:, SLICES[name]] = np.reshape(outputs[name], (len(self.names), width))
+        self._t[self._next] = t
+        self._next = (self._next + 1) % self.capacity
+        self._count = min(self._count + 1, self.capacity)
+
+    def _order(self) -> Array:
+        """Row indices oldest first."""
+        start = (self._next - self._count) % self.capacity
+        return (start + np.arange(self._count)) % self.capacity
+
+    @property
+    def times(self) -> Array:
+        """t of the rows, oldest first, shape (T,)."""
+        return self._t[self._order()]
+
+    def arrays(self) -> dict[str, Array]:
+        """`Time` (T,) and `B.Pos` (T, 3), `B.TotalEnergy` (T,), … for every body, copies."""
+        order = self._order()
+        data = self._data[order]
+        out: dict[str, Array] = {"Time": self._t[order]}
+        for i, body in enumerate(self.names):
+            for name, width in COLUMNS:
+                block = data[:, i, SLICES[name]]
+                out[f"{body}.{name}"] = block[:, 0].copy() if width == 1 else block.copy()
+        return out
+
+    def header(self) -> list[str]:
+        names = ["Time"]
+        for body in self.names:
+            names += column_names(body, STANDARD_COLUMNS)
+        for body in self.names:
+            names += column_names(body, EXTRA_COLUMNS)
+        return names
+
+    def table(self) -> Array:
+        """The CSV's numbers, shape (T, 1 + WIDTH·N), columns as `header()`."""
+        order = self._order()
+        data = self._data[order]  # (T, N, WIDTH)
+        rows = len(order)
+        standard = data[:, :, :_N_STANDARD].reshape(rows, -1)
+        extra = data[:, :, _N_STANDARD:].reshape(rows, -1)
+        return np.concatenate([self._t[order, None], standard, extra], axis=1)
+
+    def csv(self) -> str:
+        """The history as CSV text: one header line, then one line per row, oldest first."""
+        buf = io.StringIO()
+        buf.write(",".join(self.header()) + "\n")
+        table = self.table()
+        if table.shape[0]:
+            np.savetxt(buf, table, fmt="%.15g", delimiter=",")
+        return buf.getvalue()

@@ -1,0 +1,102 @@
+"""Documented limits of the live simulation, and the divergence test that enforces them.
+
+Parameters are limited by `sixdof.scenario.LIMITS` (Mass, InertiaRadi, CGOffset,
+Gravity, Force, Moment). The live loop adds:
+
+- time scale (simulated seconds per wall-clock second) in [0.01, 100];
+- live integrators `euler` and `rk4`, with a fixed step h in [1e-5 s, h_max)
+  where h_max is the method's stability limit (`dynamics.stability_limit`:
+  2τ = 0.02 s for Euler, 2.785τ ≈ 0.02785 s for RK4, τ = 0.01 s);
+- a state is *diverged* when it is not finite or beyond
+  |Pos| > 1e6 m, |LocalVel| > 1e5 m/s, |AngVel| > 1e4 rad/s (Euclidean norms),
+  or when |Quater| has left [0.5, 2] (the quaternion-norm term keeps |q| within
+  about 1e-9 of one; far from it the step is too large for the spin rate).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import numpy as np
+
+from ..dynamics import MODELS, stability_limit
+from ..dynamics.integrators import Method
+from ..dynamics.quaternion import Array
+from ..scenario import LIMITS
+
+TIME_SCALE_RANGE = (0.01, 100.0)
+LIVE_INTEGRATORS: tuple[Method, ...] = ("euler", "rk4")
+DEFAULT_INTEGRATOR: Method = "rk4"
+DEFAULT_STEP = 1e-3  # s
+STEP_MIN = 1e-5  # s: below this a real-time run needs more than 1e5 steps per second
+MAX_STEPS_PER_CALL = 1_000_000  # sim.step(n)
+
+MAX_POS = 1e6  # m
+MAX_LOCAL_VEL = 1e5  # m/s
+MAX_ANG_VEL = 1e4  # rad/s
+QUATER_NORM_RANGE = (0.5, 2.0)
+
+#: Visual parameters: only stored and drawn, never used by the physics.
+MAX_VISUAL = 1e6  # |MeshScale|, |Size|, |MeshOrigin| components
+MAX_POINT = LIMITS["CGOffset"][1]  # m, |component| of a force's point of application
+MAX_INERTIA_ENTRY = LIMITS["Mass"][1] * LIMITS["InertiaRadi"][1] ** 2  # kg·m²
+
+
+def step_range(method: Method) -> tuple[float, float]:
+    """(smallest, largest) fixed step of a live integrator, s; the largest is exclusive."""
+    return STEP_MIN, stability_limit(method)
+
+
+def live_limits() -> dict[str, object]:
+    """The `limits` object of the protocol's hello message, as plain Python values."""
+    out: dict[str, object] = {
+        "Mass": [LIMITS["Mass"][0], LIMITS["Mass"][1]],
+        "InertiaRadi": [LIMITS["InertiaRadi"][0], LIMITS["InertiaRadi"][1]],
+    }
+    for name in ("CGOffset", "Force", "Moment"):
+        out[name] = [-LIMITS[name][1], LIMITS[name][1]]
+    out["Gravity"] = [LIMITS["Gravity"][0], LIMITS["Gravity"][1]]
+    out["time_scale"] = list(TIME_SCALE_RANGE)
+    out["step"] = {m: list(step_range(m)) for m in LIVE_INTEGRATORS}
+    out["integrators"] = list(LIVE_INTEGRATORS)
+    out["models"] = list(MODELS)
+    return out
+
+
+def divergence_reason(x: Array, names: Sequence[str]) -> str | None:
+    """Why the batch of states x (N, 13) is diverged, or None when every body is fine.
+
+    The fast path (all fine) costs a few vector reductions; the message is built
+    only when something is wrong, naming the first offending body and quantity.
+    """
+    finite = np.isfinite(x).all(axis=1)
+    pos = np.sqrt(np.einsum("ni,ni->n", x[:, 0:3], x[:, 0:3]))
+    quat = np.sqrt(np.einsum("ni,ni->n", x[:, 3:7], x[:, 3:7]))
+    vel = np.sqrt(np.einsum("ni,ni->n", x[:, 7:10], x[:, 7:10]))
+    ang = np.sqrt(np.einsum("ni,ni->n", x[:, 10:13], x[:, 10:13]))
+    with np.errstate(invalid="ignore"):
+        bad = (
+            ~finite
+            | (pos > MAX_POS)
+            | (vel > MAX_LOCAL_VEL)
+            | (ang > MAX_ANG_VEL)
+            | (quat < QUATER_NORM_RANGE[0])
+            | (quat > QUATER_NORM_RANGE[1])
+        )
+    if not bad.any():
+        return None
+    i = int(np.argmax(bad))
+    who = f"body {names[i]!r}"
+    if not finite[i]:
+        return f"diverged: the state of {who} is not finite"
+    if pos[i] > MAX_POS:
+        return f"diverged: {who} |Pos| = {pos[i]:.4g} m > {MAX_POS:.4g} m"
+    if vel[i] > MAX_LOCAL_VEL:
+        return f"diverged: {who} |LocalVel| = {vel[i]:.4g} m/s > {MAX_LOCAL_VEL:.4g} m/s"
+    if ang[i] > MAX_ANG_VEL:
+        return f"diverged: {who} |AngVel| = {ang[i]:.4g} rad/s > {MAX_ANG_VEL:.4g} rad/s"
+    lo, hi = QUATER_NORM_RANGE
+    return (
+        f"diverged: {who} |Quater| = {quat[i]:.4g}, outside [{lo:g}, {hi:g}]: "
+        "the step is too large for this spin rate"
+    )

@@ -1,0 +1,467 @@
+"""LiveSimulation: one scenario's bodies, their state and inputs, advanced in real time.
+
+The server (layer 4) owns one per room and calls `advance()` at its frame
+rate, `frame()` for the state message, and the mutators for client messages.
+Everything is synchronous and guarded by one re-entrant lock, so the server
+may advance from a worker thread while handlers change things from the event
+loop.
+
+What stays continuous when parameters change while the body moves:
+
+- Mass, InertiaRadi/Inertia, Gravity, model: the state (Pos, Quater, LocalVel,
+  AngVel) is kept as is, so the pose does not jump; velocities are kept, not
+  momenta (a heavier body keeps its speed).
+- CGOffset: the CG stays where it is in the body and the reference point
+  moves; the CG's global position and velocity are kept (changes.py).
+- integrator, step: simulated time runs on; the new step applies from the
+  next step.
+- Visual parameters (Mesh, Material, MeshScale, Size, MeshOrigin) are only
+  stored in the scenario.
+
+`version` bumps on every accepted set_params, on constant inputs (they are
+part of the scenario) and on load: the server re-sends hello when it changes.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import threading
+import time
+from collections.abc import Callable, Mapping
+from typing import Any
+
+import numpy as np
+
+from ..dynamics import outputs
+from ..dynamics.integrators import Method
+from ..dynamics.quaternion import Array
+from ..scenario import Scenario
+from .changes import Plan, plan_load, plan_params, with_initial_states
+from .errors import SimulationError
+from .history import History
+from .inputs import InputChannels
+from .limits import MAX_STEPS_PER_CALL, TIME_SCALE_RANGE
+from .pacing import Pacer
+from .stepping import run_steps_checked
+from .validation import check_param_names, input_update, number, number_in, state_update
+
+#: Steps between checks of the compute deadline and of divergence: the first chunk of an
+#: advance, doubled up to CHUNK_MAX while a chunk takes less than CHUNK_SECONDS.
+CHUNK = 32
+CHUNK_MAX = 4096
+CHUNK_SECONDS = 0.002
+
+#: The per-body outputs in the state message, in order (protocol-contract.md).
+FRAME_KEYS = (
+    "Pos",
+    "Quater",
+    "Vel",
+    "LocalVel",
+    "AngVel",
+    "Euler",
+    "Force",
+    "Moment",
+    "KineticEnergy",
+    "PotentialEnergy",
+    "TotalEnergy",
+    "LinearMomentum",
+    "AngularMomentum",
+)
+
+
+class LiveSimulation:
+    """A scenario's bodies advancing in real time (see the module docstring and the contract)."""
+
+    def __init__(
+        self,
+        scenario: Scenario | Mapping[str, Any],
+        *,
+        clock: Callable[[], float] = time.monotonic,
+        frame_rate: float = 60.0,
+        history_seconds: float = 60.0,
+        max_catch_up: float = 0.1,
+        max_compute: float | None = None,
+        running: bool = True,
+    ) -> None:
+        self.frame_rate = number_in(frame_rate, "frame_rate", 1.0, 1000.0, "Hz")
+        self.history_seconds = number_in(history_seconds, "history_seconds", 0.1, 3600.0, "s")
+        catch_up = number_in(max_catch_up, "max_catch_up", 1e-3, 10.0, "s")
+        compute = catch_up
+        if max_compute is not None:
+            compute = number_in(max_compute, "max_compute", 1e-3, 10.0, "s")
+        self._lock = threading.RLock()
+        self._clock = clock
+        self._pacer = Pacer(clock, max_catch_up=catch_up, max_compute=compute)
+        self.running = bool(running)
+        self.paused_reason: str | None = None
+        self.version = 0
+        self._rev = 0  # bumps on every change of state, inputs or parameters (output cache key)
+        self._cache: tuple[int, dict[str, Array]] | None = None
+        self._commit_load(*plan_load(scenario))
+
+    # ------------------------------------------------------------------ reading
+
+    @property
+    def t(self) -> float:
+        """Simulated time, s: t at the last step-size change + steps since then × step."""
+        return self._t_base + self._n_steps * self._w.step
+
+    @property
+    def time_scale(self) -> float:
+        return self._pacer.time_scale
+
+    @property
+    def rtf(self) -> float:
+        """Real-time factor over the last second of wall time; 0.0 while paused."""
+        return self._pacer.rtf if self.running else 0.0
+
+    @property
+    def overruns(self) -> int:
+        """Advances that dropped time (lag beyond max_catch_up or compute beyond max_compute)."""
+        return self._pacer.overruns
+
+    @property
+    def dropped_time(self) -> float:
+        """Simulated seconds dropped by overruns, in total."""
+        return self._pacer.dropped
+
+    @property
+    def max_catch_up(self) -> float:
+        return self._pacer.max_catch_up
+
+    @property
+    def integrator(self) -> Method:
+        return self._w.method
+
+    @property
+    def step_size(self) -> float:
+        return self._w.step
+
+    @property
+    def names(self) -> list[str]:
+        return list(self._names)
+
+    @property
+    def scenario(self) -> Scenario:
+        """The live scenario (a copy): current parameters, constant global inputs, integrator.
+
+        Its Pos/Quater/LocalVel/AngVel are the initial state `reset()` returns to;
+        `snapshot_scenario()` starts from the current state instead.
+        """
+        with self._lock:
+            return self._w.scenario.model_copy(deep=True)
+
+    def snapshot_scenario(self) -> Scenario:
+        """The live scenario with the current state as its initial state."""
+        with self._lock:
+            return with_initial_states(self._w.scenario, self._x)
+
+    def state_array(self) -> Array:
+        """A copy of the state of all bodies, (N, 13): Pos, Quater, LocalVel, AngVel."""
+        with self._lock:
+            return self._x.copy()
+
+    def applied_inputs(self) -> Array:
+        """The total applied input now, (N, 6): global Force and Moment about the CG."""
+        with self._lock:
+            return self._inputs.total(self._x).copy()
+
+    def inputs(self) -> dict[str, dict[str, dict[str, object]]]:
+        """Per body its records: {"B": {"constant": {frame, Force, Moment, lever}, "push": …}}.
+
+        `lever` is the point of application relative to the CG in body axes
+        (point − CGOffset when it was set), None for a force at the CG.
+        """
+        with self._lock:
+            return {
+                name: {ch: self._inputs.record(ch, i) for ch in ("constant", "push")}
+                for i, name in enumerate(self._names)
+            }
+
+    def status(self) -> dict[str, object]:
+        """The `status` object of the state message."""
+        with self._lock:
+            return {
+                "running": self.running,
+                "time_scale": self.time_scale,
+                "rtf": float(self.rtf),
+                "overruns": self.overruns,
+                "paused_reason": self.paused_reason,
+                "integrator": self._w.method,
+                "step": self._w.step,
+            }
+
+    def frame(self) -> dict[str, object]:
+        """The state message's payload {"t", "status", "bodies": [{Name, Pos, …}]}, plain Python."""
+        with self._lock:
+            outs = self._outputs()
+            lists = {k: outs[k].tolist() for k in FRAME_KEYS}
+            bodies = []
+            for i, name in enumerate(self._names):
+                entry: dict[str, object] = {"Name": name}
+                for k in FRAME_KEYS:
+                    entry[k] = lists[k][i]
+                bodies.append(entry)
+            return {"t": self.t, "status": self.status(), "bodies": bodies}
+
+    def history_csv(self) -> str:
+        """The bounded history as CSV (history.py documents the columns)."""
+        with self._lock:
+            return self._history.csv()
+
+    def history_arrays(self) -> dict[str, Array]:
+        """The bounded history as arrays: `Time` (T,), `B.Pos` (T, 3), `B.TotalEnergy` (T,), …"""
+        with self._lock:
+            return self._history.arrays()
+
+    # ------------------------------------------------------------------ running
+
+    def advance(self, now: float | None = None) -> int:
+        """Step up to wall time `now` (default: the clock) times the time scale; steps taken.
+
+        Paused, it only notes the time, so resuming does not owe the paused
+        interval. Catch-up is bounded (pacing.py): lag beyond max_catch_up and
+        compute beyond max_compute are dropped and counted in `overruns`.
+        """
+        with self._lock:
+            now = self._clock() if now is None else number(now, "now")
+            if not self.running:
+                self._pacer.restart(now)
+                return 0
+            h = self._w.step
+            planned = self._pacer.plan(now, h)
+            if planned == 0:
+                self._pacer.done(0, 0, h, cut_short=False)
+                return 0
+            deadline = self._pacer.compute_deadline(self._clock())
+            taken, cut_short = self._run(planned, deadline)
+            self._pacer.done(planned, taken, h, cut_short=cut_short)
+            return taken
+
+    def step(self, n: int = 1) -> int:
+        """Take n physics steps now, running or paused; returns the steps taken.
+
+        Fewer than n only when the state diverges (then the simulation pauses
+        itself). The history gets a row every 1/frame_rate of simulated time.
+        """
+        if isinstance(n, bool) or not isinstance(n, (int, np.integer)):
+            raise SimulationError("n", "invalid", f"n: expected a whole number of steps, got {n!r}")
+        if not 1 <= n <= MAX_STEPS_PER_CALL:
+            raise SimulationError(
+                "n", "out_of_range", f"n: must be in [1, {MAX_STEPS_PER_CALL}] steps, got {n}"
+            )
+        with self._lock:
+            per_row = max(1, round(1.0 / (self.frame_rate * self._w.step)))
+            # Rows the ring buffer would overwrite before the call ends are not
+            # computed: their steps run as one batch first.
+            skipped_rows = max(0, n // per_row - self._history.capacity)
+            plan = [skipped_rows * per_row] if skipped_rows else []
+            rest = n - skipped_rows * per_row
+            plan += [per_row] * (rest // per_row) + ([rest % per_row] if rest % per_row else [])
+            done = 0
+            for j, k in enumerate(plan):
+                taken, _ = self._run(k, None, record=not (skipped_rows and j == 0))
+                done += taken
+                if taken < k:  # diverged: paused at the last good state
+                    if skipped_rows and j == 0:
+                        self._history.record(self.t, self._outputs())
+                    break
+            return done
+
+    def _run(self, k: int, deadline: float | None, record: bool = True) -> tuple[int, bool]:
+        """Up to k steps in chunks; stop on divergence or past the deadline: (taken, cut short).
+
+        Chunks start at CHUNK steps and double while one takes less than
+        CHUNK_SECONDS of wall time, so fast kernels pay little per-chunk
+        overhead and slow ones still notice the deadline in time.
+        """
+        w = self._w
+        taken = 0
+        cut_short = False
+        chunk = CHUNK
+        last = self._clock() if deadline is not None else 0.0
+        while taken < k:
+            n = min(chunk, k - taken)
+            res = run_steps_checked(
+                w.bodies, self._x, self._inputs, w.step, w.method, n, self._names
+            )
+            self._x = res.x
+            self._n_steps += res.taken
+            taken += res.taken
+            if res.reason is not None:
+                self.running = False
+                self.paused_reason = res.reason
+                break
+            if deadline is not None and taken < k:
+                now = self._clock()
+                if now > deadline:
+                    cut_short = True
+                    break
+                if now - last < CHUNK_SECONDS:
+                    chunk = min(2 * chunk, CHUNK_MAX)
+                last = now
+            elif deadline is None:
+                chunk = min(2 * chunk, CHUNK_MAX)
+        if taken:
+            self._touch()
+            if record:
+                self._history.record(self.t, self._outputs())
+        return taken, cut_short
+
+    def pause(self) -> None:
+        with self._lock:
+            self.running = False
+            self._pacer.clear_window()
+
+    def resume(self) -> None:
+        """Run again from now; clears paused_reason (a diverged run may diverge again)."""
+        with self._lock:
+            self.running = True
+            self.paused_reason = None
+            self._pacer.restart()
+
+    def set_time_scale(self, x: float) -> None:
+        """Simulated seconds per wall-clock second, in [0.01, 100]."""
+        value = number_in(x, "time_scale", *TIME_SCALE_RANGE, "(simulated s per wall s)")
+        with self._lock:
+            self._pacer.time_scale = value
+
+    def reset(self, body: str | None = None, state: Mapping[str, Any] | None = None) -> None:
+        """Back to the scenario's initial state, or to a given one.
+
+        body None: the whole simulation restarts (t = 0, history and push inputs
+        cleared) and a given `state` applies to the first body. body "B": only
+        that body's state is replaced (by `state`, or by its initial state) and
+        time runs on. `state` holds any of Pos, Quater, LocalVel, AngVel; the
+        others come from the scenario's initial state. Running or paused stays;
+        paused_reason is cleared.
+        """
+        with self._lock:
+            initial = self._w.scenario.initial_states()
+            if body is None:
+                if state is not None:
+                    initial[0] = state_update(initial[0], state)
+                self._x = initial
+                self._t_base, self._n_steps = 0.0, 0
+                self._inputs.clear("push")
+                self._history.clear()
+                self._pacer.restart()
+            else:
+                i = self._index(body)
+                row = state_update(initial[i], state if state is not None else {})
+                self._x = self._x.copy()
+                self._x[i] = row
+            self.paused_reason = None
+            self._touch()
+            if body is None:
+                self._history.record(self.t, self._outputs())
+
+    # ------------------------------------------------------------------ changing
+
+    def set_input(
+        self,
+        body: str | None,
+        force: Any = (0.0, 0.0, 0.0),
+        moment: Any = (0.0, 0.0, 0.0),
+        *,
+        frame: str = "global",
+        point: Any = None,
+        channel: str = "constant",
+    ) -> None:
+        """Replace one input channel of a body (inputs.py has the equations).
+
+        channel "constant" replaces the body's constant input; when global and at
+        the CG (no point) it is the scenario's Force/Moment, otherwise those read
+        zero and `inputs()` reports it. channel "push" is a transient input on
+        top, cleared by zeros or a full reset. frame "body": the vectors are in
+        body axes and turn with the body. point (body axes, relative to the
+        reference point, m): the force acts there, adding the moment
+        (point − CGOffset) × F about the CG. None force/moment mean zero.
+        """
+        with self._lock:
+            i = self._index(body)
+            f, m, frame_, p, channel_ = input_update(force, moment, frame, point, channel)
+            lever = None if p is None else p - self._w.params[i].r_cg_body
+            if channel_ == "constant":
+                plain = frame_ == "global" and p is None
+                zero = (0.0, 0.0, 0.0)
+                update = {
+                    "Force": tuple(f.tolist()) if plain else zero,
+                    "Moment": tuple(m.tolist()) if plain else zero,
+                }
+                specs = list(self._w.scenario.bodies)
+                specs[i] = specs[i].model_copy(update=update)
+                scenario = self._w.scenario.model_copy(update={"bodies": specs})
+                self._w = dataclasses.replace(self._w, scenario=scenario)
+                self.version += 1
+            self._inputs.set(i, channel_, frame_, f, m, lever)  # type: ignore[arg-type]
+            self._touch()
+
+    def set_params(self, body: str | None = None, **fields: Any) -> list[str]:
+        """Change parameters while running, all or nothing; returns warnings (usually none).
+
+        Body fields: Mass, InertiaRadi, Inertia (6 or None), CGOffset, Gravity,
+        model; visual: Mesh, Material, MeshScale, Size, MeshOrigin; simulation:
+        integrator ("euler"|"rk4"), step (s). InertiaRadi without Inertia clears
+        a full tensor. On error nothing changes.
+        """
+        with self._lock:
+            check_param_names(fields)
+            i = self._index(body)
+            plan = plan_params(dataclasses.replace(self._w, x=self._x), i, fields)
+            # Validated and built: swap it in (nothing below can fail).
+            if plan.step != self._w.step:
+                self._t_base, self._n_steps = self.t, 0
+            self._w = plan
+            self._x = plan.x
+            if fields:
+                self.version += 1
+            self._touch()
+            return list(plan.notes)
+
+    def load(self, scenario: Scenario | Mapping[str, Any]) -> None:
+        """Replace the scenario: new bodies, initial state and inputs; t = 0; history cleared.
+
+        The time scale and running/paused stay. A scenario for a non-live
+        integrator (dopri5, radau) runs with rk4 (changes.plan_load).
+        """
+        planned = plan_load(scenario)
+        with self._lock:
+            self._commit_load(*planned)
+
+    # ------------------------------------------------------------------ internals
+
+    def _index(self, body: str | None) -> int:
+        if body is None:
+            return 0
+        i = self._name_index.get(body) if isinstance(body, str) else None
+        if i is None:
+            raise SimulationError(
+                "body", "unknown_body", f"body: no body named {body!r}; bodies are {self._names}"
+            )
+        return i
+
+    def _touch(self) -> None:
+        self._rev += 1
+
+    def _outputs(self) -> dict[str, Array]:
+        """dynamics.outputs at the current state and inputs, cached until something changes."""
+        if self._cache is None or self._cache[0] != self._rev:
+            u = self._inputs.total(self._x)
+            self._cache = (self._rev, outputs(self._x, u, self._w.bodies))
+        return self._cache[1]
+
+    def _commit_load(self, plan: Plan, inputs: InputChannels) -> None:
+        self._w = plan
+        self._x = np.ascontiguousarray(plan.x, dtype=float)
+        self._inputs = inputs
+        self._names = [b.Name for b in plan.scenario.bodies]
+        self._name_index = {n: i for i, n in enumerate(self._names)}
+        self._t_base, self._n_steps = 0.0, 0
+        capacity = max(1, round(self.history_seconds * self.frame_rate))
+        self._history = History(self._names, capacity)
+        self.paused_reason = None
+        self._pacer.restart()
+        self.version += 1
+        self._touch()
+        self._history.record(self.t, self._outputs())
