@@ -1,0 +1,236 @@
+"""The `sixdof` command: headless runs, the live server, presets.
+
+    sixdof run --input-file MODEL.xml [--output-file modeloutput.csv] [--quiet]
+    sixdof serve [--host 127.0.0.1] [--port 8000] [--scenario FILE] [--token T]
+                 [--allow-origin ORIGIN ...] [--open]
+    sixdof presets [NAME] [--json]
+    sixdof convert IN OUT
+    sixdof --version
+
+Exit status: 0 on success, 2 for bad input (command line or scenario file: the
+message on stderr names the file, line, element and attribute), 1 when a
+valid run fails (the integration cannot go on, the output cannot be written).
+Warnings (unknown attributes, impossible inertia) go to stderr and the run
+goes on.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import warnings
+from collections.abc import Sequence
+from pathlib import Path
+from typing import TextIO
+
+from . import __version__
+from .dynamics import IntegrationError
+from .headless import ProgressBar, run_scenario, write_csv
+from .headless.csv_output import DEFAULT_OUTPUT_FILE
+from .scenario import (
+    Scenario,
+    ScenarioFileError,
+    load_scenario_file,
+    save_scenario_file,
+    scenario_to_xml,
+)
+from .scenario.presets import DEFAULT_PRESET, PRESETS
+
+EXIT_OK, EXIT_FAILED, EXIT_BAD_INPUT = 0, 1, 2
+
+
+class _BadInput(Exception):
+    """A problem the user can fix in the command line or the input file (exit 2)."""
+
+
+def _port(text: str) -> int:
+    try:
+        port = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a port number 0–65535, got {text!r}") from None
+    if not 0 <= port <= 65535:
+        raise argparse.ArgumentTypeError(f"expected a port number 0–65535, got {port}")
+    return port
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="sixdof",
+        description="A live, browser-based lab for a rigid body in six degrees of freedom "
+        "(FhSim's Body/6DBody), and a headless runner for FhSim XML input files.",
+    )
+    parser.add_argument("--version", action="version", version=f"sixdof {__version__}")
+    sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+
+    run = sub.add_parser("run", help="run a scenario headless and write the CSV FhSim writes")
+    run.add_argument(
+        "--input-file",
+        required=True,
+        type=Path,
+        metavar="MODEL",
+        help="FhSim XML input file (.xml) or Scenario JSON (.json)",
+    )
+    run.add_argument(
+        "--output-file",
+        type=Path,
+        default=Path(DEFAULT_OUTPUT_FILE),
+        metavar="CSV",
+        help=f"results file (default: {DEFAULT_OUTPUT_FILE})",
+    )
+    run.add_argument("--quiet", action="store_true", help="no progress bar, no summary line")
+    run.add_argument(
+        "--progress",
+        action="store_true",
+        help="show the progress bar even when stderr is not a terminal",
+    )
+    run.set_defaults(handler=_run)
+
+    serve = sub.add_parser("serve", help="start the live lab (web page + websocket)")
+    serve.add_argument(
+        "--host",
+        default="127.0.0.1",
+        help="interface to bind (default 127.0.0.1: this machine only)",
+    )
+    serve.add_argument("--port", type=_port, default=8000, help="TCP port (default 8000)")
+    serve.add_argument(
+        "--scenario",
+        type=Path,
+        metavar="FILE",
+        help=f"start with this .xml or .json scenario (default: preset {DEFAULT_PRESET})",
+    )
+    serve.add_argument("--token", help="require this token from clients")
+    serve.add_argument(
+        "--allow-origin",
+        action="extend",
+        nargs="+",
+        default=[],
+        metavar="ORIGIN",
+        help="extra allowed browser origin(s)",
+    )
+    serve.add_argument("--open", action="store_true", help="open the page in a browser")
+    serve.set_defaults(handler=_serve)
+
+    presets = sub.add_parser("presets", help="list the presets, or print one as a file")
+    presets.add_argument(
+        "name",
+        nargs="?",
+        choices=list(PRESETS),
+        metavar="NAME",
+        help="print this preset as an FhSim XML input file",
+    )
+    presets.add_argument("--json", action="store_true", help="print it as Scenario JSON")
+    presets.set_defaults(handler=_presets)
+
+    convert = sub.add_parser("convert", help="convert a scenario between .xml and .json")
+    convert.add_argument("input", type=Path, metavar="IN")
+    convert.add_argument("output", type=Path, metavar="OUT")
+    convert.set_defaults(handler=_convert)
+    return parser
+
+
+def _load(path: Path) -> Scenario:
+    try:
+        return load_scenario_file(path)
+    except ScenarioFileError as exc:
+        raise _BadInput(str(exc)) from None
+
+
+def _run(args: argparse.Namespace, err: TextIO) -> int:
+    scenario = _load(args.input_file)
+    t_end = float(scenario.integration.output_times()[-1])
+    bar = ProgressBar(t_end, err, force=args.progress and not args.quiet)
+    bar.enabled = bar.enabled and not args.quiet
+    try:
+        result = run_scenario(scenario, progress=bar)
+    except IntegrationError as exc:
+        print(f"sixdof: the run failed: {exc}; {args.output_file} was not written", file=err)
+        return EXIT_FAILED
+    finally:
+        bar.close()
+    try:
+        rows = write_csv(args.output_file, result.columns, result.table())
+    except OSError as exc:
+        print(f"sixdof: cannot write {args.output_file}: {exc.strerror or exc}", file=err)
+        return EXIT_FAILED
+    if not args.quiet:
+        n = len(scenario.bodies)
+        speed = t_end / result.wall_time if result.wall_time > 0 else float("inf")
+        print(
+            f"sixdof: simulated {t_end:g} s of {n} bod{'y' if n == 1 else 'ies'} "
+            f"({scenario.integration.method}, {result.stats.steps} steps) in "
+            f"{result.wall_time:.3g} s wall time ({speed:.3g}× real time); "
+            f"{rows} rows written to {args.output_file}",
+            file=err,
+        )
+    return EXIT_OK
+
+
+def _serve(args: argparse.Namespace, err: TextIO) -> int:
+    scenario = _load(args.scenario) if args.scenario is not None else None
+    try:
+        from .server.launch import serve  # lazy: only `serve` needs the web stack
+    except ImportError as exc:
+        print(f"sixdof: the live server is not available: {exc}", file=err)
+        return EXIT_FAILED
+
+    serve(
+        host=args.host,
+        port=args.port,
+        scenario=scenario,
+        token=args.token,
+        allowed_origins=list(args.allow_origin),
+        open_browser=args.open,
+    )
+    return EXIT_OK
+
+
+def _presets(args: argparse.Namespace, err: TextIO) -> int:
+    if args.name is None:
+        for preset in PRESETS.values():
+            default = "  (default)" if preset.name == DEFAULT_PRESET else ""
+            print(f"{preset.name:16} {preset.title}{default}\n{'':16} {preset.caption}")
+        return EXIT_OK
+    scenario = PRESETS[args.name].scenario()
+    sys.stdout.write(
+        scenario.model_dump_json(indent=2) + "\n" if args.json else scenario_to_xml(scenario)
+    )
+    return EXIT_OK
+
+
+def _convert(args: argparse.Namespace, err: TextIO) -> int:
+    scenario = _load(args.input)
+    try:
+        save_scenario_file(scenario, args.output)
+    except ScenarioFileError as exc:
+        raise _BadInput(str(exc)) from None
+    except OSError as exc:
+        print(f"sixdof: cannot write {args.output}: {exc.strerror or exc}", file=err)
+        return EXIT_FAILED
+    return EXIT_OK
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Entry point of the `sixdof` console script; returns the exit status."""
+    args = build_parser().parse_args(argv)
+    err = sys.stderr
+
+    def show(
+        message: Warning | str, category: type[Warning], *_rest: object, **_kw: object
+    ) -> None:
+        print(f"sixdof: warning: {message}", file=err)
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("default")
+        warnings.showwarning = show  # type: ignore[assignment]
+        try:
+            return int(args.handler(args, err))
+        except _BadInput as exc:
+            print(f"sixdof: error: {exc}", file=err)
+            return EXIT_BAD_INPUT
+        except KeyboardInterrupt:
+            print("sixdof: interrupted", file=err)
+            return 130
+
+
+if __name__ == "__main__":
+    sys.exit(main())
