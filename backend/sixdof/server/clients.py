@@ -1,0 +1,138 @@
+"""One websocket client: a latest-wins outbox with its sender task, and a rate limiter.
+
+A room hands every client the same encoded state frame. The client keeps only the newest
+one (a slot, not a queue) and a sender task writes it when the socket can take it, so a
+slow browser skips frames instead of slowing the room or growing a backlog (viser's
+message buffer does the same). Replies (hello, ack, error) must not be skipped: they wait
+in a short FIFO, sent before the next frame; a client that lets it overflow is cut off.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import itertools
+import logging
+import time
+from collections import deque
+from collections.abc import Callable
+from typing import Literal
+
+from starlette.websockets import WebSocket
+
+log = logging.getLogger("sixdof.server")
+
+_ids = itertools.count(1)
+
+
+class RateLimiter:
+    """Token bucket of `rate` messages per second (burst `rate`), plus a flood detector.
+
+    `admit()` says "ok", "limited" (refuse this one message) or "flood": more than `rate`
+    refusals within `window` seconds, i.e. a client that keeps sending at well over the limit.
+    """
+
+    def __init__(self, rate: float, window: float, clock: Callable[[], float] = time.monotonic):
+        self.rate = rate
+        self.window = window
+        self.clock = clock
+        self._tokens = rate
+        self._last = clock()
+        self._refusals: deque[float] = deque()
+
+    def admit(self) -> Literal["ok", "limited", "flood"]:
+        now = self.clock()
+        self._tokens = min(self.rate, self._tokens + (now - self._last) * self.rate)
+        self._last = now
+        if self._tokens >= 1.0:
+            self._tokens -= 1.0
+            return "ok"
+        self._refusals.append(now)
+        while self._refusals and self._refusals[0] < now - self.window:
+            self._refusals.popleft()
+        return "flood" if len(self._refusals) > self.rate else "limited"
+
+
+class Client:
+    """A connected websocket: what it may do, and what is waiting to be sent to it."""
+
+    def __init__(self, ws: WebSocket, *, can_control: bool, max_pending: int) -> None:
+        self.id = next(_ids)
+        self.ws = ws
+        self.can_control = can_control
+        self.max_pending = max_pending
+        self.frames_offered = 0
+        self.frames_sent = 0
+        self.overflowed = False  # too many replies waiting: the client does not read
+        self._replies: deque[tuple[str, str]] = deque()  # (kind, text)
+        self._latest: str | None = None
+        self._close: tuple[int, str] | None = None
+        self._wake = asyncio.Event()
+        self._task: asyncio.Task[None] | None = None
+        self.closed = asyncio.Event()
+
+    # ------------------------------------------------------------------ producer side
+    def offer_frame(self, text: str) -> None:
+        """Put the newest state frame in the slot, replacing any frame not yet sent."""
+        self.frames_offered += 1
+        self._latest = text
+        self._wake.set()
+
+    def send_reply(self, text: str, kind: str = "reply") -> None:
+        """Queue a hello, ack or error, in order; a newer hello replaces one still waiting."""
+        if kind == "hello":
+            for i, (k, _) in enumerate(self._replies):
+                if k == "hello":
+                    del self._replies[i]
+                    break
+        if len(self._replies) >= self.max_pending:
+            self.overflowed = True
+            return
+        self._replies.append((kind, text))
+        self._wake.set()
+
+    def close_after_replies(self, code: int, reason: str) -> None:
+        """Send what is queued, then close the websocket with `code`."""
+        self._close = (code, reason[:120])
+        self._wake.set()
+
+    @property
+    def frames_dropped(self) -> int:
+        return self.frames_offered - self.frames_sent
+
+    # ------------------------------------------------------------------ sender task
+    def start(self) -> None:
+        self._task = asyncio.create_task(self._run(), name=f"sixdof-client-{self.id}")
+
+    async def stop(self) -> None:
+        if self._task is not None and not self._task.done():
+            self._task.cancel()
+            try:
+                await self._task
+            except asyncio.CancelledError:
+                pass
+
+    async def _send(self, text: str) -> None:
+        await self.ws.send({"type": "websocket.send", "text": text})
+
+    async def _run(self) -> None:
+        try:
+            while True:
+                await self._wake.wait()
+                self._wake.clear()
+                while self._replies:
+                    _, text = self._replies.popleft()
+                    await self._send(text)
+                if self._close is not None:
+                    code, reason = self._close
+                    await self.ws.close(code, reason)
+                    return
+                frame, self._latest = self._latest, None
+                if frame is not None:
+                    await self._send(frame)
+                    self.frames_sent += 1
+        except asyncio.CancelledError:
+            raise
+        except Exception as exc:  # the peer went away mid-send: the receive loop will notice
+            log.debug("client %d: sender stopped: %r", self.id, exc)
+        finally:
+            self.closed.set()

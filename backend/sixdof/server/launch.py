@@ -1,0 +1,115 @@
+"""`sixdof serve`: build the app, warm the physics up, start uvicorn, print the URL."""
+
+from __future__ import annotations
+
+import logging
+import socket
+import sys
+import threading
+import webbrowser
+from urllib.parse import urlencode
+
+import uvicorn
+
+from ..scenario import Scenario
+from ..simulation import LiveSimulation
+from . import presets
+from .app import create_app
+from .settings import Settings
+
+log = logging.getLogger("sixdof.server")
+
+#: Frames above this are refused by the websocket layer itself (close 1009) before the app
+#: sees them; the app's own limit (64 KiB) answers with an error first.
+WS_MAX_SIZE = 1024 * 1024
+
+
+def warm_up(scenario: Scenario, frame_rate: float) -> None:
+    """Run the physics once (imports, first-call compilation) so the first room starts fast."""
+    sim = LiveSimulation(scenario.model_copy(deep=True), frame_rate=frame_rate)
+    sim.step(100)
+    sim.frame()
+
+
+def page_url(host: str, port: int, token: str | None = None, room: str | None = None) -> str:
+    """The URL to open; a wildcard bind is shown as loopback, which always works locally."""
+    shown = "127.0.0.1" if host in ("0.0.0.0", "") else ("[::1]" if host == "::" else host)
+    if ":" in shown and not shown.startswith("["):
+        shown = f"[{shown}]"
+    query = {k: v for k, v in (("room", room), ("token", token)) if v}
+    return f"http://{shown}:{port}/" + (f"?{urlencode(query)}" if query else "")
+
+
+class _Server(uvicorn.Server):
+    """uvicorn's server, announcing the URL once it is listening (port 0 gets its real port)."""
+
+    def __init__(self, config: uvicorn.Config, settings: Settings, open_browser: bool) -> None:
+        super().__init__(config)
+        self.settings = settings
+        self.open_browser = open_browser
+
+    async def startup(self, sockets: list[socket.socket] | None = None) -> None:
+        await super().startup(sockets=sockets)
+        if self.should_exit or not getattr(self, "servers", None):
+            return
+        port = self.servers[0].sockets[0].getsockname()[1]
+        url = page_url(self.settings.host, port, self.settings.token)
+        print(f"sixdof: serving {url}", flush=True)
+        print(
+            f"sixdof: rooms: add ?room=NAME to share one simulation per room "
+            f"(default 'main'); API docs at {page_url(self.settings.host, port)}docs",
+            flush=True,
+        )
+        if self.settings.host not in ("127.0.0.1", "localhost", "::1"):
+            print(
+                f"sixdof: listening on {self.settings.host}: reachable from other machines"
+                + ("" if self.settings.token else "; anyone can control it (use --token)"),
+                flush=True,
+            )
+        if self.open_browser:
+            threading.Thread(target=webbrowser.open, args=(url,), daemon=True).start()
+
+
+def serve(
+    host: str = "127.0.0.1",
+    port: int = 8000,
+    scenario: Scenario | None = None,
+    token: str | None = None,
+    allowed_origins: list[str] | None = None,
+    open_browser: bool = False,
+    *,
+    frame_rate: float = 60.0,
+    room_ttl: float = 300.0,
+    log_level: str = "info",
+) -> None:
+    """Serve the live lab until interrupted (Ctrl-C).
+
+    host: interface to bind (127.0.0.1 unless told). port: 0 picks a free one. scenario: the
+    scenario of new rooms (default: the default preset). token: if given, controlling needs
+    ?token=… while anyone may watch. allowed_origins: extra browser Origins allowed to open
+    the websocket. open_browser: open the page once the server listens.
+    """
+    settings = Settings(
+        host=host,
+        port=port,
+        scenario=scenario,
+        token=token,
+        allowed_origins=list(allowed_origins or []),
+        frame_rate=frame_rate,
+        room_ttl=room_ttl,
+    )
+    warm_up(settings.scenario or presets.default_scenario(), frame_rate)
+    app = create_app(settings)
+    config = uvicorn.Config(
+        app,
+        host=host,
+        port=port,
+        log_level=log_level,
+        ws_max_size=WS_MAX_SIZE,
+        ws="websockets-sansio",
+        lifespan="on",
+    )
+    server = _Server(config, settings, open_browser)
+    server.run()
+    if not server.started:
+        sys.exit(f"sixdof: could not start the server on {host}:{port} (is the port in use?)")

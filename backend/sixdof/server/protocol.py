@@ -1,0 +1,349 @@
+"""Websocket protocol v1: the one definition of every message between server and page.
+
+Each message is a pydantic model with a `type` literal; `ServerMessage` and `ClientMessage`
+are discriminated unions on it. docs/protocol.md and the published JSON Schema
+(GET /api/protocol.schema.json) are generated from these models, and a test fails when
+they drift. Field names at this edge are FhSim's (Force, Moment, Mass, InertiaRadi, Pos, …).
+Ranges live in `RANGES` so that validation, the error messages and the `limits` sent in
+`hello` all say the same thing.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Any, Literal, Union
+
+from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, model_validator
+
+from ..scenario import Scenario
+from ..simulation import STEP_MIN, live_limits
+
+PROTOCOL_VERSION = 1
+
+#: Allowed range (low, high, unit) of each numeric field; vectors apply it per component.
+RANGES: dict[str, tuple[float, float, str]] = {
+    "Mass": (1e-6, 1e6, "kg"),
+    "InertiaRadi": (1e-4, 1e3, "m"),
+    "Inertia": (-1e12, 1e12, "kg·m²"),
+    "CGOffset": (-1e3, 1e3, "m"),
+    "Gravity": (-100.0, 100.0, "m/s²"),
+    "Force": (-1e7, 1e7, "N"),
+    "Moment": (-1e7, 1e7, "N·m"),
+    "point": (-1e3, 1e3, "m"),
+    "MeshScale": (-1e6, 1e6, ""),
+    "Size": (-1e6, 1e6, "m"),
+    "MeshOrigin": (-1e6, 1e6, "m"),
+    "step": (STEP_MIN, 1.0, "s"),
+    "time_scale": (0.01, 100.0, ""),
+    "n": (1, 10_000, "steps"),
+    "Pos": (-5e5, 5e5, "m"),
+    "Quater": (-1e3, 1e3, ""),
+    "LocalVel": (-1e4, 1e4, "m/s"),
+    "AngVel": (-1e3, 1e3, "rad/s"),
+}
+
+ErrorCode = Literal[
+    "bad_json",
+    "unknown_type",
+    "invalid",
+    "out_of_range",
+    "unstable_step",
+    "unknown_body",
+    "unknown_preset",
+    "forbidden",
+    "too_large",
+    "rate_limited",
+    "diverged",
+    "internal",
+]
+
+
+def _num(name: str) -> Any:
+    lo, hi, unit = RANGES[name]
+    return Annotated[
+        float, Field(ge=lo, le=hi, allow_inf_nan=False, strict=True, description=unit or None)
+    ]
+
+
+def _vec(name: str, width: int) -> Any:
+    return Annotated[list[_num(name)], Field(min_length=width, max_length=width)]
+
+
+MessageId = Annotated[str, Field(max_length=64)] | int | None
+FiniteFloat = Annotated[float, Field(allow_inf_nan=False)]
+Pair = tuple[FiniteFloat, FiniteFloat]
+
+
+class _Message(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+
+# --------------------------------------------------------------------------- server -> client
+
+
+class PresetInfo(_Message):
+    """One entry of the preset list."""
+
+    name: str
+    title: str
+    caption: str
+
+
+class Limits(_Message):
+    """The ranges the server accepts, for the page's sliders ([low, high] per field)."""
+
+    Mass: Pair
+    InertiaRadi: Pair
+    CGOffset: Pair
+    Gravity: Pair
+    Force: Pair
+    Moment: Pair
+    time_scale: Pair
+    step: dict[str, Pair] = Field(description="per live integrator: [smallest, stability limit]")
+    integrators: list[str]
+    models: list[str]
+
+
+class Status(_Message):
+    """How the room's simulation is running."""
+
+    running: bool
+    time_scale: float
+    rtf: float = Field(description="real-time factor achieved: simulated s per wall s")
+    overruns: int = Field(description="times the loop could not keep up and dropped time")
+    paused_reason: str | None = Field(description="why the simulation paused itself, if it did")
+    integrator: str
+    step: float = Field(description="integrator step, s")
+
+
+class BodyFrame(_Message):
+    """One body's pose and outputs in a state frame (global frame NED unless Local*)."""
+
+    Name: str
+    Pos: list[float] = Field(description="global position of the reference point, m")
+    Quater: list[float] = Field(description="unit quaternion (w, x, y, z), body to global")
+    Vel: list[float] = Field(description="global velocity of the reference point, m/s")
+    LocalVel: list[float] = Field(description="body-frame velocity, m/s")
+    AngVel: list[float] = Field(description="body-frame angular velocity, rad/s")
+    Euler: list[float] = Field(description="roll, pitch, yaw (z-y-x), rad")
+    Force: list[float] = Field(description="total applied global force at the CG, N")
+    Moment: list[float] = Field(description="total applied global moment about the CG, N·m")
+    KineticEnergy: float
+    PotentialEnergy: float
+    TotalEnergy: float
+    LinearMomentum: list[float]
+    AngularMomentum: list[float] = Field(description="about the CG, global frame")
+
+
+class Hello(_Message):
+    """server -> client: everything needed to draw the room; sent on connect and re-sent to
+    every client of the room whenever the scenario, a parameter or the integrator changes."""
+
+    type: Literal["hello"] = "hello"
+    protocol: Literal[1] = PROTOCOL_VERSION
+    version: str = Field(description="sixdof version")
+    room: str
+    can_control: bool = Field(description="false: watch only (the server needs a token)")
+    scenario: Scenario = Field(description="as GET /api/rooms/{room}/scenario")
+    integrator: str
+    step: float
+    presets: list[PresetInfo]
+    limits: Limits
+    status: Status
+
+
+class State(_Message):
+    """server -> client: one frame of the room's simulation, at the frame rate (60 Hz)."""
+
+    type: Literal["state"] = "state"
+    seq: int = Field(description="frame number in this room; gaps mean dropped frames")
+    t: float = Field(description="simulated time, s")
+    status: Status
+    bodies: list[BodyFrame]
+
+
+class Ack(_Message):
+    """server -> client: a client message was applied."""
+
+    type: Literal["ack"] = "ack"
+    id: MessageId = Field(None, description="the id the client sent, if any")
+    of: str = Field(description="the type of the message acknowledged")
+
+
+class Error(_Message):
+    """server -> client: a client message was refused; nothing changed."""
+
+    type: Literal["error"] = "error"
+    id: MessageId = Field(None, description="the id the client sent, if any")
+    code: ErrorCode
+    message: str = Field(description="what was wrong, naming the field and the allowed range")
+    field: str | None = Field(None, description="the offending field, if one")
+
+
+# --------------------------------------------------------------------------- client -> server
+
+
+class _ClientMessage(_Message):
+    id: MessageId = Field(None, description="optional; echoed in the ack or error")
+
+
+class SetInput(_ClientMessage):
+    """client -> server: set a body's applied force and moment.
+
+    channel "constant" replaces the body's constant Force/Moment (kept in the scenario);
+    "push" is a transient input added on top, cleared by sending zeros. frame "body": the
+    vectors are in body axes and turn with the body. point: the Force acts at this point
+    (body frame, relative to the reference point), adding (point - CGOffset) x Force."""
+
+    type: Literal["set_input"]
+    body: str | None = Field(None, description="body Name; default the first body")
+    channel: Literal["constant", "push"] = Field(
+        "constant", description="constant: replaces the body's Force/Moment; push: added on top"
+    )
+    frame: Literal["global", "body"] = Field(
+        "global", description="axes of Force and Moment: global (NED) or body (turns with it)"
+    )
+    Force: _vec("Force", 3) = Field([0.0, 0.0, 0.0], description="at the CG, or at point")
+    Moment: _vec("Moment", 3) = Field([0.0, 0.0, 0.0], description="about the CG")
+    point: _vec("point", 3) | None = Field(
+        None, description="where Force acts: body frame, relative to the reference point"
+    )
+
+
+class SetParams(_ClientMessage):
+    """client -> server: change parameters while the body moves (no jump in pose).
+
+    All or nothing: if any field is invalid, nothing changes. Give at least one field."""
+
+    type: Literal["set_params"]
+    body: str | None = Field(None, description="body Name; default the first body")
+    Mass: _num("Mass") | None = None
+    InertiaRadi: _vec("InertiaRadi", 3) | None = None
+    Inertia: _vec("Inertia", 6) | None = Field(
+        None, description="Ixx, Iyy, Izz, Ixy, Ixz, Iyz about the CG; null: use InertiaRadi"
+    )
+    CGOffset: _vec("CGOffset", 3) | None = None
+    Gravity: _num("Gravity") | None = None
+    model: Literal["full", "fhsim"] | None = None
+    Mesh: Annotated[str, Field(max_length=128)] | None = None
+    Material: Annotated[str, Field(max_length=128)] | None = None
+    MeshScale: _vec("MeshScale", 3) | None = None
+    Size: _vec("Size", 3) | None = None
+    MeshOrigin: _vec("MeshOrigin", 3) | None = None
+    integrator: Literal["euler", "rk4"] | None = Field(None, description="simulation-wide")
+    step: _num("step") | None = Field(None, description="simulation-wide integrator step")
+
+    def changes(self) -> dict[str, Any]:
+        """The fields the client gave (an explicit null Inertia included)."""
+        return self.model_dump(exclude_unset=True, exclude={"type", "id", "body"})
+
+    @model_validator(mode="after")
+    def _something(self) -> SetParams:
+        if not self.changes():
+            raise ValueError("give at least one parameter to change")
+        return self
+
+
+class Pause(_ClientMessage):
+    """client -> server: pause the simulation (frames keep coming, t stands still)."""
+
+    type: Literal["pause"]
+
+
+class Resume(_ClientMessage):
+    """client -> server: resume real-time running."""
+
+    type: Literal["resume"]
+
+
+class Step(_ClientMessage):
+    """client -> server: advance n integrator steps (works while paused)."""
+
+    type: Literal["step"]
+    n: Annotated[int, Field(ge=1, le=10_000, strict=True)] = 1
+
+
+class BodyState(_Message):
+    """A body's state; omitted parts keep their values from the scenario's initial state."""
+
+    Pos: _vec("Pos", 3) | None = None
+    Quater: _vec("Quater", 4) | None = None
+    LocalVel: _vec("LocalVel", 3) | None = None
+    AngVel: _vec("AngVel", 3) | None = None
+
+
+class Reset(_ClientMessage):
+    """client -> server: reset to the scenario's initial state, or set one body's state."""
+
+    type: Literal["reset"]
+    body: str | None = Field(None, description="body Name; default all bodies / the first")
+    state: BodyState | None = None
+
+
+class SetTimeScale(_ClientMessage):
+    """client -> server: simulated seconds per wall-clock second."""
+
+    type: Literal["set_time_scale"]
+    time_scale: _num("time_scale")
+
+
+class LoadScenario(_ClientMessage):
+    """client -> server: replace the room's scenario by a preset or a whole scenario."""
+
+    type: Literal["load_scenario"]
+    preset: Annotated[str, Field(max_length=64)] | None = None
+    scenario: Scenario | None = None
+
+    @model_validator(mode="after")
+    def _exactly_one(self) -> LoadScenario:
+        if (self.preset is None) == (self.scenario is None):
+            raise ValueError("give exactly one of 'preset' (a name) or 'scenario' (an object)")
+        return self
+
+
+ServerMessage = Annotated[Union[Hello, State, Ack, Error], Field(discriminator="type")]  # noqa: UP007
+ClientMessage = Annotated[
+    Union[SetInput, SetParams, Pause, Resume, Step, Reset, SetTimeScale, LoadScenario],  # noqa: UP007
+    Field(discriminator="type"),
+]
+
+SERVER_MESSAGES: dict[str, type[BaseModel]] = {
+    "hello": Hello,
+    "state": State,
+    "ack": Ack,
+    "error": Error,
+}
+CLIENT_MESSAGES: dict[str, type[_ClientMessage]] = {
+    "set_input": SetInput,
+    "set_params": SetParams,
+    "pause": Pause,
+    "resume": Resume,
+    "step": Step,
+    "reset": Reset,
+    "set_time_scale": SetTimeScale,
+    "load_scenario": LoadScenario,
+}
+
+server_message_adapter: TypeAdapter[Any] = TypeAdapter(ServerMessage)
+client_message_adapter: TypeAdapter[Any] = TypeAdapter(ClientMessage)
+
+
+def limits() -> dict[str, Any]:
+    """The `limits` object of `hello` (the simulation's own; a test checks it against RANGES)."""
+    return live_limits()
+
+
+def json_schema() -> dict[str, Any]:
+    """JSON Schema (2020-12) of every message, server -> client and client -> server."""
+    every = (*SERVER_MESSAGES.values(), *CLIENT_MESSAGES.values())
+    schema = TypeAdapter(Annotated[Union[every], Field(discriminator="type")]).json_schema()  # noqa: UP007
+    return {
+        "$schema": "https://json-schema.org/draft/2020-12/schema",
+        "title": f"sixdof websocket protocol v{PROTOCOL_VERSION}",
+        "description": "Every JSON text frame on /ws is one of these objects, told apart by "
+        "'type'. server -> client: hello, state, ack, error. client -> server: "
+        + ", ".join(CLIENT_MESSAGES)
+        + ".",
+        "x-server-to-client": list(SERVER_MESSAGES),
+        "x-client-to-server": list(CLIENT_MESSAGES),
+        **schema,
+    }

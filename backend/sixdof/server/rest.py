@@ -1,0 +1,154 @@
+"""REST endpoints: health, rooms' scenarios and history, presets, meshes, the protocol schema."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Annotated, Any
+
+from fastapi import APIRouter, Header, HTTPException, Query, Request
+from fastapi.responses import JSONResponse, Response
+
+from .. import __version__
+from ..scenario import Scenario
+from ..simulation import SimulationError
+from . import presets
+from .errors import Refusal
+from .protocol import json_schema
+from .rooms import Room, Rooms, check_room_name
+from .settings import Settings
+from .ws import has_control
+
+router = APIRouter(prefix="/api")
+
+
+def _rooms(request: Request) -> Rooms:
+    return request.app.state.rooms
+
+
+def _room(request: Request, name: str) -> Room:
+    _valid_name(name)
+    room = _rooms(request).get(name)
+    if room is None:
+        raise HTTPException(
+            404,
+            f"no room named {name!r}: rooms are made when a client joins "
+            f"(/ws?room={name}) or by PUT /api/rooms/{name}/scenario",
+        )
+    return room
+
+
+def _valid_name(name: str) -> None:
+    try:
+        check_room_name(name)
+    except Refusal as exc:
+        raise HTTPException(
+            422, [{"loc": ["path", "room"], "msg": exc.message, "type": exc.code}]
+        ) from None
+
+
+@router.get("/health")
+async def health(request: Request) -> dict[str, Any]:
+    """{"status": "ok", "version", "rooms": number of live rooms}."""
+    return {"status": "ok", "version": __version__, "rooms": len(_rooms(request))}
+
+
+@router.get("/protocol.schema.json")
+async def protocol_schema() -> dict[str, Any]:
+    """JSON Schema of every websocket message (docs/protocol.md describes them)."""
+    return json_schema()
+
+
+@router.get("/rooms")
+async def list_rooms(request: Request) -> list[dict[str, Any]]:
+    """Every live room with its stats (as /api/rooms/{room}/stats)."""
+    rooms = _rooms(request)
+    return [room.stats() for name in rooms.names() if (room := rooms.get(name)) is not None]
+
+
+@router.get("/rooms/{room}/stats")
+async def room_stats(request: Request, room: str) -> dict[str, Any]:
+    """Clients, frames, tick timing (error of each tick's start against its deadline, s)."""
+    return _room(request, room).stats()
+
+
+@router.get("/rooms/{room}/scenario", response_model=Scenario)
+async def get_scenario(request: Request, room: str) -> Scenario:
+    """The room's current scenario, with live parameters and constant inputs folded in."""
+    return _room(request, room).sim.scenario
+
+
+@router.put("/rooms/{room}/scenario", response_model=Scenario)
+async def put_scenario(
+    request: Request,
+    room: str,
+    scenario: Scenario,
+    token: Annotated[str | None, Query()] = None,
+    authorization: Annotated[str | None, Header()] = None,
+) -> Scenario:
+    """Replace the room's scenario (creating the room); needs the token if the server has one
+    (?token=… or `Authorization: Bearer …`). Every client of the room gets a new hello."""
+    settings: Settings = request.app.state.settings
+    given = token or (authorization or "").removeprefix("Bearer ").strip() or None
+    if not has_control(given, settings):
+        raise HTTPException(403, "this server needs a token to change a room: ?token=…")
+    _valid_name(room)
+    try:
+        target = _rooms(request).get_or_create(room)
+    except Refusal as exc:
+        raise HTTPException(503, exc.message) from None
+    try:
+        target.load(scenario)
+    except SimulationError as exc:
+        loc = ["body", *exc.field.split(".")]
+        raise HTTPException(422, [{"loc": loc, "msg": exc.message, "type": exc.code}]) from None
+    target.sync_hello()
+    return target.sim.scenario
+
+
+@router.get("/rooms/{room}/history.csv")
+async def history_csv(request: Request, room: str) -> Response:
+    """The room's recent history (the last `history_seconds`), one row per frame."""
+    text = _room(request, room).sim.history_csv()
+    return Response(
+        text,
+        media_type="text/csv",
+        headers={"Content-Disposition": f'attachment; filename="sixdof-{room}-history.csv"'},
+    )
+
+
+@router.get("/presets")
+async def list_presets() -> list[dict[str, str]]:
+    """[{"name", "title", "caption"}] of every preset."""
+    return presets.infos()
+
+
+@router.get("/presets/{name}", response_model=Scenario)
+async def get_preset(name: str) -> Scenario:
+    """The preset's scenario (404 naming the presets if there is none)."""
+    try:
+        return presets.scenario(name)
+    except Refusal as exc:
+        raise HTTPException(404, exc.message) from None
+
+
+def _read_json(path: Path) -> Any:
+    try:
+        return json.loads(path.read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        raise HTTPException(503, f"{path} is missing: run `make setup`") from None
+    except ValueError as exc:
+        raise HTTPException(500, f"{path} is not valid JSON: {exc}") from None
+
+
+@router.get("/meshes")
+async def meshes(request: Request) -> JSONResponse:
+    """The shipped meshes (meshes/meshes.json) and the material table (materials.json)."""
+    folder = request.app.state.settings.meshes_path()
+    listed = _read_json(folder / "meshes.json")
+    materials = _read_json(folder / "materials.json")
+    if isinstance(listed, dict) and "meshes" in listed:
+        listed = listed["meshes"]
+    if isinstance(materials, dict) and "materials" in materials:
+        materials = materials["materials"]
+    return JSONResponse({"meshes": listed, "materials": materials})

@@ -1,0 +1,351 @@
+"""Rooms: one live simulation shared by every websocket that joins it.
+
+Each room owns one asyncio task that ticks the physics (`sim.advance`) and produces a state
+frame at the frame rate. The frame is encoded once and offered to every client's
+latest-wins slot (clients.py), so the room's clock never waits for a socket. Everything a
+room does is caught and logged: a fault pauses that room's simulation with a reason and
+tells its clients; other rooms and the server carry on.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+import re
+import time
+from collections import deque
+from collections.abc import Callable
+from typing import Any
+
+from .. import __version__
+from ..scenario import Scenario
+from ..simulation import LiveSimulation, SimulationError
+from . import presets
+from .clients import Client
+from .errors import Refusal
+from .protocol import (
+    PROTOCOL_VERSION,
+    BodyState,
+    LoadScenario,
+    Pause,
+    Reset,
+    Resume,
+    SetInput,
+    SetParams,
+    SetTimeScale,
+    Step,
+    limits,
+)
+from .settings import Settings
+
+log = logging.getLogger("sixdof.server")
+
+ROOM_NAME = re.compile(r"^[A-Za-z0-9_-]{1,64}$")
+ROOM_RULE = "1 to 64 characters from A-Z a-z 0-9 _ -"
+
+
+def check_room_name(name: str) -> str:
+    """`name` if it is a valid room name, else raise Refusal naming the rule."""
+    if not ROOM_NAME.match(name):
+        raise Refusal("invalid", f"room: must be {ROOM_RULE}, got {name[:80]!r}", "room")
+    return name
+
+
+def _dumps(obj: dict[str, Any]) -> str:
+    # allow_nan=False: a non-finite number would be invalid JSON for the page.
+    return json.dumps(obj, allow_nan=False, separators=(",", ":"))
+
+
+class Room:
+    """A named simulation, its clients, and the task that ticks it."""
+
+    def __init__(self, name: str, sim: LiveSimulation, settings: Settings) -> None:
+        self.name = name
+        self.sim = sim
+        self.settings = settings
+        self.clients: set[Client] = set()
+        self.seq = 0
+        self.created = time.monotonic()
+        self.fault: str | None = None  # last unexpected exception, for /stats
+        self._announced: str | None = None  # the pause reason the clients were told
+        self.tick_errors: deque[float] = deque(maxlen=600)  # tick start - deadline, s
+        self.tick_seconds: deque[float] = deque(maxlen=600)  # time spent in one tick, s
+        self._version = sim.version
+        self._hello: dict[bool, str] = {}
+        self._task: asyncio.Task[None] | None = None
+        self.expiry: asyncio.TimerHandle | None = None
+
+    # ------------------------------------------------------------------ lifecycle
+    def start(self) -> None:
+        self._task = asyncio.create_task(self._run(), name=f"sixdof-room-{self.name}")
+
+    async def stop(self) -> None:
+        if self.expiry is not None:
+            self.expiry.cancel()
+        if self._task is not None:
+            self._task.cancel()
+            try:
+                await self._task
+            except asyncio.CancelledError:
+                pass
+
+    async def _run(self) -> None:
+        loop = asyncio.get_running_loop()
+        period = 1.0 / self.settings.frame_rate
+        deadline = loop.time()
+        while True:
+            deadline += period
+            delay = deadline - loop.time()
+            if delay > 0:
+                await asyncio.sleep(delay)
+            else:
+                await asyncio.sleep(0)  # let sockets and messages in between late ticks
+                if -delay > period:  # fell a whole frame behind: skip, do not burst
+                    deadline = loop.time()
+            start = loop.time()
+            self.tick_errors.append(start - deadline)
+            self.tick(time.monotonic())
+            self.tick_seconds.append(loop.time() - start)
+
+    def tick(self, now: float) -> None:
+        """Advance the physics to wall time `now` and offer one frame to every client."""
+        try:
+            self.sim.advance(now)
+        except SimulationError as exc:
+            self._pause_for(exc.code, exc.message)
+        except Exception as exc:
+            self._fault("advancing the simulation", exc)
+        if not self.clients:
+            return
+        self._announce_pause()
+        try:
+            self.sync_hello()
+            frame = self.encode_frame()
+        except ValueError:  # json refused a non-finite number
+            self._pause_for("diverged", "diverged: the state is no longer finite")
+            return
+        except Exception as exc:
+            self._fault("encoding a frame", exc)
+            return
+        for client in tuple(self.clients):
+            client.offer_frame(frame)
+
+    def encode_frame(self) -> str:
+        self.seq += 1
+        return _dumps({"type": "state", "seq": self.seq, **self.sim.frame()})
+
+    def _pause_for(self, code: str, message: str) -> None:
+        """Pause the simulation with `message` as its reason and tell every client once."""
+        if not self.sim.running and self.sim.paused_reason == message:
+            return
+        try:
+            self.sim.pause()
+            self.sim.paused_reason = message
+        except Exception:
+            log.exception("room %s: could not pause", self.name)
+        self._announced = message
+        self.broadcast(Refusal(code, message).payload())  # type: ignore[arg-type]
+
+    def _announce_pause(self) -> None:
+        """Tell the clients once when the simulation paused itself (it diverged)."""
+        reason = self.sim.paused_reason
+        if reason is not None and reason != self._announced:
+            self._announced = reason
+            code = "diverged" if reason.startswith("diverged") else "internal"
+            self.broadcast(Refusal(code, reason).payload())  # type: ignore[arg-type]
+        elif reason is None:
+            self._announced = None
+
+    def _fault(self, doing: str, exc: BaseException) -> None:
+        log.exception("room %s: error while %s", self.name, doing, exc_info=exc)
+        self.fault = f"{type(exc).__name__}: {exc}"
+        self._pause_for("internal", f"paused after a server error while {doing}: {self.fault}")
+
+    # ------------------------------------------------------------------ clients
+    def join(self, client: Client) -> None:
+        if self.expiry is not None:
+            self.expiry.cancel()
+            self.expiry = None
+        self.clients.add(client)
+        client.send_reply(self.hello(client.can_control), "hello")
+
+    def leave(self, client: Client) -> None:
+        self.clients.discard(client)
+
+    def broadcast(self, payload: dict[str, Any]) -> None:
+        text = _dumps(payload)
+        for client in tuple(self.clients):
+            client.send_reply(text)
+
+    def hello(self, can_control: bool) -> str:
+        """The encoded hello for this room's current scenario (cached per version)."""
+        if self.sim.version != self._version:
+            self._version = self.sim.version
+            self._hello.clear()
+        if can_control not in self._hello:
+            sim = self.sim
+            frame = sim.frame()
+            self._hello[can_control] = _dumps(
+                {
+                    "type": "hello",
+                    "protocol": PROTOCOL_VERSION,
+                    "version": __version__,
+                    "room": self.name,
+                    "can_control": can_control,
+                    "scenario": sim.scenario.model_dump(mode="json"),
+                    "integrator": sim.integrator,
+                    "step": sim.step_size,
+                    "presets": presets.infos(),
+                    "limits": limits(),
+                    "status": frame["status"],
+                }
+            )
+        return self._hello[can_control]
+
+    def sync_hello(self) -> None:
+        """Re-send hello to every client if the scenario, a parameter or the integrator changed."""
+        if self.sim.version == self._version:
+            return
+        for client in tuple(self.clients):
+            client.send_reply(self.hello(client.can_control), "hello")
+
+    # ------------------------------------------------------------------ control
+    def apply(self, msg: Any) -> None:
+        """Carry out one validated client message; raise Refusal and change nothing if refused.
+
+        The caller acks, then calls `sync_hello` so the sender sees its ack before the hello."""
+        sim = self.sim
+        try:
+            if isinstance(msg, SetInput):
+                sim.set_input(
+                    msg.body,
+                    msg.Force,
+                    msg.Moment,
+                    frame=msg.frame,
+                    point=msg.point,
+                    channel=msg.channel,
+                )
+            elif isinstance(msg, SetParams):
+                sim.set_params(msg.body, **msg.changes())
+            elif isinstance(msg, Pause):
+                sim.pause()
+            elif isinstance(msg, Resume):
+                sim.resume()
+            elif isinstance(msg, Step):
+                sim.step(msg.n)
+            elif isinstance(msg, Reset):
+                state = msg.state.model_dump(exclude_none=True) if msg.state else None
+                sim.reset(msg.body, state)
+            elif isinstance(msg, SetTimeScale):
+                sim.set_time_scale(msg.time_scale)
+            elif isinstance(msg, LoadScenario):
+                self.load(presets.scenario(msg.preset) if msg.preset else msg.scenario)
+            else:
+                raise Refusal("unknown_type", f"type: {type(msg).__name__} is not handled")
+        except SimulationError as exc:
+            field = exc.field
+            if isinstance(msg, Reset) and field in BodyState.model_fields:
+                field = f"state.{field}"  # where the client put it
+            raise Refusal(exc.code, exc.message, field, msg.id) from None
+        except Refusal as exc:
+            raise Refusal(exc.code, exc.message, exc.field, msg.id) from None
+
+    def load(self, scenario: Scenario | None) -> None:
+        """Replace the scenario (the caller then calls `sync_hello`)."""
+        assert scenario is not None  # LoadScenario guarantees one of preset/scenario
+        self.sim.load(scenario)
+
+    def stats(self) -> dict[str, Any]:
+        errs = sorted(self.tick_errors)
+        busy = sorted(self.tick_seconds)
+
+        def pct(xs: list[float], q: float) -> float | None:
+            return xs[min(len(xs) - 1, int(q * len(xs)))] if xs else None
+
+        return {
+            "room": self.name,
+            "clients": len(self.clients),
+            "seq": self.seq,
+            "t": self.sim.t,
+            "frame_rate": self.settings.frame_rate,
+            "tick_error_p50": pct(errs, 0.5),
+            "tick_error_p99": pct(errs, 0.99),
+            "tick_busy_p50": pct(busy, 0.5),
+            "tick_busy_p99": pct(busy, 0.99),
+            "frames_dropped": sum(c.frames_dropped for c in self.clients),
+            "fault": self.fault,
+        }
+
+
+class Rooms:
+    """The registry of live rooms: created on first join, removed `room_ttl` s after the last
+    client leaves."""
+
+    def __init__(self, settings: Settings, make_sim: Callable[[], LiveSimulation]) -> None:
+        self.settings = settings
+        self.make_sim = make_sim
+        self._rooms: dict[str, Room] = {}
+
+    def __len__(self) -> int:
+        return len(self._rooms)
+
+    def names(self) -> list[str]:
+        return sorted(self._rooms)
+
+    def get(self, name: str) -> Room | None:
+        return self._rooms.get(name)
+
+    def get_or_create(self, name: str) -> Room:
+        check_room_name(name)
+        room = self._rooms.get(name)
+        if room is not None:
+            return room
+        if len(self._rooms) >= self.settings.max_rooms:
+            raise Refusal(
+                "forbidden",
+                f"room: the server holds its maximum of "
+                f"{self.settings.max_rooms} rooms; join an existing one",
+                "room",
+            )
+        room = Room(name, self.make_sim(), self.settings)
+        self._rooms[name] = room
+        room.start()
+        self._schedule_expiry(room)  # until someone joins
+        log.info("room %s created", name)
+        return room
+
+    def join(self, name: str, client: Client) -> Room:
+        room = self.get_or_create(name)
+        if len(room.clients) >= self.settings.max_clients_per_room:
+            raise Refusal(
+                "forbidden",
+                f"room: {name} is full ({self.settings.max_clients_per_room} clients)",
+                "room",
+            )
+        room.join(client)
+        return room
+
+    def leave(self, room: Room, client: Client) -> None:
+        room.leave(client)
+        if not room.clients:
+            self._schedule_expiry(room)
+
+    def _schedule_expiry(self, room: Room) -> None:
+        if room.expiry is not None:
+            room.expiry.cancel()
+        loop = asyncio.get_running_loop()
+        room.expiry = loop.call_later(self.settings.room_ttl, self._expire, room)
+
+    def _expire(self, room: Room) -> None:
+        if room.clients or self._rooms.get(room.name) is not room:
+            return
+        del self._rooms[room.name]
+        room.expiry = None
+        asyncio.get_running_loop().create_task(room.stop())
+        log.info("room %s removed (no clients for %g s)", room.name, self.settings.room_ttl)
+
+    async def close(self) -> None:
+        rooms, self._rooms = list(self._rooms.values()), {}
+        for room in rooms:
+            await room.stop()

@@ -1,0 +1,50 @@
+"""The live server's one settings object: every knob in one validated place."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from ..assets import asset_dir
+from ..scenario import Scenario
+
+
+class Settings(BaseModel):
+    """What `create_app` needs; `sixdof serve` fills it from its command line."""
+
+    model_config = ConfigDict(extra="forbid", arbitrary_types_allowed=True)
+
+    host: str = Field("127.0.0.1", description="interface to bind; loopback unless told")
+    port: int = Field(8000, ge=0, le=65535, description="0 picks a free port")
+    scenario: Scenario | None = Field(
+        None, description="scenario of new rooms; None: the default preset"
+    )
+    token: str | None = Field(
+        None, min_length=1, description="if set, controlling needs ?token=…; anyone may watch"
+    )
+    allowed_origins: list[str] = Field(
+        default_factory=list,
+        description="extra browser Origins allowed on /ws (e.g. http://host:port), or '*'",
+    )
+    frame_rate: float = Field(60.0, gt=0.0, le=240.0, description="state frames per second")
+    room_ttl: float = Field(300.0, ge=0.0, description="s a room lives after its last client")
+    max_rooms: int = Field(64, ge=1)
+    max_clients_per_room: int = Field(1000, ge=1)
+    max_message_bytes: int = Field(64 * 1024, ge=256, description="larger: error, close 1009")
+    rate_limit: float = Field(200.0, gt=0.0, description="messages/s per client (and burst)")
+    flood_window: float = Field(
+        2.0, gt=0.0, description="more than rate_limit refusals within this many s: close 1008"
+    )
+    max_pending_replies: int = Field(
+        256, ge=8, description="acks/errors/hellos queued for a client that does not read"
+    )
+    history_seconds: float = Field(60.0, gt=0.0, le=3600.0)
+    web_dir: Path | None = Field(None, description="built page; None: frontend/dist or packaged")
+    meshes_dir: Path | None = Field(None, description="meshes; None: meshes/ or packaged")
+
+    def web_path(self) -> Path:
+        return self.web_dir if self.web_dir is not None else asset_dir("web")
+
+    def meshes_path(self) -> Path:
+        return self.meshes_dir if self.meshes_dir is not None else asset_dir("meshes")

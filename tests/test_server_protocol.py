@@ -1,0 +1,102 @@
+"""The protocol's one definition: models, JSON Schema, docs/protocol.md and the live limits agree.
+
+docs/protocol.md is generated from the models; these tests fail when anyone edits one
+without the other (regenerate with `python scripts/gen_protocol_docs.py`).
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+from typing import get_args
+
+import pytest
+from sixdof.scenario import BodySpec, Scenario
+from sixdof.server.protocol import (
+    CLIENT_MESSAGES,
+    RANGES,
+    SERVER_MESSAGES,
+    ErrorCode,
+    Hello,
+    client_message_adapter,
+    json_schema,
+    limits,
+    server_message_adapter,
+)
+from sixdof.server.protocol_docs import ERROR_CODES, examples, render
+from sixdof.simulation import LiveSimulation, live_limits
+from sixdof.simulation.limits import MAX_INERTIA_ENTRY, MAX_POINT, MAX_VISUAL
+
+DOC = Path(__file__).resolve().parent.parent / "docs" / "protocol.md"
+
+
+def test_docs_match_the_models() -> None:
+    assert DOC.read_text(encoding="utf-8") == render(), (
+        "docs/protocol.md is out of date: run python scripts/gen_protocol_docs.py"
+    )
+
+
+def test_docs_name_every_message_field_and_error_code() -> None:
+    text = DOC.read_text(encoding="utf-8")
+    for kind, model in {**SERVER_MESSAGES, **CLIENT_MESSAGES}.items():
+        section = text.split(f"### `{kind}`", 1)[1].split("\n### ", 1)[0]
+        for field in model.model_fields:
+            if field != "type":
+                assert f"| `{field}` |" in section, f"{kind}.{field} not documented"
+        assert "```json" in section, f"{kind} has no example"
+    assert set(ERROR_CODES) == set(get_args(ErrorCode))
+    for code in get_args(ErrorCode):
+        assert f"| `{code}` |" in text
+
+
+@pytest.mark.parametrize("kind", [*SERVER_MESSAGES, *CLIENT_MESSAGES])
+def test_every_example_validates_against_its_model(kind: str) -> None:
+    adapter = server_message_adapter if kind in SERVER_MESSAGES else client_message_adapter
+    cases = examples()[kind]
+    assert cases
+    for case in cases:
+        assert adapter.validate_python(case).type == kind
+
+
+def test_schema_covers_both_directions_with_a_discriminator() -> None:
+    schema = json_schema()
+    mapping = schema["discriminator"]["mapping"]
+    assert schema["discriminator"]["propertyName"] == "type"
+    assert set(mapping) == set(SERVER_MESSAGES) | set(CLIENT_MESSAGES)
+    assert schema["x-server-to-client"] == ["hello", "state", "ack", "error"]
+    set_input = schema["$defs"]["SetInput"]["properties"]["Force"]
+    assert (set_input["minItems"], set_input["maxItems"]) == (3, 3)
+    assert set_input["items"]["maximum"] == RANGES["Force"][1]
+    codes = schema["$defs"]["Error"]["properties"]["code"]["enum"]
+    assert set(codes) == set(get_args(ErrorCode))
+
+
+def test_protocol_ranges_agree_with_the_simulation_limits() -> None:
+    live = live_limits()
+    assert limits() == live
+    for name in ("Mass", "InertiaRadi", "CGOffset", "Gravity", "Force", "Moment", "time_scale"):
+        assert tuple(RANGES[name][:2]) == pytest.approx(tuple(live[name])), name
+    assert RANGES["step"][0] == min(lo for lo, _ in live["step"].values())
+    assert RANGES["point"][1] == MAX_POINT
+    assert RANGES["Inertia"][1] == MAX_INERTIA_ENTRY
+    assert RANGES["MeshScale"][1] == RANGES["Size"][1] == RANGES["MeshOrigin"][1] == MAX_VISUAL
+
+
+def test_state_model_matches_what_the_simulation_sends() -> None:
+    """The State/BodyFrame models forbid extra fields, so a new output must be added here."""
+    frame = LiveSimulation(Scenario(bodies=[BodySpec(Name="A"), BodySpec(Name="C")])).frame()
+    state = server_message_adapter.validate_python({"type": "state", "seq": 1, **frame})
+    assert [b.Name for b in state.bodies] == ["A", "C"]
+
+
+def test_hello_example_limits_are_the_live_ones() -> None:
+    hello = Hello.model_validate(examples()["hello"][0])
+    assert hello.limits.model_dump(mode="json") == live_limits()
+
+
+def test_client_message_ids_are_echoable() -> None:
+    for mid in ("7", 7, None):
+        assert client_message_adapter.validate_python({"type": "pause", "id": mid}).id == mid
+    with pytest.raises(ValueError, match="64"):
+        client_message_adapter.validate_python({"type": "pause", "id": "x" * 65})
+    assert re.search(r"200 messages per second", DOC.read_text(encoding="utf-8"))
