@@ -17,7 +17,7 @@ from .limits import (
 )
 from .live import LiveSimulation
 from .pacing import Pacer
-from .stepping import run_steps, run_steps_checked
+from .stepping import run_steps, run_steps_checked, warm_up
 from .validation import PARAM_FIELDS
 
 __all__ = [
@@ -39,4 +39,5 @@ __all__ = [
     "run_steps",
     "run_steps_checked",
     "step_range",
+    "warm_up",
 ]

@@ -27,12 +27,26 @@ cached.
 
 from __future__ import annotations
 
+from types import ModuleType
 from typing import Literal
 
 import numpy as np
 
 from ..dynamics import quaternion as quat
 from ..dynamics.quaternion import Array
+
+_KERNEL: ModuleType | bool | None = False  # False: not looked up yet
+
+
+def _kernel() -> ModuleType | None:
+    """input_kernel when numba is available, else None (imported on first use)."""
+    global _KERNEL
+    if _KERNEL is False:
+        from . import input_kernel
+
+        _KERNEL = input_kernel if input_kernel.AVAILABLE else None
+    return _KERNEL  # type: ignore[return-value]
+
 
 Channel = Literal["constant", "push"]
 Frame = Literal["global", "body"]
@@ -129,7 +143,21 @@ class InputChannels:
         """u = (F_n, M_n), shape (N, 6), global and about the CG, at the states x (N, 13).
 
         Returns the cached array itself when u does not depend on x: do not modify it.
+        Orientation-dependent inputs are evaluated by the compiled twin of
+        `total_numpy` (input_kernel.py) when numba is available.
         """
+        if not self._rotating:
+            return self._static
+        kern = _kernel()
+        if kern is None:
+            return self.total_numpy(x)
+        out = np.empty((self.n, 6))
+        kern.total_inputs(self.force, self.moment, self.lever_body, self.is_body,
+                          np.ascontiguousarray(x, dtype=np.float64), out)  # fmt: skip
+        return out
+
+    def total_numpy(self, x: Array) -> Array:
+        """`total` in numpy (the reference for the compiled kernel)."""
         if not self._rotating:
             return self._static
         # A true rotation of q/|q|: |q| drifts from one by up to ~1e-6 between the

@@ -42,6 +42,11 @@ MAX_POINT = LIMITS["CGOffset"][1]  # m, |component| of a force's point of applic
 MAX_INERTIA_ENTRY = LIMITS["Mass"][1] * LIMITS["InertiaRadi"][1] ** 2  # kg·m²
 
 
+_BLOCK_STARTS = np.array([0, 3, 7, 10])
+_UPPER_SQ = np.array([MAX_POS**2, QUATER_NORM_RANGE[1] ** 2, MAX_LOCAL_VEL**2, MAX_ANG_VEL**2])
+_LOWER_SQ = np.array([0.0, QUATER_NORM_RANGE[0] ** 2, 0.0, 0.0])
+
+
 def step_range(method: Method) -> tuple[float, float]:
     """(smallest, largest) fixed step of a live integrator, s; the largest is exclusive."""
     return STEP_MIN, stability_limit(method)
@@ -69,6 +74,11 @@ def divergence_reason(x: Array, names: Sequence[str]) -> str | None:
     The fast path (all fine) costs a few vector reductions; the message is built
     only when something is wrong, naming the first offending body and quantity.
     """
+    # Fast path: squared norms of Pos, Quater, LocalVel, AngVel in one reduction; NaN
+    # fails every comparison, so a non-finite state takes the slow path below.
+    squares = np.add.reduceat(x * x, _BLOCK_STARTS, axis=1)  # (N, 4)
+    if np.all((squares <= _UPPER_SQ) & (squares >= _LOWER_SQ)):
+        return None
     finite = np.isfinite(x).all(axis=1)
     pos = np.sqrt(np.einsum("ni,ni->n", x[:, 0:3], x[:, 0:3]))
     quat = np.sqrt(np.einsum("ni,ni->n", x[:, 3:7], x[:, 3:7]))

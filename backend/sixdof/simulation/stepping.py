@@ -101,3 +101,21 @@ def run_steps_checked(
         y = y_next
     # The replay stayed good (a nondeterministic kernel); its end state is a valid result.
     return StepResult(y, k, None)
+
+
+def warm_up() -> float:
+    """Compile (or load from numba's cache) the stepping and input kernels; seconds taken.
+
+    Call it once at start-up so the first advance, and the first body-frame
+    input, do not stall for the compilation.
+    """
+    import time
+
+    from . import input_kernel
+
+    start = time.perf_counter()
+    kern = _kernel()
+    if kern is not None:
+        kern.warm_up()
+    input_kernel.warm_up()
+    return time.perf_counter() - start
