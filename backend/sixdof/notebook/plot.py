@@ -219,12 +219,13 @@ class ChannelPlot:
 
     def data(self) -> tuple[np.ndarray, dict[str, np.ndarray]]:
         """Times (T,) and, per legend label, values (T,) of the buffered samples."""
-        times = np.array([t for t, _ in self._rows])
+        rows = list(self._rows)  # a snapshot: a live thread may append meanwhile
+        times = np.array([t for t, _ in rows])
         out: dict[str, np.ndarray] = {}
         for name in self._channels:
             labels = channel_labels(name)
             cols = np.full((times.size, len(labels)), np.nan)
-            for i, (_, row) in enumerate(self._rows):
+            for i, (_, row) in enumerate(rows):
                 if name in row and row[name].size == len(labels):
                     cols[i] = row[name]
             for j, label in enumerate(labels):

@@ -90,7 +90,14 @@ class BodyView:
     # ------------------------------------------------------------------ display
 
     def _repr_mimebundle_(self, **kwargs: Any) -> dict | None:
-        return self.widget._repr_mimebundle_(**kwargs)
+        data = self.widget._repr_mimebundle_(**kwargs)
+        if data is not None:  # a short text for consoles and saved notebooks
+            data["text/plain"] = repr(self)
+        return data
+
+    def __repr__(self) -> str:
+        names = ", ".join(self.sim.names)
+        return f"BodyView({self.sim.scenario.name!r}: {names}; t = {self.sim.t:.3f} s)"
 
     def fit(self) -> None:
         """Point the camera at the bodies (or the whole recorded path) and size the grid."""
