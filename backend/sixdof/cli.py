@@ -142,8 +142,13 @@ def _run(args: argparse.Namespace, err: TextIO) -> int:
     bar.enabled = bar.enabled and not args.quiet
     try:
         result = run_scenario(scenario, progress=bar)
-    except IntegrationError as exc:
-        print(f"sixdof: the run failed: {exc}; {args.output_file} was not written", file=err)
+    except (IntegrationError, MemoryError) as exc:
+        reason = (
+            str(exc)
+            if isinstance(exc, IntegrationError)
+            else "out of memory (fewer TOutput times?)"
+        )
+        print(f"sixdof: the run failed: {reason}; {args.output_file} was not written", file=err)
         return EXIT_FAILED
     finally:
         bar.close()
@@ -159,7 +164,7 @@ def _run(args: argparse.Namespace, err: TextIO) -> int:
             f"sixdof: simulated {t_end:g} s of {n} bod{'y' if n == 1 else 'ies'} "
             f"({scenario.integration.method}, {result.stats.steps} steps) in "
             f"{result.wall_time:.3g} s wall time ({speed:.3g}× real time); "
-            f"{rows} rows written to {args.output_file}",
+            f"{rows} row{'' if rows == 1 else 's'} written to {args.output_file}",
             file=err,
         )
     return EXIT_OK

@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from pydantic import ValidationError
+from pydantic_core import ErrorDetails
 
 from ..dynamics import INTEGRATOR_NUMBERS, ImpossibleInertiaWarning
 from .file_errors import ScenarioFileError, warn_at
@@ -165,8 +166,8 @@ class _Reader:
         except ValidationError as exc:
             err = exc.errors()[0]
             field = str(err["loc"][0]) if err["loc"] else ""
-            attr = {"caption": "Caption", "name": "Name"}.get(field)
-            raise self.fail(root, attr, _reason(err)) from None
+            named = {"caption": "Caption", "name": "Name"}.get(field)
+            raise self.fail(root, named, _reason(err)) from None
 
     def children(self, sections: list[XmlNode], tag: str) -> list[XmlNode]:
         found = []
@@ -361,7 +362,7 @@ class _Reader:
             raise self.fail(at, attr, _reason(err)) from None
 
     @staticmethod
-    def origin_of(err: dict, origin: dict[str, Where], node: XmlNode) -> Where:
+    def origin_of(err: ErrorDetails, origin: dict[str, Where], node: XmlNode) -> Where:
         field = str(err["loc"][0]) if err["loc"] else _message_field(err["msg"])
         return origin.get(field or "", (node, _FIELD_ATTRS.get(field or "", field or "")))
 
@@ -375,7 +376,7 @@ def _message_field(msg: str) -> str | None:
     return match.group(1) if match else None
 
 
-def _reason(err: dict) -> str:
+def _reason(err: ErrorDetails) -> str:
     msg = (
         re.sub(r"^(?:Value error, )?(\w+: )?", "", err["msg"])
         if err["type"] == "value_error"

@@ -13,6 +13,7 @@ import math
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from ..dynamics.params import Model
 from .model import BodySpec, Integration, Scenario
 
 G = 9.81  # m/s², the default Gravity
@@ -175,7 +176,7 @@ def _spin_up() -> list[BodySpec]:
     ]
 
 
-def _ship(model: str, material: str) -> Callable[[], list[BodySpec]]:
+def _ship(model: Model, material: str) -> Callable[[], list[BodySpec]]:
     def build() -> list[BodySpec]:
         return [
             BodySpec(
