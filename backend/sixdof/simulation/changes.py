@@ -4,6 +4,14 @@ Both functions here validate and build everything first and return a plan; the
 caller swaps it in with plain assignments that cannot fail, so a refused
 request changes nothing (all or nothing).
 
+What a parameter change keeps continuous:
+
+- Mass, InertiaRadi/Inertia, Gravity, model: the state (Pos, Quater, LocalVel,
+  AngVel) as it is, so the pose does not jump; velocities are kept, not
+  momenta (a heavier body keeps its speed, a new inertia its AngVel).
+- integrator, step: the state; simulated time runs on with the new step.
+- Visual parameters (Mesh, Material, MeshScale, Size, MeshOrigin): only stored.
+
 CGOffset: the CG stays where it is in the body and the reference point o moves
 (DESIGN.md section 3). The CG's global position p + R r_g and its velocity
 R (v + ω × r_g) are kept, with Quater and AngVel, so with d = r_old − r_new
@@ -142,3 +150,21 @@ def with_initial_states(scenario: Scenario, x: Array) -> Scenario:
         }
         specs.append(spec.model_copy(update=update))
     return scenario.model_copy(update={"bodies": specs}, deep=True)
+
+
+def with_constant_input(
+    scenario: Scenario, index: int, force: Array | None, moment: Array
+) -> Scenario:
+    """A copy of `scenario` whose body `index` has the constant global Force/Moment given.
+
+    force None: the body's constant input is not a global one at the CG (it is in
+    body axes or acts at a point), so the scenario's Force and Moment read zero.
+    """
+    zero = (0.0, 0.0, 0.0)
+    update = {
+        "Force": zero if force is None else tuple(force.tolist()),
+        "Moment": zero if force is None else tuple(moment.tolist()),
+    }
+    specs = list(scenario.bodies)
+    specs[index] = specs[index].model_copy(update=update)
+    return scenario.model_copy(update={"bodies": specs})

@@ -18,6 +18,7 @@ import io
 from collections.abc import Mapping, Sequence
 
 import numpy as np
+from numpy.typing import NDArray
 
 from ..dynamics.quaternion import Array
 
@@ -67,6 +68,20 @@ def column_names(name: str, columns: Sequence[tuple[str, int]]) -> list[str]:
     return out
 
 
+def row_plan(n: int, per_row: int, capacity: int) -> tuple[list[int], bool]:
+    """Split n steps into batches of `per_row` steps, one history row after each.
+
+    Rows that a buffer of `capacity` rows would overwrite before the end are
+    not worth computing: their steps come first as one batch, and the flag
+    says that batch's row is not to be recorded.
+    """
+    skipped = max(0, n // per_row - capacity)
+    batches = [skipped * per_row] if skipped else []
+    rest = n - skipped * per_row
+    batches += [per_row] * (rest // per_row) + ([rest % per_row] if rest % per_row else [])
+    return batches, skipped > 0
+
+
 class History:
     """The last `capacity` rows of (t, per-body outputs) of N bodies."""
 
@@ -96,7 +111,7 @@ class History:
         self._next = (self._next + 1) % self.capacity
         self._count = min(self._count + 1, self.capacity)
 
-    def _order(self) -> Array:
+    def _order(self) -> NDArray[np.intp]:
         """Row indices oldest first."""
         start = (self._next - self._count) % self.capacity
         return (start + np.arange(self._count)) % self.capacity

@@ -18,6 +18,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 import numpy as np
+from numpy.typing import NDArray
 
 from ..dynamics import MODELS, stability_limit
 from ..dynamics.integrators import Method
@@ -79,13 +80,13 @@ def divergence_reason(x: Array, names: Sequence[str]) -> str | None:
     squares = np.add.reduceat(x * x, _BLOCK_STARTS, axis=1)  # (N, 4)
     if np.all((squares <= _UPPER_SQ) & (squares >= _LOWER_SQ)):
         return None
-    finite = np.isfinite(x).all(axis=1)
+    finite: NDArray[np.bool_] = np.asarray(np.isfinite(x).all(axis=1))
     pos = np.sqrt(np.einsum("ni,ni->n", x[:, 0:3], x[:, 0:3]))
     quat = np.sqrt(np.einsum("ni,ni->n", x[:, 3:7], x[:, 3:7]))
     vel = np.sqrt(np.einsum("ni,ni->n", x[:, 7:10], x[:, 7:10]))
     ang = np.sqrt(np.einsum("ni,ni->n", x[:, 10:13], x[:, 10:13]))
     with np.errstate(invalid="ignore"):
-        bad = (
+        bad: NDArray[np.bool_] = np.asarray(
             ~finite
             | (pos > MAX_POS)
             | (vel > MAX_LOCAL_VEL)

@@ -6,17 +6,9 @@ Everything is synchronous and guarded by one re-entrant lock, so the server
 may advance from a worker thread while handlers change things from the event
 loop.
 
-What stays continuous when parameters change while the body moves:
-
-- Mass, InertiaRadi/Inertia, Gravity, model: the state (Pos, Quater, LocalVel,
-  AngVel) is kept as is, so the pose does not jump; velocities are kept, not
-  momenta (a heavier body keeps its speed).
-- CGOffset: the CG stays where it is in the body and the reference point
-  moves; the CG's global position and velocity are kept (changes.py).
-- integrator, step: simulated time runs on; the new step applies from the
-  next step.
-- Visual parameters (Mesh, Material, MeshScale, Size, MeshOrigin) are only
-  stored in the scenario.
+Parameter changes keep the pose: Pos, Quater, LocalVel and AngVel stay as
+they are, except that a CGOffset change moves the reference point and keeps
+the CG's global position and velocity (changes.py says exactly what is kept).
 
 `version` bumps on every accepted set_params, on constant inputs (they are
 part of the scenario) and on load: the server re-sends hello when it changes.
@@ -36,41 +28,28 @@ from ..dynamics import outputs
 from ..dynamics.integrators import Method
 from ..dynamics.quaternion import Array
 from ..scenario import Scenario
-from .changes import Plan, plan_load, plan_params, with_initial_states
+from .changes import Plan, plan_load, plan_params, with_constant_input, with_initial_states
 from .errors import SimulationError
-from .history import History
+from .history import History, row_plan
 from .inputs import InputChannels
 from .limits import MAX_STEPS_PER_CALL, TIME_SCALE_RANGE
 from .pacing import Pacer
-from .stepping import run_steps_checked
+from .payload import body_entries
+from .stepping import run_until
 from .validation import check_param_names, input_update, number, number_in, state_update
-
-#: Steps between checks of the compute deadline and of divergence: the first chunk of an
-#: advance, doubled up to CHUNK_MAX while a chunk takes less than CHUNK_SECONDS.
-CHUNK = 32
-CHUNK_MAX = 4096
-CHUNK_SECONDS = 0.002
-
-#: The per-body outputs in the state message, in order (protocol-contract.md).
-FRAME_KEYS = (
-    "Pos",
-    "Quater",
-    "Vel",
-    "LocalVel",
-    "AngVel",
-    "Euler",
-    "Force",
-    "Moment",
-    "KineticEnergy",
-    "PotentialEnergy",
-    "TotalEnergy",
-    "LinearMomentum",
-    "AngularMomentum",
-)
 
 
 class LiveSimulation:
     """A scenario's bodies advancing in real time (see the module docstring and the contract)."""
+
+    _w: Plan  # scenario, parameters, packed bodies, integrator and step (replaced whole)
+    _x: Array  # (N, 13), the live state
+    _inputs: InputChannels
+    _names: list[str]
+    _name_index: dict[str, int]
+    _t_base: float
+    _n_steps: int
+    _history: History
 
     def __init__(
         self,
@@ -194,14 +173,7 @@ class LiveSimulation:
     def frame(self) -> dict[str, object]:
         """The state message's payload {"t", "status", "bodies": [{Name, Pos, …}]}, plain Python."""
         with self._lock:
-            outs = self._outputs()
-            lists = {k: outs[k].tolist() for k in FRAME_KEYS}
-            bodies = []
-            for i, name in enumerate(self._names):
-                entry: dict[str, object] = {"Name": name}
-                for k in FRAME_KEYS:
-                    entry[k] = lists[k][i]
-                bodies.append(entry)
+            bodies = body_entries(self._outputs(), self._names)
             return {"t": self.t, "status": self.status(), "bodies": bodies}
 
     def history_csv(self) -> str:
@@ -252,61 +224,33 @@ class LiveSimulation:
             )
         with self._lock:
             per_row = max(1, round(1.0 / (self.frame_rate * self._w.step)))
-            # Rows the ring buffer would overwrite before the call ends are not
-            # computed: their steps run as one batch first.
-            skipped_rows = max(0, n // per_row - self._history.capacity)
-            plan = [skipped_rows * per_row] if skipped_rows else []
-            rest = n - skipped_rows * per_row
-            plan += [per_row] * (rest // per_row) + ([rest % per_row] if rest % per_row else [])
+            batches, first_unrecorded = row_plan(n, per_row, self._history.capacity)
             done = 0
-            for j, k in enumerate(plan):
-                taken, _ = self._run(k, None, record=not (skipped_rows and j == 0))
+            for j, k in enumerate(batches):
+                quiet = first_unrecorded and j == 0
+                taken, _ = self._run(k, None, record=not quiet)
                 done += taken
                 if taken < k:  # diverged: paused at the last good state
-                    if skipped_rows and j == 0:
+                    if quiet:
                         self._history.record(self.t, self._outputs())
                     break
             return done
 
     def _run(self, k: int, deadline: float | None, record: bool = True) -> tuple[int, bool]:
-        """Up to k steps in chunks; stop on divergence or past the deadline: (taken, cut short).
-
-        Chunks start at CHUNK steps and double while one takes less than
-        CHUNK_SECONDS of wall time, so fast kernels pay little per-chunk
-        overhead and slow ones still notice the deadline in time.
-        """
+        """Up to k steps; stop on divergence (pausing) or past the deadline: (taken, cut short)."""
         w = self._w
-        taken = 0
-        cut_short = False
-        chunk = CHUNK
-        last = self._clock() if deadline is not None else 0.0
-        while taken < k:
-            n = min(chunk, k - taken)
-            res = run_steps_checked(
-                w.bodies, self._x, self._inputs, w.step, w.method, n, self._names
-            )
-            self._x = res.x
-            self._n_steps += res.taken
-            taken += res.taken
-            if res.reason is not None:
-                self.running = False
-                self.paused_reason = res.reason
-                break
-            if deadline is not None and taken < k:
-                now = self._clock()
-                if now > deadline:
-                    cut_short = True
-                    break
-                if now - last < CHUNK_SECONDS:
-                    chunk = min(2 * chunk, CHUNK_MAX)
-                last = now
-            elif deadline is None:
-                chunk = min(2 * chunk, CHUNK_MAX)
-        if taken:
+        res = run_until(w.bodies, self._x, self._inputs, w.step, w.method, k, self._names,
+                        self._clock, deadline)  # fmt: skip
+        self._x = res.x
+        self._n_steps += res.taken
+        if res.reason is not None:
+            self.running = False
+            self.paused_reason = res.reason
+        if res.taken:
             self._touch()
             if record:
                 self._history.record(self.t, self._outputs())
-        return taken, cut_short
+        return res.taken, res.cut_short
 
     def pause(self) -> None:
         with self._lock:
@@ -384,14 +328,7 @@ class LiveSimulation:
             lever = None if p is None else p - self._w.params[i].r_cg_body
             if channel_ == "constant":
                 plain = frame_ == "global" and p is None
-                zero = (0.0, 0.0, 0.0)
-                update = {
-                    "Force": tuple(f.tolist()) if plain else zero,
-                    "Moment": tuple(m.tolist()) if plain else zero,
-                }
-                specs = list(self._w.scenario.bodies)
-                specs[i] = specs[i].model_copy(update=update)
-                scenario = self._w.scenario.model_copy(update={"bodies": specs})
+                scenario = with_constant_input(self._w.scenario, i, f if plain else None, m)
                 self._w = dataclasses.replace(self._w, scenario=scenario)
                 self.version += 1
             self._inputs.set(i, channel_, frame_, f, m, lever)  # type: ignore[arg-type]

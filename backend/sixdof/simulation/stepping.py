@@ -20,7 +20,7 @@ check per batch and the rare one gets an exact answer.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from types import ModuleType
 from typing import NamedTuple
 
@@ -101,6 +101,55 @@ def run_steps_checked(
         y = y_next
     # The replay stayed good (a nondeterministic kernel); its end state is a valid result.
     return StepResult(y, k, None)
+
+
+#: Steps between checks of the compute deadline and of divergence: the first chunk of a
+#: run, doubled up to CHUNK_MAX while a chunk takes less than CHUNK_SECONDS of wall time
+#: (always, without a deadline), so fast kernels pay little per-chunk overhead and slow
+#: ones still notice the deadline in time.
+CHUNK = 32
+CHUNK_MAX = 4096
+CHUNK_SECONDS = 0.002
+
+
+class RunResult(NamedTuple):
+    x: Array  # the state after the last good step
+    taken: int
+    reason: str | None  # divergence that stopped the run, else None
+    cut_short: bool  # stopped at the deadline with steps left
+
+
+def run_until(
+    bodies: Bodies,
+    x: Array,
+    inputs: InputChannels,
+    h: float,
+    method: Method,
+    k: int,
+    names: Sequence[str],
+    clock: Callable[[], float],
+    deadline: float | None,
+) -> RunResult:
+    """Up to k steps in chunks, stopping at divergence or once `clock()` is past `deadline`."""
+    taken = 0
+    chunk = CHUNK
+    last = clock() if deadline is not None else 0.0
+    while taken < k:
+        res = run_steps_checked(bodies, x, inputs, h, method, min(chunk, k - taken), names)
+        x = res.x
+        taken += res.taken
+        if res.reason is not None:
+            return RunResult(x, taken, res.reason, False)
+        if deadline is None:
+            chunk = min(2 * chunk, CHUNK_MAX)
+        elif taken < k:
+            now = clock()
+            if now > deadline:
+                return RunResult(x, taken, None, True)
+            if now - last < CHUNK_SECONDS:
+                chunk = min(2 * chunk, CHUNK_MAX)
+            last = now
+    return RunResult(x, taken, None, False)
 
 
 def warm_up() -> float:
