@@ -149,8 +149,9 @@ def test_bodies_batch_shapes_and_values() -> None:
     np.testing.assert_array_equal(bodies.gravity, [9.81, 9.81, 0.0])
     for i, item in enumerate(items):
         np.testing.assert_allclose(bodies.mass_matrix[i], item.mass_matrix)
-        np.testing.assert_allclose(bodies.mass_matrix_inv[i] @ item.mass_matrix, np.eye(6),
-                                   atol=1e-14)  # fmt: skip
+        np.testing.assert_allclose(
+            bodies.mass_matrix_inv[i] @ item.mass_matrix, np.eye(6), atol=1e-14
+        )
     assert len(Bodies.of(items[0])) == 1
     with pytest.raises(ValueError, match="at least one body"):
         Bodies.of([])

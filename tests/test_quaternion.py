@@ -144,8 +144,9 @@ def test_rotmat_round_trip(rng: np.random.Generator) -> None:
 
 
 def test_euler_matches_elementary_rotations(rng: np.random.Generator) -> None:
-    for roll, pitch, yaw in rng.uniform([-np.pi, -np.pi / 2, -np.pi], [np.pi, np.pi / 2, np.pi],
-                                        size=(50, 3)):  # fmt: skip
+    for roll, pitch, yaw in rng.uniform(
+        [-np.pi, -np.pi / 2, -np.pi], [np.pi, np.pi / 2, np.pi], size=(50, 3)
+    ):
         expected = rot_z(yaw) @ rot_y(pitch) @ rot_x(roll)
         q = quat.from_euler(roll, pitch, yaw)
         np.testing.assert_allclose(np.linalg.norm(q), 1.0, atol=1e-15)
@@ -157,12 +158,15 @@ def test_euler_single_axes() -> None:
     # Positive yaw turns north (x) towards east (y) in NED; positive pitch lifts the nose
     # (x towards −z, up); positive roll turns y (starboard) towards z (down).
     a = 0.3
-    np.testing.assert_allclose(quat.rotate(quat.from_euler(0, 0, a), [1, 0, 0]),
-                               [np.cos(a), np.sin(a), 0], atol=1e-15)  # fmt: skip
-    np.testing.assert_allclose(quat.rotate(quat.from_euler(0, a, 0), [1, 0, 0]),
-                               [np.cos(a), 0, -np.sin(a)], atol=1e-15)  # fmt: skip
-    np.testing.assert_allclose(quat.rotate(quat.from_euler(a, 0, 0), [0, 1, 0]),
-                               [0, np.cos(a), np.sin(a)], atol=1e-15)  # fmt: skip
+    np.testing.assert_allclose(
+        quat.rotate(quat.from_euler(0, 0, a), [1, 0, 0]), [np.cos(a), np.sin(a), 0], atol=1e-15
+    )
+    np.testing.assert_allclose(
+        quat.rotate(quat.from_euler(0, a, 0), [1, 0, 0]), [np.cos(a), 0, -np.sin(a)], atol=1e-15
+    )
+    np.testing.assert_allclose(
+        quat.rotate(quat.from_euler(a, 0, 0), [0, 1, 0]), [0, np.cos(a), np.sin(a)], atol=1e-15
+    )
 
 
 def test_euler_batch_and_non_unit_input(rng: np.random.Generator) -> None:
