@@ -3,8 +3,8 @@
 What is measured (RK4, h = 1 ms, one asymmetric tumbling body in model `full` with a CG
 offset, gravity, a constant global force and moment; a batch repeats that body):
 
-- one body, `step_fixed` called once per step from a Python loop (what a live
-  simulation does once per tick);
+- one body, `step_fixed` on a single state (13,) called once per step from a Python
+  loop (what a live simulation does once per tick);
 - one body, `integrate` over a span with an output every 10 ms (a headless run);
 - one body, the numpy reference (`rk_step` on `model.derivative`), for comparison;
 - batches of 1, 100 and 10,000 bodies, one `step_fixed` call per step: body-steps/s.
@@ -66,10 +66,11 @@ def timed(run: Run, seconds: float) -> tuple[int, float]:
     return steps, time.perf_counter() - start
 
 
-def loop_step_fixed(n_bodies: int) -> Run:
-    bodies = Bodies.of([BODY] * n_bodies)
-    x0 = np.tile(X0, (n_bodies, 1))
-    u = np.tile(U, (n_bodies, 1))
+def loop_step_fixed(n_bodies: int | None) -> Run:
+    """step_fixed once per step; n_bodies None passes one state (13,), else a batch (N, 13)."""
+    bodies = Bodies.of([BODY] * (n_bodies or 1))
+    x0 = X0.copy() if n_bodies is None else np.tile(X0, (n_bodies, 1))
+    u = U.copy() if n_bodies is None else np.tile(U, (n_bodies, 1))
 
     def run(n: int) -> int:
         x = x0
@@ -123,7 +124,7 @@ def measure(seconds: float, sizes: list[int]) -> list[dict[str, Any]]:
             }
         )
 
-    add("step_fixed, Python loop", 1, loop_step_fixed(1))
+    add("step_fixed (13,) state, Python loop", 1, loop_step_fixed(None))
     add("integrate (output every 10 ms)", 1, via_integrate())
     add("numpy reference rk_step, loop", 1, numpy_reference())
     for size in sizes:
@@ -143,6 +144,8 @@ def environment() -> dict[str, Any]:
         "numpy": np.__version__,
         "machine": platform.machine(),
         "cpus": os.cpu_count(),
+        # Other processes on the machine slow every row alike; the load says how much.
+        "load_average_1min": os.getloadavg()[0] if hasattr(os, "getloadavg") else None,
         "compiled_kernel": compiled,
         "method": "rk4",
         "step_s": STEP,
@@ -174,7 +177,8 @@ def main(argv: list[str] | None = None) -> int:
     rows = measure(args.seconds, args.sizes)
     print(
         f"sixdof dynamics, RK4 at h = {STEP * 1e3:g} ms; compiled kernel: "
-        f"{env['compiled_kernel']}; Python {env['python']}, {env['cpus']} CPUs"
+        f"{env['compiled_kernel']}; Python {env['python']}, {env['cpus']} CPUs, "
+        f"load average {env['load_average_1min']}"
     )
     print(table(rows))
     if args.json:
