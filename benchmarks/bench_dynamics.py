@@ -178,7 +178,7 @@ def main(argv: list[str] | None = None) -> int:
     print(
         f"sixdof dynamics, RK4 at h = {STEP * 1e3:g} ms; compiled kernel: "
         f"{env['compiled_kernel']}; Python {env['python']}, {env['cpus']} CPUs, "
-        f"load average {env['load_average_1min']:.1f}"
+        f"load average {env['load_average_1min'] or float('nan'):.1f}"
     )
     print(table(rows))
     if args.json:
