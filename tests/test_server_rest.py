@@ -152,8 +152,13 @@ def test_protocol_schema_and_openapi(client: TestClient) -> None:
         schema["x-server-to-client"] + schema["x-client-to-server"]
     )
     paths = client.get("/openapi.json").json()["paths"]
-    for path in ("/api/health", "/api/rooms/{room}/scenario", "/api/presets/{name}",
-                 "/api/meshes", "/api/rooms/{room}/history.csv"):  # fmt: skip
+    for path in (
+        "/api/health",
+        "/api/rooms/{room}/scenario",
+        "/api/presets/{name}",
+        "/api/meshes",
+        "/api/rooms/{room}/history.csv",
+    ):
         assert path in paths
     assert "put" in paths["/api/rooms/{room}/scenario"]
     assert client.get("/docs").status_code == 200

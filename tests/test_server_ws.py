@@ -288,8 +288,13 @@ def test_set_input_push_in_body_axes_at_a_point_adds_force_and_moment(
 ) -> None:
     ws, before, _ = room
     constant = before["bodies"][0]["Force"]
-    msg = {"type": "set_input", "channel": "push", "frame": "body", "Force": [5.0, 0.0, 0.0],
-           "point": [0.0, 0.5, 0.0]}  # fmt: skip
+    msg = {
+        "type": "set_input",
+        "channel": "push",
+        "frame": "body",
+        "Force": [5.0, 0.0, 0.0],
+        "point": [0.0, 0.5, 0.0],
+    }
     assert send(ws, msg)["type"] == "ack"
     body = recv(ws, "state")["bodies"][0]
     push = [f - c for f, c in zip(body["Force"], constant, strict=True)]

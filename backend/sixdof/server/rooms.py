@@ -91,22 +91,22 @@ class Room:
                 pass
 
     async def _run(self) -> None:
-        loop = asyncio.get_running_loop()
+        # time.monotonic, not loop.time: uvloop's loop clock has 1 ms resolution.
         period = 1.0 / self.settings.frame_rate
-        deadline = loop.time()
+        deadline = time.monotonic()
         while True:
             deadline += period
-            delay = deadline - loop.time()
+            delay = deadline - time.monotonic()
             if delay > 0:
                 await asyncio.sleep(delay)
             else:
                 await asyncio.sleep(0)  # let sockets and messages in between late ticks
                 if -delay > period:  # fell a whole frame behind: skip, do not burst
-                    deadline = loop.time()
-            start = loop.time()
+                    deadline = time.monotonic()
+            start = time.monotonic()
             self.tick_errors.append(start - deadline)
-            self.tick(time.monotonic())
-            self.tick_seconds.append(loop.time() - start)
+            self.tick(start)
+            self.tick_seconds.append(time.monotonic() - start)
 
     def tick(self, now: float) -> None:
         """Advance the physics to wall time `now` and offer one frame to every client."""
@@ -274,6 +274,7 @@ class Room:
             "tick_busy_p50": pct(busy, 0.5),
             "tick_busy_p99": pct(busy, 0.99),
             "frames_dropped": sum(c.frames_dropped for c in self.clients),
+            "max_frames_dropped": max((c.frames_dropped for c in self.clients), default=0),
             "fault": self.fault,
         }
 

@@ -1,0 +1,168 @@
+"""End to end: a real uvicorn (`sixdof serve`) in its own process, real websocket clients.
+
+A push gives a = F/m at the right rate in real time, frames come at 60 Hz, clients of one
+room see the same t, and 50 clients with one that never reads: the others keep their frame
+rate and the server's memory stays bounded.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import socket
+import time
+import urllib.request
+from typing import Any
+
+import numpy as np
+from sixdof.scenario import BodySpec, Scenario
+from websockets.asyncio.client import ClientConnection, connect
+
+from .conftest import MASS, LiveServer
+
+FRAME_RATE = 60.0
+
+
+def run(coro: Any) -> Any:
+    return asyncio.run(coro)
+
+
+async def open_ws(server: LiveServer, room: str, **kwargs: Any) -> ClientConnection:
+    ws = await connect(f"{server.ws_url}?room={room}", proxy=None, compression=None, **kwargs)
+    hello = json.loads(await ws.recv())
+    assert hello["type"] == "hello" and hello["room"] == room
+    return ws
+
+
+async def next_of(ws: ClientConnection, kind: str) -> dict[str, Any]:
+    while True:
+        msg = json.loads(await ws.recv())
+        if msg["type"] == kind:
+            return msg
+
+
+async def frames_for(ws: ClientConnection, seconds: float) -> list[tuple[float, dict]]:
+    """(wall time of arrival, state) for every state frame within `seconds`."""
+    out = []
+    end = time.monotonic() + seconds
+    while (left := end - time.monotonic()) > 0:
+        try:
+            raw = await asyncio.wait_for(ws.recv(), left)
+        except asyncio.TimeoutError:
+            break
+        msg = json.loads(raw)
+        if msg["type"] == "state":
+            out.append((time.monotonic(), msg))
+    return out
+
+
+def stats(server: LiveServer, room: str) -> dict[str, Any]:
+    with urllib.request.urlopen(f"{server.url}api/rooms/{room}/stats", timeout=5) as reply:
+        return json.loads(reply.read())
+
+
+def test_push_accelerates_the_body_at_f_over_m_in_real_time(live_server: LiveServer) -> None:
+    force = np.array([3.0, -1.0, 0.5])  # N, global NED
+
+    async def scenario() -> list[tuple[float, dict]]:
+        ws = await open_ws(live_server, "push")
+        await ws.send(
+            json.dumps(
+                {"type": "set_input", "channel": "push", "id": "go", "Force": force.tolist()}
+            )
+        )
+        assert (await next_of(ws, "ack"))["id"] == "go"
+        frames = await frames_for(ws, 1.5)
+        await ws.close()
+        return frames
+
+    frames = run(scenario())
+    pushed = [(wall, f) for wall, f in frames if f["bodies"][0]["Force"] == force.tolist()]
+    assert len(pushed) >= 0.8 * 1.5 * FRAME_RATE
+    t = np.array([f["t"] for _, f in pushed])
+    vel = np.array([f["bodies"][0]["Vel"] for _, f in pushed])
+    pos = np.array([f["bodies"][0]["Pos"] for _, f in pushed])
+    accel = np.polyfit(t, vel, 1)[0]  # slope of each velocity component, m/s²
+    np.testing.assert_allclose(accel, force / MASS, rtol=0.01)
+    curvature = np.polyfit(t, pos, 2)[0] * 2.0  # x = x0 + v0 t + ½ a t²
+    np.testing.assert_allclose(curvature, force / MASS, rtol=0.01)
+    # simulated time keeps pace with the wall clock, so the page shows the true rate
+    wall = np.array([w for w, _ in pushed])
+    assert abs((t[-1] - t[0]) / (wall[-1] - wall[0]) - 1.0) < 0.05
+    assert pushed[-1][1]["status"]["rtf"] > 0.95
+
+
+def test_frame_rate_and_two_clients_share_one_clock(live_server: LiveServer) -> None:
+    async def scenario() -> tuple[list, list]:
+        a = await open_ws(live_server, "pair")
+        b = await open_ws(live_server, "pair")
+        fa, fb = await asyncio.gather(frames_for(a, 2.0), frames_for(b, 2.0))
+        await a.close()
+        await b.close()
+        return fa, fb
+
+    fa, fb = run(scenario())
+    for frames in (fa, fb):
+        seqs = [f["seq"] for _, f in frames]
+        span = frames[-1][0] - frames[0][0]
+        rate = (len(frames) - 1) / span
+        assert abs(rate - FRAME_RATE) < 0.15 * FRAME_RATE, rate
+        assert seqs == sorted(seqs)
+    ta = {f["seq"]: f["t"] for _, f in fa}
+    tb = {f["seq"]: f["t"] for _, f in fb}
+    common = set(ta) & set(tb)
+    assert len(common) > 0.8 * len(ta)
+    assert all(ta[s] == tb[s] for s in common)
+
+
+async def count_frames(ws: ClientConnection, seconds: float) -> tuple[int, dict[str, Any]]:
+    """Frames received within `seconds`, unparsed (49 of these share one client process)."""
+    n, last = 0, b"{}"
+    end = time.monotonic() + seconds
+    while (left := end - time.monotonic()) > 0:
+        try:
+            last = await asyncio.wait_for(ws.recv(decode=False), left)
+        except asyncio.TimeoutError:
+            break
+        n += 1
+    return n, json.loads(last)
+
+
+def test_fifty_clients_one_never_reads(live_server: LiveServer) -> None:
+    seconds = 3.0
+    # 8 bodies make ~6 KB frames, so the stalled client's socket buffers fill within a second
+    crowd = Scenario(
+        name="crowd",
+        bodies=[BodySpec(Name=f"B{i}", Gravity=0.0, AngVel=(0, 0, i)) for i in range(8)],
+    )
+
+    async def scenario() -> tuple[list[int], dict[str, Any], int, int, dict[str, Any]]:
+        first = await open_ws(live_server, "crowd")
+        await first.send(
+            json.dumps({"type": "load_scenario", "scenario": crowd.model_dump(mode="json")})
+        )
+        assert (await next_of(first, "ack"))["of"] == "load_scenario"
+        # The stalled client: a tiny receive buffer and queue, and it never calls recv().
+        sock = socket.create_connection(("127.0.0.1", live_server.port))
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
+        stalled = await connect(
+            f"{live_server.ws_url}?room=crowd", sock=sock, proxy=None, compression=None, max_queue=1
+        )
+        readers = [first] + [await open_ws(live_server, "crowd") for _ in range(48)]
+        await asyncio.gather(*(count_frames(ws, 0.5) for ws in readers))  # settle
+        rss_before = live_server.rss_kib()
+        results = await asyncio.gather(*(count_frames(ws, seconds) for ws in readers))
+        rss_after = live_server.rss_kib()
+        room = stats(live_server, "crowd")
+        stalled.transport.abort()  # a polite close would wait for the stalled peer
+        for ws in readers:
+            await ws.close()
+        return [n for n, _ in results], results[0][1], rss_before, rss_after, room
+
+    counts, last, rss_before, rss_after, room = run(scenario())
+    assert room["clients"] == 50
+    assert len(last["bodies"]) == 8
+    assert min(counts) >= 0.85 * FRAME_RATE * seconds, counts
+    assert rss_after - rss_before < 50 * 1024, (rss_before, rss_after)
+    # the stalled client lost frames instead of queueing them
+    assert room["max_frames_dropped"] > FRAME_RATE, room
