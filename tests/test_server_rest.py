@@ -100,6 +100,8 @@ def test_put_needs_the_token_when_the_server_has_one() -> None:
         headers = {"Authorization": "Bearer tok"}
         assert client.put("/api/rooms/a/scenario", json=body, headers=headers).status_code == 200
         assert client.get("/api/rooms/a/scenario").status_code == 200  # reading is open
+        evil = {"Authorization": "Bearer tok", "Origin": "http://evil.example"}
+        assert client.put("/api/rooms/a/scenario", json=body, headers=evil).status_code == 403
 
 
 def test_history_csv(client: TestClient) -> None:

@@ -230,7 +230,11 @@ class SetParams(_ClientMessage):
     Size: _vec("Size", 3) | None = None
     MeshOrigin: _vec("MeshOrigin", 3) | None = None
     integrator: Literal["euler", "rk4"] | None = Field(None, description="simulation-wide")
-    step: _num("step") | None = Field(None, description="simulation-wide integrator step")
+    step: _num("step") | None = Field(
+        None,
+        description="simulation-wide integrator step; must also be below the integrator's "
+        "stability limit (limits.step in hello: 0.02 s euler, 0.0279 s rk4), else unstable_step",
+    )
 
     def changes(self) -> dict[str, Any]:
         """The fields the client gave (an explicit null Inertia included)."""

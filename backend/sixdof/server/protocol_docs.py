@@ -236,8 +236,10 @@ def render() -> str:
         " gets `can_control: false` in `hello` and may watch; every control message is refused"
         " with code `forbidden`.",
         "- Origin: a browser's websocket is refused (HTTP 403) unless its `Origin` is the"
-        " server's own host or allowed with `--allow-origin`. Clients that send no Origin"
-        " (scripts, notebooks) are allowed.",
+        " address the page was loaded from, given as an IP address or `localhost` (e.g."
+        " `http://192.168.1.20:8000`), or is allowed with `--allow-origin` (needed for pages"
+        " reached by a host name, e.g. `--allow-origin http://lab.local:8000`). Clients that"
+        " send no Origin (scripts, notebooks) are allowed.",
         "- On connect the server sends `hello`, then a `state` frame at the frame rate"
         f" ({d['frame_rate']:g} Hz)."
         " Whenever the scenario, a parameter, a constant input or the integrator changes, every"

@@ -17,7 +17,7 @@ from .errors import Refusal
 from .protocol import json_schema
 from .rooms import Room, Rooms, check_room_name
 from .settings import Settings
-from .ws import has_control
+from .ws import has_control, origin_allowed
 
 router = APIRouter(prefix="/api")
 
@@ -89,6 +89,8 @@ async def put_scenario(
     """Replace the room's scenario (creating the room); needs the token if the server has one
     (?token=… or `Authorization: Bearer …`). Every client of the room gets a new hello."""
     settings: Settings = request.app.state.settings
+    if not origin_allowed(request.headers, settings):  # the websocket's rule, for browsers
+        raise HTTPException(403, "this Origin may not change rooms (see --allow-origin)")
     given = token or (authorization or "").removeprefix("Bearer ").strip() or None
     if not has_control(given, settings):
         raise HTTPException(403, "this server needs a token to change a room: ?token=…")

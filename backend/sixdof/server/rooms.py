@@ -71,8 +71,7 @@ class Room:
         self._announced: str | None = None  # the pause reason the clients were told
         self.tick_errors: deque[float] = deque(maxlen=600)  # tick start - deadline, s
         self.tick_seconds: deque[float] = deque(maxlen=600)  # time spent in one tick, s
-        self._version = sim.version
-        self._hello: dict[bool, str] = {}
+        self._version = sim.version  # the version the clients' hello describes
         self._task: asyncio.Task[None] | None = None
         self.expiry: asyncio.TimerHandle | None = None
 
@@ -179,36 +178,34 @@ class Room:
             client.send_reply(text)
 
     def hello(self, can_control: bool) -> str:
-        """The encoded hello for this room's current scenario (cached per version)."""
-        if self.sim.version != self._version:
-            self._version = self.sim.version
-            self._hello.clear()
-        if can_control not in self._hello:
-            sim = self.sim
-            frame = sim.frame()
-            self._hello[can_control] = _dumps(
-                {
-                    "type": "hello",
-                    "protocol": PROTOCOL_VERSION,
-                    "version": __version__,
-                    "room": self.name,
-                    "can_control": can_control,
-                    "scenario": sim.scenario.model_dump(mode="json"),
-                    "integrator": sim.integrator,
-                    "step": sim.step_size,
-                    "presets": presets.infos(),
-                    "limits": limits(),
-                    "status": frame["status"],
-                }
-            )
-        return self._hello[can_control]
+        """The encoded hello for this room as it is now."""
+        sim = self.sim
+        return _dumps(
+            {
+                "type": "hello",
+                "protocol": PROTOCOL_VERSION,
+                "version": __version__,
+                "room": self.name,
+                "can_control": can_control,
+                "scenario": sim.scenario.model_dump(mode="json"),
+                "integrator": sim.integrator,
+                "step": sim.step_size,
+                "presets": presets.infos(),
+                "limits": limits(),
+                "status": sim.status(),
+            }
+        )
 
     def sync_hello(self) -> None:
         """Re-send hello to every client if the scenario, a parameter or the integrator changed."""
         if self.sim.version == self._version:
             return
+        self._version = self.sim.version
+        encoded: dict[bool, str] = {}  # at most two variants, encoded once each
         for client in tuple(self.clients):
-            client.send_reply(self.hello(client.can_control), "hello")
+            if client.can_control not in encoded:
+                encoded[client.can_control] = self.hello(client.can_control)
+            client.send_reply(encoded[client.can_control], "hello")
 
     # ------------------------------------------------------------------ control
     def apply(self, msg: Any) -> None:

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import hmac
+import ipaddress
 import json
 import logging
 from urllib.parse import urlsplit
@@ -30,7 +31,12 @@ CLOSE_WAIT = 2.0  # s to flush the last error before closing
 
 def origin_allowed(headers: Headers, settings: Settings) -> bool:
     """Browsers send Origin; allow the server's own host, listed origins, or no Origin at all
-    (non-browser clients). This stops other web sites from driving a local server."""
+    (non-browser clients). This stops other web sites from driving a local server.
+
+    "Own host" means Origin names the Host the request came to, and that host is an IP
+    address, localhost or the bound host name: a site that re-points its own DNS name at
+    127.0.0.1 (DNS rebinding) is same-origin to the browser but not to us.
+    """
     origin = headers.get("origin")
     if origin is None:
         return True
@@ -38,7 +44,18 @@ def origin_allowed(headers: Headers, settings: Settings) -> bool:
     if "*" in allowed or origin.rstrip("/").lower() in allowed:
         return True
     host = headers.get("host", "").lower()
-    return bool(host) and urlsplit(origin).netloc.lower() == host
+    if not host or urlsplit(origin).netloc.lower() != host:
+        return False
+    name = urlsplit(f"//{host}").hostname or ""
+    return name in ("localhost", settings.host.lower()) or _is_ip(name)
+
+
+def _is_ip(name: str) -> bool:
+    try:
+        ipaddress.ip_address(name)
+    except ValueError:
+        return False
+    return True
 
 
 def has_control(token: str | None, settings: Settings) -> bool:
