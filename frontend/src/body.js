@@ -1,0 +1,158 @@
+// One body as FhSim describes it, drawn in NED inside the root group.
+//
+//   group        at Pos (the reference point o), turned by Quater
+//     holder     at CGOffset + MeshOrigin (MeshOrigin is relative to the CG), scaled MeshScale × Size
+//       mesh     the Mesh file, drawn with Material
+//     triad      at CGOffset: the body axes x, y, z
+//   arrows       at the CG, in NED: applied Force, Moment, and the velocity
+//   trail        the CG path, CG = Pos + R(Quater) CGOffset
+
+import { Box3, Group, Mesh, Vector3 } from 'three';
+import { Arrow, Trail, makeTriad } from './glyphs.js';
+import { emergencyGeometry } from './meshes.js';
+
+const COLORS = { force: '#e8590c', moment: '#7b3fe4', velocity: '#0a9396', drag: '#d6336c' };
+export { COLORS as ARROW_COLORS };
+
+function vec3(a, fallback = [0, 0, 0]) {
+  return Array.isArray(a) && a.length === 3 && a.every(Number.isFinite) ? a : fallback;
+}
+
+export class BodyView {
+  constructor(root, library, background) {
+    this.root = root;
+    this.library = library;
+    this.group = new Group();
+    this.holder = new Group();
+    this.group.add(this.holder);
+    root.add(this.group);
+    this.mesh = new Mesh(emergencyGeometry());
+    this.holder.add(this.mesh);
+    this.triad = makeTriad(1);
+    this.group.add(this.triad);
+    this.arrows = {
+      force: new Arrow(COLORS.force),
+      moment: new Arrow(COLORS.moment, { double: true }),
+      velocity: new Arrow(COLORS.velocity),
+    };
+    for (const a of Object.values(this.arrows)) root.add(a);
+    this.trail = new Trail(root, '#1d3557', background);
+    this.spec = null;
+    this.meshKey = null;
+    this.materialKey = null;
+    this.status = { mesh: null, meshKnown: true, material: null, materialKnown: true, loaded: false };
+    this.cg = new Vector3();
+    this.loading = Promise.resolve();
+  }
+
+  /** Apply a BodySpec from hello (visual parameters and CGOffset); reloads mesh/material only when they change. */
+  setSpec(spec) {
+    this.spec = spec;
+    const cg = vec3(spec.CGOffset);
+    const origin = vec3(spec.MeshOrigin);
+    const scale = vec3(spec.MeshScale, [1, 1, 1]);
+    const size = vec3(spec.Size, [1, 1, 1]);
+    this.holder.position.set(cg[0] + origin[0], cg[1] + origin[1], cg[2] + origin[2]);
+    // a zero scale would make a singular matrix: keep it tiny instead
+    const s = [0, 1, 2].map((i) => (Math.abs(scale[i] * size[i]) < 1e-6 ? 1e-6 : scale[i] * size[i]));
+    this.holder.scale.set(s[0], s[1], s[2]);
+    this.triad.position.set(cg[0], cg[1], cg[2]);
+    this.triad.scale.setScalar(Math.max(0.3, 1.0 * this.extent())); // long enough to stick out of the mesh
+    if (spec.Material !== this.materialKey) {
+      this.materialKey = spec.Material;
+      const { material, known } = this.library.material(spec.Material);
+      this.mesh.material.dispose?.();
+      this.mesh.material = material;
+      this.status.material = spec.Material;
+      this.status.materialKnown = known;
+      this.status.color = `#${material.color.getHexString()}`;
+      this.status.opacity = material.opacity;
+    }
+    if (spec.Mesh !== this.meshKey) {
+      this.meshKey = spec.Mesh;
+      const { entry, known } = this.library.lookup(spec.Mesh);
+      this.status.mesh = spec.Mesh;
+      this.status.meshKnown = known;
+      this.status.resolved = entry?.name ?? null;
+      this.status.loaded = false;
+      if (entry) {
+        const key = spec.Mesh;
+        this.loading = this.library
+          .geometry(entry)
+          .then((g) => {
+            if (this.meshKey !== key) return;
+            this.mesh.geometry = g;
+            this.status.loaded = true;
+          })
+          .catch((err) => {
+            this.status.meshKnown = false;
+            this.status.error = String(err.message ?? err);
+            this.status.loaded = true;
+          });
+      } else {
+        this.status.loaded = true;
+      }
+    }
+  }
+
+  /** A characteristic length of the drawn body (m): its largest scaled dimension. */
+  extent() {
+    if (!this.spec) return 1;
+    const scale = vec3(this.spec.MeshScale, [1, 1, 1]);
+    const size = vec3(this.spec.Size, [1, 1, 1]);
+    return Math.max(0.05, ...[0, 1, 2].map((i) => Math.abs(scale[i] * size[i])));
+  }
+
+  /**
+   * Pose the body from an interpolated sample {Pos, quat, frame} and update arrows and trail.
+   * `show` = {triad, arrows, trail}.
+   */
+  update(sample, show) {
+    const { Pos, quat, frame } = sample;
+    this.group.position.set(Pos[0], Pos[1], Pos[2]);
+    this.group.quaternion.copy(quat);
+    const cgOff = vec3(this.spec?.CGOffset);
+    this.cg.set(cgOff[0], cgOff[1], cgOff[2]).applyQuaternion(quat).add(this.group.position);
+    this.triad.visible = show.triad;
+    const L = this.extent();
+    const mass = this.spec?.Mass ?? 1;
+    const weight = mass * 9.81;
+    const f = new Vector3(...vec3(frame.Force));
+    const m = new Vector3(...vec3(frame.Moment));
+    const v = new Vector3(...vec3(frame.Vel));
+    // lengths saturate so a large input stays on screen; the HUD gives the numbers
+    const sat = (x, cap) => cap * (1 - Math.exp(-x / cap));
+    this.place(this.arrows.force, f, L * sat(f.length() / weight, 3), show.arrows);
+    this.place(this.arrows.moment, m, L * sat(m.length() / (weight * L), 3), show.arrows);
+    this.place(this.arrows.velocity, v, sat(v.length() * 0.5, 8 * L), show.arrows); // where it is in 0.5 s
+    this.trail.visible = show.trail;
+    this.trail.add([this.cg.x, this.cg.y, this.cg.z], L * 0.004);
+  }
+
+  place(arrow, vec, length, visible) {
+    const n = vec.length();
+    if (!visible || !(n > 1e-9)) {
+      arrow.visible = false;
+      return;
+    }
+    arrow.radius = Math.max(0.01, 0.035 * this.extent());
+    arrow.set(this.cg, vec.clone().divideScalar(n), Math.max(length, 0.15 * this.extent()));
+  }
+
+  /** The mesh's bounding box in the body frame (m): what MeshScale × Size and MeshOrigin made of it. */
+  bodyBox() {
+    const g = this.mesh.geometry;
+    g.computeBoundingBox();
+    this.holder.updateMatrix();
+    const box = new Box3().copy(g.boundingBox).applyMatrix4(this.holder.matrix);
+    return { min: box.min.toArray(), max: box.max.toArray(), size: box.getSize(new Vector3()).toArray() };
+  }
+
+  dispose() {
+    this.root.remove(this.group);
+    for (const a of Object.values(this.arrows)) this.root.remove(a);
+    this.trail.clear();
+    this.trail.flush();
+    this.mesh.material.dispose?.();
+  }
+}

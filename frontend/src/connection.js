@@ -1,0 +1,109 @@
+// The websocket to the server: connect, reconnect with backoff, number outgoing messages and
+// route acks and errors back to whoever sent the message (so errors can appear next to the
+// control that caused them). Protocol v1 (docs/protocol.md).
+
+const BACKOFF_FIRST = 0.3; // s
+const BACKOFF_MAX = 5.0; // s
+
+/** The URL of /ws next to the page, carrying room and token. */
+export function socketUrl(room, token) {
+  const url = new URL('ws', window.location.href);
+  url.protocol = url.protocol === 'https:' ? 'wss:' : 'ws:';
+  url.searchParams.set('room', room);
+  if (token) url.searchParams.set('token', token);
+  return url.toString();
+}
+
+export class Connection {
+  /**
+   * @param {object} opts
+   * @param {string} opts.room
+   * @param {string|null} opts.token
+   * @param {(msg: object) => void} opts.onMessage  every hello and state (and unrouted errors)
+   * @param {(status: {state: string, attempt: number, retryIn: number}) => void} opts.onStatus
+   */
+  constructor({ room, token, onMessage, onStatus }) {
+    this.room = room;
+    this.token = token;
+    this.onMessage = onMessage;
+    this.onStatus = onStatus;
+    this.ws = null;
+    this.nextId = 1;
+    this.pending = new Map(); // id -> {of, onAck, onError}
+    this.attempt = 0;
+    this.timer = null;
+    this.everOpen = false;
+    this.connected = false;
+  }
+
+  connect() {
+    clearTimeout(this.timer);
+    this.timer = null;
+    const ws = new WebSocket(socketUrl(this.room, this.token));
+    this.ws = ws;
+    this.onStatus({ state: this.everOpen ? 'reconnecting' : 'connecting', attempt: this.attempt, retryIn: 0 });
+    ws.onopen = () => {
+      this.attempt = 0;
+      this.everOpen = true;
+      this.connected = true;
+      this.onStatus({ state: 'open', attempt: 0, retryIn: 0 });
+    };
+    ws.onmessage = (ev) => this.receive(ev.data);
+    ws.onclose = () => {
+      if (this.ws !== ws) return;
+      this.connected = false;
+      // messages in flight will never be answered: forget them
+      for (const p of this.pending.values()) p.onLost?.();
+      this.pending.clear();
+      this.scheduleReconnect();
+    };
+    ws.onerror = () => {}; // onclose follows and handles it; nothing useful to print here
+  }
+
+  scheduleReconnect() {
+    this.attempt += 1;
+    const base = Math.min(BACKOFF_MAX, BACKOFF_FIRST * 2 ** (this.attempt - 1));
+    const delay = base * (0.8 + 0.4 * Math.random()); // jitter: a class of browsers must not reconnect in step
+    this.onStatus({ state: 'reconnecting', attempt: this.attempt, retryIn: delay });
+    this.timer = setTimeout(() => this.connect(), delay * 1000);
+  }
+
+  receive(text) {
+    let msg;
+    try {
+      msg = JSON.parse(text);
+    } catch {
+      return;
+    }
+    if (msg.type === 'ack' || msg.type === 'error') {
+      const key = msg.id == null ? null : String(msg.id);
+      const p = key && this.pending.get(key);
+      if (p) {
+        this.pending.delete(key);
+        if (msg.type === 'ack') p.onAck?.(msg);
+        else p.onError?.(msg);
+        return;
+      }
+      if (msg.type === 'ack') return;
+    }
+    this.onMessage(msg);
+  }
+
+  /**
+   * Send a message; returns its id, or null when not connected.
+   * @param {object} msg  without id
+   * @param {{onAck?: Function, onError?: Function, onLost?: Function}} [handlers]
+   */
+  send(msg, handlers = {}) {
+    if (!this.ws || this.ws.readyState !== WebSocket.OPEN) return null;
+    const id = String(this.nextId++);
+    this.pending.set(id, { of: msg.type, ...handlers });
+    if (this.pending.size > 500) {
+      // answers that never came (should not happen): keep the map small
+      const first = this.pending.keys().next().value;
+      this.pending.delete(first);
+    }
+    this.ws.send(JSON.stringify({ ...msg, id }));
+    return id;
+  }
+}

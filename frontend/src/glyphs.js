@@ -1,0 +1,177 @@
+// Drawn helpers that are not the body itself: thick arrows (force, moment, velocity, drag),
+// the body's axes triad, a fading trail, and text labels. All are placed in NED coordinates
+// (children of the NED root or of a body group).
+
+import {
+  CanvasTexture,
+  Color,
+  ConeGeometry,
+  CylinderGeometry,
+  Group,
+  Mesh,
+  MeshStandardMaterial,
+  Quaternion,
+  Sprite,
+  SpriteMaterial,
+  SRGBColorSpace,
+  Vector3,
+} from 'three';
+import { Line2 } from 'three/examples/jsm/lines/Line2.js';
+import { LineGeometry } from 'three/examples/jsm/lines/LineGeometry.js';
+import { LineMaterial } from 'three/examples/jsm/lines/LineMaterial.js';
+
+const UP = new Vector3(0, 1, 0);
+const shaftGeometry = new CylinderGeometry(1, 1, 1, 16).translate(0, 0.5, 0); // base at origin
+const headGeometry = new ConeGeometry(1, 1, 20).translate(0, 0.5, 0);
+
+/** A solid arrow from a point along a vector; `double` draws two heads (a moment vector). */
+export class Arrow extends Group {
+  constructor(color, { double = false, radius = 0.03 } = {}) {
+    super();
+    const material = new MeshStandardMaterial({ color, emissive: color, emissiveIntensity: 0.35, roughness: 0.6 });
+    this.shaft = new Mesh(shaftGeometry, material);
+    this.head = new Mesh(headGeometry, material);
+    this.head2 = double ? new Mesh(headGeometry, material) : null;
+    this.add(this.shaft, this.head);
+    if (this.head2) this.add(this.head2);
+    this.radius = radius;
+    this.visible = false;
+    this.renderOrder = 2;
+  }
+
+  /** Show the arrow from `origin` (Vector3) along unit `dir` with `length` (all NED, m). */
+  set(origin, dir, length) {
+    if (!(length > 1e-6) || !Number.isFinite(length)) {
+      this.visible = false;
+      return;
+    }
+    this.visible = true;
+    this.position.copy(origin);
+    this.quaternion.setFromUnitVectors(UP, dir);
+    const r = this.radius;
+    const head = Math.min(length * 0.45, r * 6);
+    const heads = this.head2 ? 2 : 1;
+    const shaft = Math.max(length - heads * head * 0.8, 1e-4);
+    this.shaft.scale.set(r, shaft, r);
+    this.head.scale.set(r * 2.6, head, r * 2.6);
+    this.head.position.set(0, length - head, 0);
+    if (this.head2) {
+      this.head2.scale.set(r * 2.6, head, r * 2.6);
+      this.head2.position.set(0, length - 1.8 * head, 0);
+    }
+  }
+}
+
+/** The body's own axes: x (forward) red, y (starboard) green, z (down) blue. */
+export function makeTriad(length = 1) {
+  const g = new Group();
+  const axes = [
+    [new Vector3(1, 0, 0), '#d0312d'],
+    [new Vector3(0, 1, 0), '#2e9d4a'],
+    [new Vector3(0, 0, 1), '#2660c9'],
+  ];
+  for (const [dir, color] of axes) {
+    const a = new Arrow(color, { radius: 0.012 });
+    a.set(new Vector3(), dir, 1);
+    g.add(a);
+  }
+  g.scale.setScalar(length);
+  return g;
+}
+
+/** A text label that always faces the camera; `height` in metres. */
+export function makeLabel(text, color, height = 0.35) {
+  const canvas = document.createElement('canvas');
+  const px = 96;
+  const ctx = canvas.getContext('2d');
+  ctx.font = `bold ${px}px system-ui, sans-serif`;
+  const w = Math.ceil(ctx.measureText(text).width + px * 0.5);
+  canvas.width = w;
+  canvas.height = Math.ceil(px * 1.3);
+  ctx.font = `bold ${px}px system-ui, sans-serif`;
+  ctx.textAlign = 'center';
+  ctx.textBaseline = 'middle';
+  ctx.lineWidth = px * 0.14;
+  ctx.strokeStyle = 'rgba(255,255,255,0.9)';
+  ctx.strokeText(text, w / 2, canvas.height / 2);
+  ctx.fillStyle = color;
+  ctx.fillText(text, w / 2, canvas.height / 2);
+  const tex = new CanvasTexture(canvas);
+  tex.colorSpace = SRGBColorSpace;
+  const sprite = new Sprite(new SpriteMaterial({ map: tex, depthTest: false, transparent: true }));
+  sprite.scale.set((height * w) / canvas.height, height, 1);
+  sprite.renderOrder = 10;
+  return sprite;
+}
+
+/** A trail of the CG path: a thick line whose old end fades into the background. */
+export class Trail {
+  constructor(parent, color, background, capacity = 900) {
+    this.capacity = capacity;
+    this.points = [];
+    this.color = new Color(color);
+    this.background = new Color(background);
+    this.material = new LineMaterial({ linewidth: 3, vertexColors: true, worldUnits: false });
+    this.line = null;
+    this.parent = parent;
+    this.dirty = false;
+    this.last = null;
+  }
+
+  /** Add a NED point (array), skipping moves smaller than `minStep` metres. */
+  add(p, minStep) {
+    if (this.last && Math.hypot(p[0] - this.last[0], p[1] - this.last[1], p[2] - this.last[2]) < minStep) return;
+    this.points.push(p);
+    this.last = p;
+    if (this.points.length > this.capacity) this.points.shift();
+    this.dirty = true;
+  }
+
+  clear() {
+    this.points = [];
+    this.last = null;
+    this.dirty = true;
+  }
+
+  set visible(v) {
+    this._visible = v;
+    if (this.line) this.line.visible = v;
+  }
+
+  /** Rebuild the line when points were added (call at most a few tens of times a second). */
+  flush() {
+    if (!this.dirty) return;
+    this.dirty = false;
+    if (this.line) {
+      this.parent.remove(this.line);
+      this.line.geometry.dispose();
+      this.line = null;
+    }
+    const n = this.points.length;
+    if (n < 2) return;
+    const pos = new Float32Array(n * 3);
+    const col = new Float32Array(n * 3);
+    const c = new Color();
+    for (let i = 0; i < n; i++) {
+      pos.set(this.points[i], i * 3);
+      const age = 1 - i / (n - 1); // 0 newest, 1 oldest
+      c.copy(this.color).lerp(this.background, Math.min(1, age * age * 0.95 + age * 0.05));
+      col[i * 3] = c.r;
+      col[i * 3 + 1] = c.g;
+      col[i * 3 + 2] = c.b;
+    }
+    const geom = new LineGeometry();
+    geom.setPositions(pos);
+    geom.setColors(col);
+    this.line = new Line2(geom, this.material);
+    this.line.computeLineDistances();
+    this.line.visible = this._visible ?? true;
+    this.line.frustumCulled = false;
+    this.parent.add(this.line);
+  }
+}
+
+/** Rotation helper shared by callers that need a quaternion from +y to a direction. */
+export function quatFromUp(dir) {
+  return new Quaternion().setFromUnitVectors(UP, dir);
+}

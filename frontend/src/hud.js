@@ -1,0 +1,95 @@
+// Readouts over the view: simulated time, real-time factor, frame rate, connection state,
+// warning banners, the preset caption.
+
+const fmt = (x, d = 2) => (Number.isFinite(x) ? x.toFixed(d) : '–');
+const mag = (v) => (Array.isArray(v) ? Math.hypot(v[0], v[1], v[2]) : NaN);
+
+export class Hud {
+  constructor(el) {
+    this.el = el;
+    this.fields = {};
+    for (const node of el.querySelectorAll('[data-hud]')) this.fields[node.dataset.hud] = node;
+    this.banners = document.getElementById('banners');
+    this.caption = document.getElementById('caption');
+    this.captionTitle = this.caption.querySelector('.caption-title');
+    this.captionText = this.caption.querySelector('.caption-text');
+    this.caption.querySelector('button').addEventListener('click', () => (this.caption.hidden = true));
+    this.frames = 0;
+    this.fpsSince = performance.now();
+    this.fps = 0;
+    this.bannerEls = new Map();
+  }
+
+  set(key, text) {
+    const node = this.fields[key];
+    if (node && node.textContent !== text) node.textContent = text;
+  }
+
+  /** Count a rendered frame; the frame rate is updated twice a second. */
+  tick(now) {
+    this.frames += 1;
+    if (now - this.fpsSince >= 500) {
+      this.fps = (this.frames * 1000) / (now - this.fpsSince);
+      this.frames = 0;
+      this.fpsSince = now;
+      this.set('fps', `${Math.round(this.fps)} fps`);
+    }
+  }
+
+  state(frame, body) {
+    const st = frame.status;
+    this.set('t', `t = ${fmt(frame.t, 2)} s`);
+    const scale = st.time_scale === 1 ? '' : ` · ×${st.time_scale}`;
+    this.set('rtf', `RTF ${fmt(st.rtf, 2)}${scale}`);
+    const run = st.running ? 'running' : st.paused_reason ? `paused: ${st.paused_reason}` : 'paused';
+    this.set('run', `${run} · ${st.integrator} h = ${st.step * 1000 >= 1 ? fmt(st.step * 1000, 2) + ' ms' : fmt(st.step * 1e6, 0) + ' µs'}`);
+    this.el.classList.toggle('paused', !st.running);
+    if (body) {
+      this.set('force', `|F| ${fmt(mag(body.Force), 1)} N  |M| ${fmt(mag(body.Moment), 1)} N·m`);
+      this.set('vel', `|Vel| ${fmt(mag(body.Vel), 2)} m/s  |AngVel| ${fmt(mag(body.AngVel), 2)} rad/s`);
+    }
+  }
+
+  connection(status) {
+    const node = this.fields.conn;
+    node.dataset.state = status.state;
+    const text = {
+      connecting: 'connecting…',
+      open: 'connected',
+      reconnecting: status.attempt ? `reconnecting… (try ${status.attempt})` : 'reconnecting…',
+    }[status.state];
+    this.set('conn', text ?? status.state);
+    this.banner('conn', status.state === 'reconnecting' ? 'Connection lost — reconnecting…' : null, 'error');
+  }
+
+  /** Show (text) or remove (null) the banner `key`. kind: "warn" | "error" | "info". */
+  banner(key, text, kind = 'warn') {
+    let el = this.bannerEls.get(key);
+    if (!text) {
+      if (el) {
+        el.remove();
+        this.bannerEls.delete(key);
+      }
+      return;
+    }
+    if (!el) {
+      el = document.createElement('div');
+      el.setAttribute('role', 'status');
+      this.banners.appendChild(el);
+      this.bannerEls.set(key, el);
+    }
+    el.className = `banner ${kind}`;
+    el.dataset.banner = key;
+    if (el.textContent !== text) el.textContent = text;
+  }
+
+  showCaption(title, text) {
+    if (!text) {
+      this.caption.hidden = true;
+      return;
+    }
+    this.captionTitle.textContent = title;
+    this.captionText.textContent = text;
+    this.caption.hidden = false;
+  }
+}

@@ -1,0 +1,210 @@
+// Pushing the body by hand: keyboard pushes and Shift+drag "drag to push". Both send the
+// transient "push" channel of set_input and clear it (zeros) when they stop. Plain drags are
+// left to the orbit camera; a drag that should push needs Shift and has to start on the body.
+
+import { Matrix3, Plane, Raycaster, Vector2, Vector3 } from 'three';
+import { nedToThree, rotateBodyToNed, rotateNedToBody, threeToNed } from './frames.js';
+
+const add = (a, b) => [a[0] + b[0], a[1] + b[1], a[2] + b[2]];
+const cross = (a, b) => [a[1] * b[2] - a[2] * b[1], a[2] * b[0] - a[0] * b[2], a[0] * b[1] - a[1] * b[0]];
+
+/**
+ * The mass a point feels when pushed along u (NED unit vector): 1/m_eff = uᵀ (E/m − S(r) I⁻¹ S(r)) u
+ * in body axes, r from the CG to the point, I the inertia about the CG (Inertia, or from InertiaRadi).
+ */
+export function effectiveMass(spec, quater, point, u) {
+  const m = spec.Mass;
+  const cg = spec.CGOffset ?? [0, 0, 0];
+  const r = [point[0] - cg[0], point[1] - cg[1], point[2] - cg[2]];
+  const ub = rotateNedToBody(quater, u);
+  let inertia;
+  if (Array.isArray(spec.Inertia) && spec.Inertia.length === 6) {
+    const [xx, yy, zz, xy, xz, yz] = spec.Inertia;
+    inertia = new Matrix3().set(xx, xy, xz, xy, yy, yz, xz, yz, zz);
+  } else {
+    const [a, b, c] = spec.InertiaRadi ?? [0.5, 0.5, 0.5];
+    inertia = new Matrix3().set(m * a * a, 0, 0, 0, m * b * b, 0, 0, 0, m * c * c);
+  }
+  // u·(S(r) I⁻¹ S(r)) u = −(r × u)·I⁻¹(r × u): turning makes the point lighter
+  const rxu = new Vector3(...cross(r, ub));
+  const turn = rxu.clone().applyMatrix3(inertia.invert()).dot(rxu);
+  return 1 / (1 / m + turn);
+}
+
+// key -> [kind, axis, sign]; axes are N/E/D in the global frame, x/y/z in the body frame
+export const KEYS = {
+  ArrowUp: ['F', 0, 1], KeyW: ['F', 0, 1],
+  ArrowDown: ['F', 0, -1], KeyS: ['F', 0, -1],
+  ArrowLeft: ['F', 1, -1], KeyA: ['F', 1, -1],
+  ArrowRight: ['F', 1, 1], KeyD: ['F', 1, 1],
+  KeyR: ['F', 2, -1], KeyF: ['F', 2, 1],
+  KeyQ: ['M', 2, -1], KeyE: ['M', 2, 1],
+  KeyI: ['M', 1, 1], KeyK: ['M', 1, -1],
+  KeyJ: ['M', 0, -1], KeyL: ['M', 0, 1],
+}; // prettier-ignore
+
+function typing(ev) {
+  const t = ev.target;
+  return t instanceof HTMLElement && (t.isContentEditable || ['INPUT', 'TEXTAREA', 'SELECT'].includes(t.tagName));
+}
+
+/**
+ * Keyboard: held keys push (Force = Mass × accel, Moment = I_axis × angular accel, per axis);
+ * Space pauses/resumes, "." steps once, Backspace resets, H or ? toggles the help, V resets the view.
+ */
+export class Keyboard {
+  constructor({ getBody, getPanel, push, commands }) {
+    this.getBody = getBody; // () => {spec} of the body the panel edits
+    this.getPanel = getPanel; // () => {frame, pushAccel, pushAlpha}
+    this.push = push; // (source, input|null)
+    this.commands = commands; // {togglePause, step, reset, help, view, follow}
+    this.held = new Set();
+    window.addEventListener('keydown', (ev) => this.down(ev));
+    window.addEventListener('keyup', (ev) => this.up(ev));
+    window.addEventListener('blur', () => this.releaseAll());
+  }
+
+  down(ev) {
+    if (typing(ev) || ev.ctrlKey || ev.metaKey || ev.altKey) return;
+    if (KEYS[ev.code]) {
+      ev.preventDefault();
+      if (!this.held.has(ev.code)) {
+        this.held.add(ev.code);
+        this.send();
+      }
+      return;
+    }
+    if (ev.repeat) return;
+    const cmd = { Space: 'togglePause', Period: 'step', NumpadDecimal: 'step', Backspace: 'reset',
+      KeyH: 'help', Slash: 'help', KeyV: 'view', KeyC: 'follow' }[ev.code]; // prettier-ignore
+    if (cmd) {
+      ev.preventDefault();
+      this.commands[cmd]();
+    }
+  }
+
+  up(ev) {
+    if (this.held.delete(ev.code)) this.send();
+  }
+
+  releaseAll() {
+    if (this.held.size === 0) return;
+    this.held.clear();
+    this.send();
+  }
+
+  send() {
+    if (this.held.size === 0) {
+      this.push('keys', null);
+      return;
+    }
+    const body = this.getBody()?.spec ?? { Mass: 1, InertiaRadi: [0.5, 0.5, 0.5] };
+    const panel = this.getPanel();
+    const F = [0, 0, 0];
+    const M = [0, 0, 0];
+    const radii = body.InertiaRadi ?? [0.5, 0.5, 0.5];
+    for (const code of this.held) {
+      const [kind, axis, sign] = KEYS[code];
+      if (kind === 'F') F[axis] += sign * body.Mass * panel.pushAccel;
+      else M[axis] += sign * body.Mass * radii[axis] ** 2 * panel.pushAlpha;
+    }
+    this.push('keys', { frame: panel.frame, Force: F, Moment: M, point: null });
+  }
+}
+
+/**
+ * Shift+drag on the body: the picked point p (body frame, relative to the reference point) is
+ * pulled toward the mouse by a damped spring, F = k (target − p) − c v_p, sent at 30 Hz as a
+ * global Force acting at p. The target is where the mouse ray meets the plane through p facing
+ * the camera. k and c are set for the mass the point feels along the pull, m_eff, which counts
+ * the turning of the body: 1/m_eff = uᵀ (E/m − S(r) I⁻¹ S(r)) u, r from the CG to p, so a thin
+ * rod held at its tip is pulled as gently as a ball: ω₀ = 2π · 0.6 Hz, ζ = 0.8. p and v_p come
+ * from the newest state frame, predicted 60 ms ahead, to cover the round trip.
+ */
+export class DragPush {
+  constructor({ stage, container, getView, getFrame, push, drawArrow }) {
+    this.stage = stage;
+    this.getView = getView; // () => BodyView under the panel
+    this.getFrame = getFrame; // () => latest raw body frame {Pos, Quater, Vel, AngVel}
+    this.push = push;
+    this.drawArrow = drawArrow; // (fromWorld|null, toWorld)
+    this.active = null;
+    this.ray = new Raycaster();
+    this.mouse = new Vector2();
+    this.timer = null;
+    // capture phase on the container: runs before OrbitControls' listener on the canvas
+    container.addEventListener('pointerdown', (ev) => this.start(ev), { capture: true });
+    window.addEventListener('pointermove', (ev) => this.move(ev));
+    window.addEventListener('pointerup', () => this.stop());
+    window.addEventListener('pointercancel', () => this.stop());
+    window.addEventListener('keydown', (ev) => ev.key === 'Shift' && container.classList.add('shift'));
+    window.addEventListener('keyup', (ev) => ev.key === 'Shift' && container.classList.remove('shift'));
+  }
+
+  setMouse(ev) {
+    const r = this.stage.canvas.getBoundingClientRect();
+    this.mouse.set(((ev.clientX - r.left) / r.width) * 2 - 1, -((ev.clientY - r.top) / r.height) * 2 + 1);
+  }
+
+  start(ev) {
+    if (!ev.shiftKey || ev.button !== 0 || ev.target !== this.stage.canvas) return;
+    const view = this.getView();
+    if (!view) return;
+    this.setMouse(ev);
+    this.ray.setFromCamera(this.mouse, this.stage.camera);
+    const hit = this.ray.intersectObject(view.mesh, false)[0];
+    if (!hit) return; // a Shift+drag beside the body pans the camera as usual
+    ev.stopPropagation();
+    ev.preventDefault();
+    this.stage.controls.enabled = false;
+    const local = view.group.worldToLocal(hit.point.clone());
+    this.active = { view, point: [local.x, local.y, local.z] };
+    this.tick();
+    this.timer = setInterval(() => this.tick(), 1000 / 30);
+  }
+
+  move(ev) {
+    if (this.active) this.setMouse(ev);
+  }
+
+  tick() {
+    const a = this.active;
+    const frame = this.getFrame();
+    if (!a || !frame) return;
+    const spec = a.view.spec ?? { Mass: 1, InertiaRadi: [0.5, 0.5, 0.5], CGOffset: [0, 0, 0] };
+    const m = spec.Mass;
+    // the grabbed point and its velocity (NED) from the newest frame, 60 ms ahead
+    const w = frame.AngVel;
+    const r = a.point;
+    const vp = add(frame.Vel, rotateBodyToNed(frame.Quater, cross(w, r)));
+    const pNow = add(frame.Pos, rotateBodyToNed(frame.Quater, r));
+    const p = pNow.map((x, i) => x + 0.06 * vp[i]);
+    const grabbed = nedToThree(p);
+    const cam = this.stage.camera;
+    const plane = new Plane().setFromNormalAndCoplanarPoint(cam.getWorldDirection(new Vector3()), grabbed);
+    this.ray.setFromCamera(this.mouse, cam);
+    const target = this.ray.ray.intersectPlane(plane, new Vector3());
+    if (!target) return;
+    const d = threeToNed(target.clone().sub(grabbed));
+    const dist = Math.hypot(...d);
+    const mEff = dist > 1e-9 ? effectiveMass(spec, frame.Quater, r, d.map((x) => x / dist)) : m;
+    const w0 = 2 * Math.PI * 0.6;
+    const k = mEff * w0 * w0;
+    const c = 2 * 0.8 * Math.sqrt(k * mEff);
+    const lim = Math.min(1e7, 40 * m * 9.81); // a hand, not a hammer
+    let F = [0, 1, 2].map((i) => k * d[i] - c * vp[i]);
+    const norm = Math.hypot(...F);
+    if (norm > lim) F = F.map((x) => (x * lim) / norm);
+    this.push('drag', { frame: 'global', Force: F, Moment: [0, 0, 0], point: r });
+    this.drawArrow(a.view.group.localToWorld(new Vector3(...r)), target);
+  }
+
+  stop() {
+    if (!this.active) return;
+    this.active = null;
+    clearInterval(this.timer);
+    this.stage.controls.enabled = true;
+    this.push('drag', null);
+    this.drawArrow(null, null);
+  }
+}

@@ -1,0 +1,87 @@
+// State frames arrive at the server's frame rate (60 Hz) with network jitter; the page renders at
+// the display's rate. This buffer plays the frames back on a smooth clock a little behind the
+// newest one and interpolates between the two frames around the playhead: positions linearly,
+// orientations by slerp. The clock runs in units of frames (seq), so jitter in arrival times does
+// not show as jitter in motion.
+
+import { Quaternion } from 'three';
+import { quatFromWxyz } from './frames.js';
+
+const LAG = 1.6; // frames behind the newest: absorbs jitter of about one frame
+const KEEP = 120; // frames kept
+
+function lerp3(a, b, s) {
+  return [a[0] + (b[0] - a[0]) * s, a[1] + (b[1] - a[1]) * s, a[2] + (b[2] - a[2]) * s];
+}
+
+export class StateBuffer {
+  constructor() {
+    this.frames = [];
+    this.period = 1 / 60; // s per frame, estimated from arrivals
+    this.playhead = null; // in seq units
+    this.lastArrival = null;
+    this.onDiscontinuity = () => {};
+  }
+
+  clear() {
+    this.frames = [];
+    this.playhead = null;
+    this.lastArrival = null;
+  }
+
+  /** Add a state frame received at `now` (s). */
+  push(frame, now) {
+    const last = this.frames[this.frames.length - 1];
+    if (last) {
+      // a server restart restarts seq; a reset or a new scenario sends time backwards:
+      // interpolating across either would sweep the body through space
+      if (frame.seq <= last.seq || frame.t < last.t - 1e-9 || frame.bodies.length !== last.bodies.length) {
+        this.clear();
+        this.onDiscontinuity(frame);
+      } else if (this.lastArrival != null) {
+        const dt = (now - this.lastArrival) / (frame.seq - last.seq);
+        if (dt > 0.002 && dt < 0.5) this.period += 0.05 * (dt - this.period);
+      }
+    }
+    frame.quats = frame.bodies.map((b) => quatFromWxyz(b.Quater));
+    this.frames.push(frame);
+    if (this.frames.length > KEEP) this.frames.shift();
+    this.lastArrival = now;
+  }
+
+  get latest() {
+    return this.frames[this.frames.length - 1] ?? null;
+  }
+
+  /**
+   * Advance the playhead by dt seconds and return the interpolated pose of every body:
+   * {t, bodies: [{Pos, quat (three Quaternion), frame (nearest raw body frame)}]}, or null.
+   */
+  sample(dt) {
+    const n = this.frames.length;
+    if (n === 0) return null;
+    const newest = this.frames[n - 1].seq;
+    const target = newest - LAG;
+    if (this.playhead == null || Math.abs(this.playhead - target) > 12) {
+      this.playhead = target;
+    } else {
+      this.playhead += dt / this.period;
+      this.playhead += 0.08 * (target - this.playhead); // gentle pull: no visible speed changes
+    }
+    this.playhead = Math.min(this.playhead, newest);
+    let i = n - 1;
+    while (i > 0 && this.frames[i - 1].seq > this.playhead) i--;
+    const b = this.frames[i];
+    const a = i > 0 ? this.frames[i - 1] : b;
+    const s = b.seq === a.seq ? 1 : Math.min(1, Math.max(0, (this.playhead - a.seq) / (b.seq - a.seq)));
+    return {
+      gen: b.gen, // set by the caller: which hello the frame came after
+      t: a.t + (b.t - a.t) * s,
+      bodies: b.bodies.map((bb, k) => ({
+        Pos: lerp3(a.bodies[k].Pos, bb.Pos, s),
+        quat: new Quaternion().slerpQuaternions(a.quats[k], b.quats[k], s),
+        frame: s < 0.5 ? a.bodies[k] : bb,
+      })),
+    };
+  }
+}

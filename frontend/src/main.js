@@ -1,0 +1,305 @@
+// Wires the parts together: connection → state buffer → bodies → one render loop; panel, keys
+// and drag send inputs back. No physics here: the server owns the state.
+
+import './style.css';
+import { Vector3 } from 'three';
+import { BodyView } from './body.js';
+import { Connection } from './connection.js';
+import { nedToThree } from './frames.js';
+import { Arrow } from './glyphs.js';
+import { Hud } from './hud.js';
+import { DragPush, Keyboard } from './input.js';
+import { StateBuffer } from './interp.js';
+import { MeshLibrary } from './meshes.js';
+import { Panel } from './panel.js';
+import { Plots } from './plots.js';
+import { BACKGROUND, Stage } from './scene.js';
+import { ARROW_COLORS } from './body.js';
+
+const query = new URLSearchParams(window.location.search);
+const room = query.get('room') || 'main';
+const token = query.get('token');
+const $ = (id) => document.getElementById(id);
+
+const stage = new Stage($('scene'));
+const library = new MeshLibrary();
+const buffer = new StateBuffer();
+const hud = new Hud($('hud'));
+const plots = new Plots($('plot-grid'), $('plot-chooser'));
+const views = new Map(); // body Name -> BodyView
+const show = { triad: true, arrows: true, trail: true };
+let hello = null;
+let lastState = null;
+let lastScenarioName = null;
+let pendingView = null; // the hello after which the view is reset (a new scenario arrived)
+let helloCount = 0;
+
+const conn = new Connection({ room, token, onMessage: receive, onStatus: (s) => hud.connection(s) });
+
+// ---------------------------------------------------------------- pushes (keys, held button, drag)
+
+const pushes = { drag: null, panel: null, keys: null };
+function push(source, input, ctls = []) {
+  pushes[source] = input;
+  const cur = pushes.drag ?? pushes.panel ?? pushes.keys; // one push channel: the most direct wins
+  const msg = {
+    type: 'set_input',
+    channel: 'push',
+    frame: cur?.frame ?? 'global',
+    Force: cur?.Force ?? [0, 0, 0],
+    Moment: cur?.Moment ?? [0, 0, 0],
+    point: cur?.point ?? null,
+  };
+  if (ctls.length) panel.send(ctls, msg);
+  else conn.send({ body: panel.bodyName ?? undefined, ...msg }, { onError: (e) => flash(e.message) });
+}
+
+const actions = {
+  pause: () => conn.send({ type: 'pause' }),
+  resume: () => conn.send({ type: 'resume' }),
+  step: () => conn.send({ type: 'step', n: 1 }),
+  reset: () => conn.send({ type: 'reset', state: null }),
+  loadPreset: (name, ctl) => panel.send([ctl], { type: 'load_scenario', preset: name }),
+  push,
+  show: (p) => {
+    Object.assign(show, { triad: p.triad, arrows: p.arrows, trail: p.trail });
+    setFollow(p.follow);
+  },
+};
+const panel = new Panel($('panel'), { conn, library, actions });
+
+const selectedView = () => views.get(panel.bodyName) ?? views.values().next().value ?? null;
+const selectedFrame = () => lastState?.bodies.find((b) => b.Name === panel.bodyName) ?? lastState?.bodies[0] ?? null;
+
+new Keyboard({
+  getBody: selectedView,
+  getPanel: () => panel.p,
+  push,
+  commands: {
+    togglePause: () => (panel.p.running ? actions.pause() : actions.resume()),
+    step: actions.step,
+    reset: actions.reset,
+    help: () => ($('help').hidden = !$('help').hidden),
+    view: resetView,
+    follow: () => setFollow(!stage.follow),
+  },
+});
+
+const dragArrow = new Arrow(ARROW_COLORS.drag);
+stage.ned.add(dragArrow);
+new DragPush({
+  stage,
+  container: $('view'),
+  getView: selectedView,
+  getFrame: selectedFrame,
+  push,
+  drawArrow: (from, to) => {
+    if (!from) return void (dragArrow.visible = false);
+    const a = stage.ned.worldToLocal(from.clone());
+    const d = stage.ned.worldToLocal(to.clone()).sub(a);
+    dragArrow.radius = Math.max(0.008, 0.02 * (selectedView()?.extent() ?? 1));
+    dragArrow.set(a, d.clone().normalize(), d.length());
+  },
+});
+
+// ---------------------------------------------------------------- messages
+
+let flashTimer = null;
+function flash(text) {
+  hud.banner('server', text, 'error');
+  clearTimeout(flashTimer);
+  flashTimer = setTimeout(() => hud.banner('server', null), 6000);
+}
+
+function receive(msg) {
+  if (msg.type === 'state') {
+    lastState = msg;
+    msg.gen = helloCount;
+    buffer.push(msg, performance.now() / 1000);
+    const body = selectedFrame();
+    if (body) plots.push(msg.t, body);
+    hud.state(msg, body);
+    panel.setStatus(msg.status);
+  } else if (msg.type === 'hello') {
+    onHello(msg);
+  } else if (msg.type === 'error') {
+    flash(msg.message || msg.code);
+  }
+}
+
+function onHello(msg) {
+  hello = msg;
+  helloCount += 1;
+  const names = msg.scenario.bodies.map((b) => b.Name);
+  for (const [name, view] of views) {
+    if (!names.includes(name)) {
+      view.dispose();
+      views.delete(name);
+    }
+  }
+  for (const spec of msg.scenario.bodies) {
+    if (!views.has(spec.Name)) views.set(spec.Name, new BodyView(stage.ned, library, BACKGROUND));
+    views.get(spec.Name).setSpec(spec);
+  }
+  const bodyName = names.includes(panel.bodyName) ? panel.bodyName : names[0];
+  panel.fromHello(msg, bodyName);
+  stage.setScale(selectedView()?.extent() ?? 1);
+  hud.banner('watch', msg.can_control === false ? 'Watching only: this server needs ?token=… in the address to control the body.' : null, 'info');
+  checkLooks();
+  const name = msg.scenario.name;
+  if (name !== lastScenarioName) {
+    const preset = msg.presets.find((p) => p.name === name);
+    hud.showCaption(preset?.title ?? name, preset?.caption || msg.scenario.caption);
+    if (lastScenarioName !== null) {
+      for (const v of views.values()) v.trail.clear();
+      plots.clear();
+    }
+    lastScenarioName = name;
+    pendingView = helloCount; // reset the view once a frame sent after this hello is drawn
+  }
+}
+
+/** Warn about meshes and materials the catalogue does not know (they are drawn with a fallback). */
+function checkLooks() {
+  const problems = [];
+  for (const [name, v] of views) {
+    if (!v.status.meshKnown) problems.push(`${name}: Mesh "${v.status.mesh}" is not among the shipped meshes — drawn as a sphere.`);
+    if (!v.status.materialKnown) problems.push(`${name}: Material "${v.status.material}" is neither a known material nor a CSS colour — drawn grey.`);
+  }
+  hud.banner('looks', problems.join(' '), 'warn');
+  Promise.all([...views.values()].map((v) => v.loading)).then(() => {
+    const failed = [...views].filter(([, v]) => v.status.error).map(([n, v]) => `${n}: ${v.status.error}`);
+    if (failed.length) hud.banner('load', `Mesh not loaded — drawn as a sphere. ${failed.join(' ')}`, 'warn');
+    else hud.banner('load', null);
+  });
+}
+
+buffer.onDiscontinuity = () => {
+  for (const v of views.values()) v.trail.clear();
+  plots.clear();
+};
+
+// ---------------------------------------------------------------- view controls
+
+function setFollow(on) {
+  stage.follow = on;
+  panel.p.follow = on;
+  panel.c.follow.updateDisplay();
+  $('btn-follow').classList.toggle('on', on);
+  $('btn-follow').setAttribute('aria-pressed', String(on));
+}
+
+function resetView() {
+  const v = selectedView();
+  stage.resetView(v ? v.cg : new Vector3(), v ? v.extent() : 1);
+}
+
+function fitCanvas() {
+  const el = $('view');
+  stage.resize(el.clientWidth, el.clientHeight);
+  plots.resize();
+}
+new ResizeObserver(fitCanvas).observe($('view'));
+fitCanvas();
+
+$('btn-pause').addEventListener('click', () => (panel.p.running ? actions.pause() : actions.resume()));
+$('btn-step').addEventListener('click', actions.step);
+$('btn-reset').addEventListener('click', actions.reset);
+$('btn-follow').addEventListener('click', () => setFollow(!stage.follow));
+$('btn-view').addEventListener('click', resetView);
+$('btn-help').addEventListener('click', () => ($('help').hidden = !$('help').hidden));
+$('help').addEventListener('click', () => ($('help').hidden = true));
+$('btn-panel').addEventListener('click', () => {
+  const narrow = window.matchMedia('(max-width: 760px)').matches;
+  document.body.classList.toggle(narrow ? 'panel-open' : 'panel-closed');
+  fitCanvas();
+});
+$('btn-plots').addEventListener('click', () => {
+  $('plots').hidden = !$('plots').hidden;
+  $('btn-plots').classList.toggle('on', !$('plots').hidden);
+  plots.sync();
+  fitCanvas();
+});
+const csv = new URL(`api/rooms/${encodeURIComponent(room)}/history.csv`, window.location.href);
+if (token) csv.searchParams.set('token', token);
+$('btn-csv').href = csv.toString();
+$('btn-shot').addEventListener('click', () => {
+  const a = document.createElement('a');
+  a.href = stage.screenshot();
+  a.download = `sixdof-${room}-t${(lastState?.t ?? 0).toFixed(2)}.png`;
+  a.click();
+});
+setFollow(true);
+
+// ---------------------------------------------------------------- the render loop
+
+let prev = null;
+let lastFlush = 0;
+stage.renderer.setAnimationLoop((time) => {
+  const now = time / 1000;
+  const dt = prev == null ? 0 : Math.min(0.1, now - prev);
+  prev = now;
+  const sample = buffer.sample(dt);
+  if (sample && hello) {
+    sample.bodies.forEach((b, k) => views.get(b.frame.Name ?? hello.scenario.bodies[k]?.Name)?.update(b, show));
+    const v = selectedView();
+    if (v && pendingView !== null && sample.gen >= pendingView) {
+      pendingView = null;
+      resetView();
+    }
+    if (v) {
+      stage.followTo(nedToThree([v.cg.x, v.cg.y, v.cg.z]), dt);
+      if (stage.follow) stage.centreGround(v.cg);
+    }
+  }
+  if (now - lastFlush > 1 / 30) {
+    lastFlush = now;
+    for (const v of views.values()) v.trail.flush();
+  }
+  plots.draw(now);
+  stage.render();
+  hud.tick(time);
+});
+
+// ---------------------------------------------------------------- test hook
+
+window.__sixdof = {
+  room,
+  get lastState() {
+    return lastState;
+  },
+  get hello() {
+    return hello;
+  },
+  get connected() {
+    return conn.connected;
+  },
+  get fps() {
+    return hud.fps;
+  },
+  /** How many hellos have arrived (each scenario or parameter change sends one). */
+  get helloCount() {
+    return helloCount;
+  },
+  /** Page coordinates (CSS px) of a body's CG as last drawn, or of `point` (body frame, m). */
+  bodyScreenPosition(name, point) {
+    const v = name ? views.get(name) : selectedView();
+    if (!v) return null;
+    if (point) return stage.toScreen(v.group.localToWorld(new Vector3(...point)));
+    return stage.toScreen(nedToThree([v.cg.x, v.cg.y, v.cg.z]));
+  },
+  /** The drawn mesh's bounding box in the body frame (m) and what was loaded. */
+  bodyBox(name) {
+    const v = name ? views.get(name) : selectedView();
+    return v ? { ...v.bodyBox(), ...v.status } : null;
+  },
+  send: (msg) => conn.send(msg),
+  stage,
+  setFollow,
+  resetView,
+};
+
+library
+  .init()
+  .catch((err) => hud.banner('catalogue', `Mesh catalogue not loaded (${err.message}): bodies drawn as spheres.`, 'warn'))
+  .finally(() => conn.connect());

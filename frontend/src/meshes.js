@@ -1,0 +1,147 @@
+// Meshes and materials as FhSim names them. The catalogue (GET api/meshes: meshes/meshes.json
+// and meshes/materials.json) maps FhSim names such as "fhSphere.mesh" or "Simple/Red" to shipped
+// files and three.js materials. Mesh files are in body coordinates (x forward, y starboard,
+// z down), metres at MeshScale = Size = 1, and load through three.js' own GLTF, OBJ and STL
+// loaders. An unknown name resolves to a fallback (sphere / grey) and says so, so the caller can
+// show a warning instead of an empty scene.
+
+import { BufferGeometry, Color, MeshStandardMaterial, SphereGeometry } from 'three';
+import { GLTFLoader } from 'three/examples/jsm/loaders/GLTFLoader.js';
+import { OBJLoader } from 'three/examples/jsm/loaders/OBJLoader.js';
+import { STLLoader } from 'three/examples/jsm/loaders/STLLoader.js';
+import { mergeGeometries, toCreasedNormals } from 'three/examples/jsm/utils/BufferGeometryUtils.js';
+
+export const FALLBACK_MESH = 'sphere';
+export const FALLBACK_MATERIAL = { color: '#8a9099', metalness: 0.1, roughness: 0.55 };
+
+async function getJson(url) {
+  const r = await fetch(url);
+  if (!r.ok) throw new Error(`${url}: HTTP ${r.status}`);
+  return r.json();
+}
+
+/** Geometry of every mesh object in a loaded three.js scene graph, in the graph's root frame. */
+function collectGeometry(root) {
+  root.updateMatrixWorld(true);
+  const parts = [];
+  root.traverse((o) => {
+    if (o.isMesh && o.geometry) {
+      const g = o.geometry.clone().applyMatrix4(o.matrixWorld);
+      // keep only what every part has, so mergeGeometries accepts them
+      const clean = new BufferGeometry();
+      clean.setAttribute('position', g.getAttribute('position'));
+      if (g.getAttribute('normal')) clean.setAttribute('normal', g.getAttribute('normal'));
+      if (g.index) clean.setIndex(g.index);
+      parts.push(clean.index ? clean.toNonIndexed() : clean);
+    }
+  });
+  if (parts.length === 0) throw new Error('no mesh in file');
+  const merged = parts.length === 1 ? parts[0] : mergeGeometries(parts);
+  if (!merged.getAttribute('normal')) merged.computeVertexNormals();
+  return merged;
+}
+
+export class MeshLibrary {
+  constructor(base = './') {
+    this.base = base;
+    this.meshes = [];
+    this.materials = {};
+    this.cache = new Map(); // file -> Promise<BufferGeometry>
+  }
+
+  /** Load the catalogue from the server (or, served without the API, from meshes/ itself). */
+  async init() {
+    try {
+      const cat = await getJson(new URL('api/meshes', window.location.href));
+      this.meshes = cat.meshes;
+      this.materials = cat.materials;
+    } catch {
+      this.meshes = await getJson(new URL('meshes/meshes.json', window.location.href));
+      this.materials = await getJson(new URL('meshes/materials.json', window.location.href));
+    }
+  }
+
+  get names() {
+    return this.meshes.map((m) => m.name);
+  }
+
+  /** The catalogue entry for a Mesh parameter (name, file, alias; any case; any folder). */
+  resolve(name) {
+    const key = String(name ?? '').split(/[\\/]/).pop().toLowerCase();
+    if (!key) return null;
+    for (const m of this.meshes) {
+      const names = [m.name, m.file, ...(m.aliases ?? [])].map((s) => s.toLowerCase());
+      if (names.includes(key)) return m;
+    }
+    return null;
+  }
+
+  /** {entry, known}: the entry for `name`, or the fallback sphere with known = false. */
+  lookup(name) {
+    const entry = this.resolve(name);
+    if (entry) return { entry, known: true };
+    return { entry: this.resolve(FALLBACK_MESH) ?? this.meshes[0], known: false };
+  }
+
+  /** The geometry of a catalogue entry (loaded once, shared). */
+  geometry(entry) {
+    if (!this.cache.has(entry.file)) this.cache.set(entry.file, this.load(entry));
+    return this.cache.get(entry.file);
+  }
+
+  async load(entry) {
+    const url = new URL(`meshes/${entry.file}`, window.location.href).toString();
+    const ext = entry.file.split('.').pop().toLowerCase();
+    if (ext === 'glb' || ext === 'gltf') {
+      const gltf = await new GLTFLoader().loadAsync(url);
+      return collectGeometry(gltf.scene);
+    }
+    if (ext === 'obj') {
+      const group = await new OBJLoader().loadAsync(url);
+      return collectGeometry(group);
+    }
+    if (ext === 'stl') {
+      const g = await new STLLoader().loadAsync(url);
+      // STL stores one normal per facet: smooth curved parts, keep edges sharper than 35°
+      const creased = toCreasedNormals(g, (35 * Math.PI) / 180);
+      return creased;
+    }
+    throw new Error(`${entry.file}: unsupported mesh format`);
+  }
+
+  /**
+   * A Material parameter as a three.js material: FhSim names from materials.json, otherwise
+   * any CSS colour ("tomato", "#ff8800", "rgb(…)"). Returns {material, known}.
+   */
+  material(name) {
+    const spec = this.materials[name] ?? this.materialCaseless(name);
+    let known = true;
+    let p = spec;
+    if (!p) {
+      const css = typeof name === 'string' && name.trim() && CSS.supports('color', name.trim());
+      known = Boolean(css);
+      p = css ? { color: name.trim(), metalness: 0.1, roughness: 0.5 } : FALLBACK_MATERIAL;
+    }
+    const opacity = p.opacity ?? 1;
+    const material = new MeshStandardMaterial({
+      color: new Color().setStyle(p.color),
+      metalness: p.metalness ?? 0.1,
+      roughness: p.roughness ?? 0.5,
+      transparent: opacity < 1,
+      opacity,
+      depthWrite: opacity >= 1,
+    });
+    return { material, known };
+  }
+
+  materialCaseless(name) {
+    const key = String(name ?? '').toLowerCase();
+    for (const [k, v] of Object.entries(this.materials)) if (k.toLowerCase() === key) return v;
+    return null;
+  }
+}
+
+/** A sphere of diameter 1 made in code: drawn when even the catalogue cannot be read. */
+export function emergencyGeometry() {
+  return new SphereGeometry(0.5, 32, 16);
+}

@@ -1,0 +1,299 @@
+// The control panel (lil-gui). Values follow every hello, so all panels of a room agree; a
+// change is sent to the server, and the server's answer decides: an ack clears the control's
+// error line, an error shows the server's words next to the control that caused it.
+
+import GUI from 'lil-gui';
+
+const MODEL_NOTE = {
+  full: 'full: Newton–Euler with the Coriolis and gyroscopic terms ω×v and ω×(Iω).',
+  fhsim: 'fhsim: FhSim 3.1 as documented: those terms dropped, so a spinning body moving ahead circles.',
+};
+const TIME_SCALES = { '1/100 ×': 0.01, '1/20 ×': 0.05, '1/10 ×': 0.1, '1/4 ×': 0.25, '1/2 ×': 0.5,
+  '1 ×': 1, '2 ×': 2, '5 ×': 5, '10 ×': 10 }; // prettier-ignore
+
+/** "1, 2, 3" or "[1 2 3]" → [1, 2, 3]; null when it is not `n` finite numbers. */
+export function parseVector(text, n) {
+  const parts = String(text).replace(/[[\]()]/g, ' ').split(/[\s,;]+/).filter(Boolean);
+  if (parts.length !== n) return null;
+  const v = parts.map(Number);
+  return v.every(Number.isFinite) ? v : null;
+}
+
+export function formatVector(v) {
+  if (!Array.isArray(v)) return '';
+  return v.map((x) => String(Math.round(x * 1e6) / 1e6)).join(', ');
+}
+
+export class Panel {
+  /**
+   * @param {HTMLElement} container
+   * @param {object} deps  {conn, library, actions: {pause, resume, step, reset, loadPreset, push, show}}
+   */
+  constructor(container, deps) {
+    this.conn = deps.conn;
+    this.library = deps.library;
+    this.actions = deps.actions;
+    this.bodyName = null;
+    this.hello = null;
+    this.p = {
+      preset: '', body: '', running: true,
+      time_scale: 1, integrator: 'rk4', step: 0.001,
+      frame: 'global', Fx: 0, Fy: 0, Fz: 0, Mx: 0, My: 0, Mz: 0, pushAccel: 10, pushAlpha: 4,
+      Mass: 1, InertiaRadi: '', Inertia: '', CGOffset: '', Gravity: 9.81, model: 'full',
+      Mesh: 'sphere', Material: 'Simple/Black', colour: '#202124', MeshScale: '', Size: '', MeshOrigin: '',
+      triad: true, arrows: true, trail: true, follow: true,
+    }; // prettier-ignore
+    const gui = new GUI({ container, title: 'sixdof', width: 320 });
+    this.gui = gui;
+    this.c = {};
+    const c = this.c;
+    const p = this.p;
+
+    const fs = gui.addFolder('Scenario');
+    c.preset = fs.add(p, 'preset', { '(choose a preset)': '' }).name('Preset');
+    c.preset.onChange((name) => name && this.actions.loadPreset(name, c.preset));
+    c.body = fs.add(p, 'body', ['B']).name('Body').onChange(() => this.refresh());
+    c.body.hide();
+
+    const fr = gui.addFolder('Run');
+    c.run = fr.add({ toggle: () => (this.p.running ? this.actions.pause() : this.actions.resume()) }, 'toggle').name('Pause');
+    c.stepOnce = fr.add({ step: () => this.actions.step() }, 'step').name('Single step (.)');
+    c.reset = fr.add({ reset: () => this.actions.reset() }, 'reset').name('Reset (Backspace)');
+    c.time_scale = fr.add(p, 'time_scale', TIME_SCALES).name('Time scale');
+    c.time_scale.onChange((v) => this.send([c.time_scale], { type: 'set_time_scale', time_scale: v }));
+    c.integrator = fr.add(p, 'integrator', ['euler', 'rk4']).name('Integrator');
+    c.integrator.onChange((v) => this.send([c.integrator], { type: 'set_params', integrator: v }));
+    c.step = fr.add(p, 'step').name('Step (s)');
+    c.step.onFinishChange((v) => this.send([c.step], { type: 'set_params', step: v }));
+
+    const fi = gui.addFolder('Force and Moment');
+    c.frame = fi.add(p, 'frame', { 'global (N, E, D)': 'global', 'body (x, y, z)': 'body' }).name('Frame');
+    c.frame.onChange(() => this.relabel());
+    for (const k of ['Fx', 'Fy', 'Fz', 'Mx', 'My', 'Mz']) c[k] = fi.add(p, k);
+    const vecCtl = ['Fx', 'Fy', 'Fz', 'Mx', 'My', 'Mz'].map((k) => c[k]);
+    c.applyConstant = fi.add({ go: () => this.sendInput('constant', vecCtl) }, 'go').name('Set as constant input');
+    c.hold = fi.add({ go: () => {} }, 'go').name('Push while held');
+    this.holdButton(c.hold, vecCtl);
+    c.clear = fi.add({ go: () => this.clearConstant(vecCtl) }, 'go').name('Clear constant input');
+    c.pushAccel = fi.add(p, 'pushAccel', 0.5, 50, 0.5).name('Key push (m/s²)');
+    c.pushAlpha = fi.add(p, 'pushAlpha', 0.5, 50, 0.5).name('Key turn (rad/s²)');
+    for (const k of ['Fx', 'Fy', 'Fz']) c[k]._field = 'Force';
+    for (const k of ['Mx', 'My', 'Mz']) c[k]._field = 'Moment';
+
+    const fb = gui.addFolder('Body');
+    c.Mass = fb.add(p, 'Mass').name('Mass (kg)');
+    c.InertiaRadi = fb.add(p, 'InertiaRadi').name('InertiaRadi (m)');
+    c.Inertia = fb.add(p, 'Inertia').name('Inertia (6, or empty)');
+    c.CGOffset = fb.add(p, 'CGOffset').name('CGOffset (m, body)');
+    c.Gravity = fb.add(p, 'Gravity').name('Gravity (m/s²)');
+    c.model = fb.add(p, 'model', ['full', 'fhsim']).name('Model');
+    this.modelNote = this.note(c.model, MODEL_NOTE.full);
+    c.model.onChange((v) => {
+      this.modelNote.textContent = MODEL_NOTE[v] ?? '';
+      this.send([c.model], { type: 'set_params', model: v });
+    });
+    this.numberParam('Mass');
+    this.numberParam('Gravity');
+    this.vectorParam('InertiaRadi', 3);
+    this.vectorParam('CGOffset', 3);
+    c.Inertia.onFinishChange((text) => {
+      if (!String(text).trim()) return this.send([c.Inertia], { type: 'set_params', Inertia: null });
+      const v = parseVector(text, 6);
+      if (!v) return this.showError(c.Inertia, 'Inertia: give 6 numbers Ixx, Iyy, Izz, Ixy, Ixz, Iyz (kg·m²), or leave empty');
+      this.send([c.Inertia], { type: 'set_params', Inertia: v });
+    });
+
+    const fl = gui.addFolder('Look');
+    c.Mesh = fl.add(p, 'Mesh', ['sphere']).name('Mesh');
+    c.Mesh.onChange((v) => this.send([c.Mesh], { type: 'set_params', Mesh: v }));
+    c.Material = fl.add(p, 'Material', ['Simple/Black']).name('Material');
+    c.Material.onChange((v) => this.send([c.Material], { type: 'set_params', Material: v }));
+    c.colour = fl.addColor(p, 'colour').name('…or a colour');
+    c.colour.onFinishChange((v) => this.send([c.colour, c.Material], { type: 'set_params', Material: v }));
+    c.colour._field = 'Material';
+    this.vectorParam('MeshScale', 3, fl);
+    this.vectorParam('Size', 3, fl);
+    this.vectorParam('MeshOrigin', 3, fl, 'MeshOrigin (m, from CG)');
+    c.triad = fl.add(p, 'triad').name('Body axes');
+    c.arrows = fl.add(p, 'arrows').name('Force / moment / velocity arrows');
+    c.trail = fl.add(p, 'trail').name('Trail');
+    c.follow = fl.add(p, 'follow').name('Camera follows body');
+    for (const k of ['triad', 'arrows', 'trail', 'follow']) c[k].onChange(() => this.actions.show(this.p));
+
+    for (const [k, ctl] of Object.entries(c)) ctl._field ??= k;
+    this.relabel();
+    fl.close();
+    fi.close();
+  }
+
+  /** A line of explanation under a controller. */
+  note(ctl, text) {
+    const div = document.createElement('div');
+    div.className = 'sixdof-note';
+    div.textContent = text;
+    ctl.domElement.after(div); // a row of its own under the controller
+    return div;
+  }
+
+  numberParam(key) {
+    const ctl = this.c[key];
+    ctl.onFinishChange((v) => {
+      if (!Number.isFinite(v)) return this.showError(ctl, `${key}: give a number`);
+      this.send([ctl], { type: 'set_params', [key]: v });
+    });
+  }
+
+  vectorParam(key, n, folder = null, label = null) {
+    if (folder) this.c[key] = folder.add(this.p, key).name(label ?? key);
+    const ctl = this.c[key];
+    ctl.onFinishChange((text) => {
+      const v = parseVector(text, n);
+      if (!v) return this.showError(ctl, `${key}: give ${n} numbers separated by commas`);
+      this.send([ctl], { type: 'set_params', [key]: v });
+    });
+  }
+
+  relabel() {
+    const body = this.p.frame === 'body';
+    const ax = body ? ['x', 'y', 'z'] : ['N', 'E', 'D'];
+    ['Fx', 'Fy', 'Fz'].forEach((k, i) => this.c[k].name(`Force ${ax[i]} (N)`));
+    ['Mx', 'My', 'Mz'].forEach((k, i) => this.c[k].name(`Moment ${ax[i]} (N·m)`));
+  }
+
+  /** Send a message on behalf of `ctls`: an ack clears their error, an error is shown on the one it names. */
+  send(ctls, msg) {
+    const body = this.bodyName;
+    if (body && ['set_params', 'set_input'].includes(msg.type)) msg = { body, ...msg };
+    const id = this.conn.send(msg, {
+      onAck: () => ctls.forEach((ctl) => this.clearError(ctl)),
+      onError: (err) => this.showServerError(ctls, err),
+    });
+    if (id === null) this.showError(ctls[0], 'not connected: nothing was sent');
+    return id;
+  }
+
+  showServerError(ctls, err) {
+    const segments = String(err.field ?? '').split(/[.[\]/]+/);
+    const target = ctls.find((ctl) => segments.includes(ctl._field)) ?? ctls[0];
+    this.showError(target, err.message || err.code);
+  }
+
+  showError(ctl, text) {
+    if (!ctl) return;
+    let div = ctl._errorEl;
+    if (!div) {
+      div = document.createElement('div');
+      div.className = 'sixdof-error';
+      div.setAttribute('role', 'alert');
+      div.dataset.field = ctl._field;
+      ctl.domElement.after(div); // a row of its own under the controller
+      ctl._errorEl = div;
+    }
+    div.textContent = text;
+    ctl.domElement.classList.add('has-error');
+    ctl.parent.open();
+  }
+
+  clearError(ctl) {
+    if (!ctl) return;
+    ctl._errorEl?.remove();
+    ctl._errorEl = null;
+    ctl.domElement.classList.remove('has-error');
+  }
+
+  /** The Force and Moment typed in the panel: {Force, Moment, frame}. */
+  typedInput() {
+    const p = this.p;
+    const num = (x) => (Number.isFinite(x) ? x : 0);
+    return { frame: p.frame, Force: [p.Fx, p.Fy, p.Fz].map(num), Moment: [p.Mx, p.My, p.Mz].map(num) };
+  }
+
+  sendInput(channel, ctls) {
+    this.send(ctls, { type: 'set_input', channel, ...this.typedInput(), point: null });
+  }
+
+  clearConstant(ctls) {
+    for (const k of ['Fx', 'Fy', 'Fz', 'Mx', 'My', 'Mz']) this.p[k] = 0;
+    this.gui.controllersRecursive().forEach((ctl) => ctl.updateDisplay());
+    this.send(ctls, { type: 'set_input', channel: 'constant', frame: 'global', Force: [0, 0, 0], Moment: [0, 0, 0] });
+  }
+
+  /** A button that pushes while the pointer holds it down. */
+  holdButton(ctl, ctls) {
+    const el = ctl.domElement.querySelector('button') ?? ctl.domElement;
+    let held = false;
+    const down = (ev) => {
+      ev.preventDefault();
+      held = true;
+      this.actions.push('panel', { ...this.typedInput(), point: null }, ctls);
+    };
+    const up = () => {
+      if (!held) return;
+      held = false;
+      this.actions.push('panel', null, ctls);
+    };
+    el.addEventListener('pointerdown', down);
+    for (const ev of ['pointerup', 'pointerleave', 'pointercancel']) el.addEventListener(ev, up);
+  }
+
+  /** Follow a hello: every value from the server's scenario, integrator and status. */
+  fromHello(hello, bodyName) {
+    this.hello = hello;
+    this.bodyName = bodyName;
+    const c = this.c;
+    const presets = Object.fromEntries([['(choose a preset)', ''], ...hello.presets.map((x) => [x.title || x.name, x.name])]);
+    c.preset.options(presets);
+    const names = hello.scenario.bodies.map((b) => b.Name);
+    c.body.options(names);
+    c.body.show(names.length > 1);
+    if (hello.limits?.integrators) c.integrator.options(hello.limits.integrators);
+    const canControl = hello.can_control !== false;
+    for (const ctl of this.gui.controllersRecursive()) {
+      if (!['triad', 'arrows', 'trail', 'follow', 'pushAccel', 'pushAlpha', 'frame', 'body'].includes(ctl._field)) ctl.disable(!canControl);
+    }
+    this.p.body = bodyName;
+    this.refresh();
+  }
+
+  refresh() {
+    const hello = this.hello;
+    if (!hello) return;
+    const p = this.p;
+    this.bodyName = p.body || hello.scenario.bodies[0].Name;
+    const b = hello.scenario.bodies.find((x) => x.Name === this.bodyName) ?? hello.scenario.bodies[0];
+    p.preset = hello.presets.some((x) => x.name === hello.scenario.name) ? hello.scenario.name : '';
+    p.integrator = hello.integrator ?? hello.status?.integrator ?? p.integrator;
+    p.step = hello.step ?? hello.status?.step ?? p.step;
+    this.setStatus(hello.status);
+    Object.assign(p, {
+      Mass: b.Mass, Gravity: b.Gravity, model: b.model ?? 'full',
+      InertiaRadi: formatVector(b.InertiaRadi), Inertia: b.Inertia ? formatVector(b.Inertia) : '',
+      CGOffset: formatVector(b.CGOffset), MeshScale: formatVector(b.MeshScale), Size: formatVector(b.Size),
+      MeshOrigin: formatVector(b.MeshOrigin), Mesh: b.Mesh, Material: b.Material,
+    }); // prettier-ignore
+    if (p.frame === 'global') {
+      [p.Fx, p.Fy, p.Fz] = b.Force;
+      [p.Mx, p.My, p.Mz] = b.Moment;
+    }
+    const meshNames = this.library.names;
+    this.c.Mesh.options(meshNames.includes(b.Mesh) ? meshNames : [b.Mesh, ...meshNames]);
+    const mats = Object.keys(this.library.materials);
+    this.c.Material.options(mats.includes(b.Material) ? mats : [b.Material, ...mats]);
+    if (/^#[0-9a-f]{6}$/i.test(b.Material)) p.colour = b.Material;
+    this.modelNote.textContent = MODEL_NOTE[p.model] ?? '';
+    this.gui.controllersRecursive().forEach((ctl) => ctl.updateDisplay());
+  }
+
+  /** Follow the running status (pause button label, time scale). */
+  setStatus(status) {
+    if (!status) return;
+    const changed = status.running !== this.p.running || status.time_scale !== this.p.time_scale;
+    this.p.running = status.running;
+    this.c.run.name(status.running ? 'Pause (Space)' : 'Resume (Space)');
+    if (!Object.values(TIME_SCALES).includes(status.time_scale)) {
+      this.c.time_scale.options({ ...TIME_SCALES, [`${status.time_scale} ×`]: status.time_scale });
+    }
+    this.p.time_scale = status.time_scale;
+    if (changed) this.c.time_scale.updateDisplay();
+  }
+}

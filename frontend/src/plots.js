@@ -1,0 +1,145 @@
+// Live plots (uPlot) of channels the user picks, fed from ring buffers of the state frames of
+// one body and redrawn at most 30 times a second.
+
+import uPlot from 'uplot';
+import 'uplot/dist/uPlot.min.css';
+
+const DEG = 180 / Math.PI;
+const norm = (v) => Math.hypot(v[0], v[1], v[2]);
+
+/** Plot groups: label, unit, series names, and how to read them from a body frame. */
+export const CHANNELS = {
+  Pos: { label: 'Pos', unit: 'm', series: ['N', 'E', 'D'], get: (b) => b.Pos },
+  Vel: { label: 'Vel', unit: 'm/s', series: ['N', 'E', 'D'], get: (b) => b.Vel },
+  Euler: { label: 'Euler angles', unit: '°', series: ['roll φ', 'pitch θ', 'yaw ψ'], get: (b) => b.Euler.map((x) => x * DEG) },
+  AngVel: { label: 'AngVel', unit: 'rad/s', series: ['p (x)', 'q (y)', 'r (z)'], get: (b) => b.AngVel },
+  Energy: { label: 'Energy', unit: 'J', series: ['kinetic', 'potential', 'total'],
+    get: (b) => [b.KineticEnergy, b.PotentialEnergy, b.TotalEnergy] },
+  AngularMomentum: { label: 'Angular momentum (global, about CG)', unit: 'N·m·s', series: ['N', 'E', 'D', '|L|'],
+    get: (b) => [...b.AngularMomentum, norm(b.AngularMomentum)] },
+}; // prettier-ignore
+
+const COLORS = ['#d0312d', '#2e9d4a', '#2660c9', '#222222'];
+const CAPACITY = 3600; // one minute of frames at 60 Hz
+
+class Ring {
+  constructor(width) {
+    this.t = new Float64Array(CAPACITY);
+    this.v = Array.from({ length: width }, () => new Float64Array(CAPACITY));
+    this.n = 0;
+    this.head = 0;
+  }
+
+  push(t, values) {
+    this.t[this.head] = t;
+    values.forEach((x, i) => (this.v[i][this.head] = x));
+    this.head = (this.head + 1) % CAPACITY;
+    this.n = Math.min(this.n + 1, CAPACITY);
+  }
+
+  /** [t, series...] in time order, as uPlot wants them. */
+  ordered() {
+    const start = (this.head - this.n + CAPACITY) % CAPACITY;
+    const take = (a) => {
+      if (start + this.n <= CAPACITY) return a.slice(start, start + this.n);
+      const out = new Float64Array(this.n);
+      out.set(a.subarray(start));
+      out.set(a.subarray(0, this.head), CAPACITY - start);
+      return out;
+    };
+    return [take(this.t), ...this.v.map(take)];
+  }
+}
+
+export class Plots {
+  constructor(container, chooser) {
+    this.container = container;
+    this.rings = Object.fromEntries(Object.entries(CHANNELS).map(([k, ch]) => [k, new Ring(ch.series.length)]));
+    this.charts = new Map();
+    this.lastDraw = 0;
+    this.dirty = false;
+    this.chosen = new Set(['Pos', 'Energy']);
+    for (const [key, ch] of Object.entries(CHANNELS)) {
+      const label = document.createElement('label');
+      const box = document.createElement('input');
+      box.type = 'checkbox';
+      box.checked = this.chosen.has(key);
+      box.dataset.channel = key;
+      box.addEventListener('change', () => this.choose(key, box.checked));
+      label.append(box, ` ${ch.label}`);
+      chooser.appendChild(label);
+    }
+    new ResizeObserver(() => this.resize()).observe(container);
+  }
+
+  get open() {
+    return !this.container.closest('[hidden]');
+  }
+
+  choose(key, on) {
+    if (on) this.chosen.add(key);
+    else this.chosen.delete(key);
+    this.sync();
+  }
+
+  /** Create or remove charts to match the chosen channels. */
+  sync() {
+    for (const [key, chart] of this.charts) {
+      if (!this.chosen.has(key) || !this.open) {
+        chart.destroy();
+        chart.root.parentElement?.remove();
+        this.charts.delete(key);
+      }
+    }
+    if (!this.open) return;
+    for (const key of Object.keys(CHANNELS)) {
+      if (this.chosen.has(key) && !this.charts.has(key)) this.charts.set(key, this.make(key));
+    }
+    this.resize();
+    this.dirty = true;
+  }
+
+  make(key) {
+    const ch = CHANNELS[key];
+    const cell = document.createElement('div');
+    cell.className = 'plot-cell';
+    cell.dataset.channel = key;
+    this.container.appendChild(cell);
+    const opts = {
+      title: `${ch.label} (${ch.unit})`,
+      width: 320,
+      height: 150,
+      scales: { x: { time: false } },
+      axes: [{ label: 't (s)', size: 30, labelSize: 14 }, { size: 56 }],
+      legend: { live: false },
+      series: [{ label: 't' }, ...ch.series.map((s, i) => ({ label: s, stroke: COLORS[i], width: 1.6 }))],
+    };
+    return new uPlot(opts, this.rings[key].ordered(), cell);
+  }
+
+  resize() {
+    for (const chart of this.charts.values()) {
+      const w = chart.root.parentElement?.clientWidth ?? 320;
+      if (w > 50) chart.setSize({ width: w - 4, height: 150 });
+    }
+  }
+
+  clear() {
+    for (const key of Object.keys(CHANNELS)) this.rings[key] = new Ring(CHANNELS[key].series.length);
+    this.dirty = true;
+  }
+
+  /** Record one body frame at simulated time t. */
+  push(t, body) {
+    for (const [key, ch] of Object.entries(CHANNELS)) this.rings[key].push(t, ch.get(body));
+    this.dirty = true;
+  }
+
+  /** Redraw if something changed and 1/30 s has passed since the last redraw. */
+  draw(now) {
+    if (!this.dirty || now - this.lastDraw < 1 / 30 || this.charts.size === 0) return;
+    this.lastDraw = now;
+    this.dirty = false;
+    for (const [key, chart] of this.charts) chart.setData(this.rings[key].ordered());
+  }
+}

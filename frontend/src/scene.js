@@ -1,0 +1,208 @@
+// The 3-D stage: renderer, camera, orbit controls with a follow mode, lights, the ground grid
+// with labelled N/E/D axes. Bodies are added by the caller into `ned` (see frames.js).
+
+import {
+  AmbientLight,
+  BufferGeometry,
+  Color,
+  DirectionalLight,
+  Float32BufferAttribute,
+  Group,
+  HemisphereLight,
+  LineBasicMaterial,
+  LineSegments,
+  PerspectiveCamera,
+  PMREMGenerator,
+  Scene,
+  Vector3,
+  WebGLRenderer,
+} from 'three';
+import { OrbitControls } from 'three/examples/jsm/controls/OrbitControls.js';
+import { RoomEnvironment } from 'three/examples/jsm/environments/RoomEnvironment.js';
+import { makeNedRoot, nedToThree } from './frames.js';
+import { Arrow, makeLabel } from './glyphs.js';
+
+export const BACKGROUND = '#e8edf2';
+// Default view direction from the target, NED: from the south (a little west) and above, so
+// north runs away from the viewer, east to the right, down is down: the arrow keys match.
+const VIEW_FROM = [-0.8, -0.32, -0.5];
+
+/**
+ * The ground grid in the NED x-y plane (z = 0), `cells` × `cells` of size `cell`, fading into
+ * the background towards its edge. Made of one segment per cell edge rather than a few long
+ * lines: long lines that pass behind the camera are dropped by some software rasterisers.
+ */
+function makeGrid(cell, cells) {
+  const half = (cell * cells) / 2;
+  const pos = [];
+  const col = [];
+  const major = new Color('#8996a3');
+  const minor = new Color('#bcc6d0');
+  const bg = new Color(BACKGROUND);
+  const c = new Color();
+  const push = (x0, y0, x1, y1, isMajor) => {
+    for (const [x, y] of [[x0, y0], [x1, y1]]) {
+      pos.push(x, y, 0);
+      const fade = Math.min(1, (Math.hypot(x, y) / half) ** 2);
+      c.copy(isMajor ? major : minor).lerp(bg, fade);
+      col.push(c.r, c.g, c.b);
+    }
+  };
+  for (let i = 0; i <= cells; i++) {
+    const k = -half + i * cell;
+    const isMajor = i === cells / 2 || i % 5 === 0;
+    for (let j = 0; j < cells; j++) {
+      const a = -half + j * cell;
+      push(k, a, k, a + cell, isMajor);
+      push(a, k, a + cell, k, isMajor);
+    }
+  }
+  const g = new BufferGeometry();
+  g.setAttribute('position', new Float32BufferAttribute(pos, 3));
+  g.setAttribute('color', new Float32BufferAttribute(col, 3));
+  return new LineSegments(g, new LineBasicMaterial({ vertexColors: true }));
+}
+
+/** The GPU's name as WebGL reports it ("" when hidden). */
+function rendererName(renderer) {
+  const gl = renderer.getContext();
+  const info = gl.getExtension('WEBGL_debug_renderer_info');
+  return String(gl.getParameter(info ? info.UNMASKED_RENDERER_WEBGL : gl.RENDERER) ?? '');
+}
+
+/** 1, 2 or 5 × 10^k, the smallest not below x. */
+function niceStep(x) {
+  const p = 10 ** Math.floor(Math.log10(x));
+  for (const m of [1, 2, 5, 10]) if (m * p >= x) return m * p;
+  return 10 * p;
+}
+
+export class Stage {
+  constructor(canvas) {
+    this.canvas = canvas;
+    this.renderer = new WebGLRenderer({ canvas, antialias: true });
+    this.renderer.setPixelRatio(Math.min(window.devicePixelRatio || 1, 2));
+    this.scene = new Scene();
+    this.scene.background = new Color(BACKGROUND);
+    this.renderer_name = rendererName(this.renderer);
+    // A software rasteriser (SwiftShader, llvmpipe: a VM, a browser without a GPU) takes seconds
+    // to compile the image-based-lighting shaders; there the lights alone do the shading.
+    this.software = /swiftshader|llvmpipe|softpipe|software/i.test(this.renderer_name);
+    if (!this.software) {
+      const pmrem = new PMREMGenerator(this.renderer);
+      this.scene.environment = pmrem.fromScene(new RoomEnvironment(), 0.04).texture;
+      this.scene.environmentIntensity = 0.55;
+      pmrem.dispose();
+    }
+    this.scene.add(new HemisphereLight('#ffffff', '#8d9aa6', this.software ? 1.8 : 1.2));
+    this.scene.add(new AmbientLight('#ffffff', this.software ? 0.5 : 0.2));
+    const sun = new DirectionalLight('#ffffff', 2.0);
+    sun.position.set(-4, 10, 6);
+    this.scene.add(sun);
+    this.ned = makeNedRoot();
+    this.scene.add(this.ned);
+
+    this.camera = new PerspectiveCamera(45, 1, 0.01, 5000);
+    this.controls = new OrbitControls(this.camera, canvas);
+    this.controls.enableDamping = true;
+    this.controls.dampingFactor = 0.12;
+    this.follow = true;
+    this.followVel = new Vector3();
+    this.scale = 0; // grid cell size now drawn
+    this.ground = new Group();
+    this.ned.add(this.ground);
+    this.setScale(1);
+    this.resetView(new Vector3(), 1);
+  }
+
+  /** Rebuild grid and axes for a body of characteristic length `extent` (m). */
+  setScale(extent) {
+    const cell = niceStep(Math.max(0.25, extent * 0.75));
+    if (cell === this.scale) return;
+    this.scale = cell;
+    for (const c of [...this.ground.children]) this.ground.remove(c);
+    const grid = makeGrid(cell, 40);
+    this.grid = grid;
+    this.ground.add(grid);
+    const L = 2 * cell;
+    const axes = [
+      ['N', [1, 0, 0], '#c92a2a'],
+      ['E', [0, 1, 0], '#2b8a3e'],
+      ['D', [0, 0, 1], '#1c5fc9'],
+    ];
+    for (const [name, dir, color] of axes) {
+      const a = new Arrow(color, { radius: 0.025 * cell });
+      a.set(new Vector3(), new Vector3(...dir), L);
+      this.ground.add(a);
+      const label = makeLabel(name, color, 0.45 * cell);
+      label.position.set(dir[0] * (L + 0.4 * cell), dir[1] * (L + 0.4 * cell), dir[2] * (L + 0.4 * cell));
+      this.ground.add(label);
+    }
+  }
+
+  resize(width, height) {
+    this.renderer.setSize(width, height, false);
+    this.camera.aspect = width / Math.max(1, height);
+    this.camera.updateProjectionMatrix();
+  }
+
+  /** Put the camera back to the default view of `targetNed` (Vector3 in NED) at a distance fit for `extent`. */
+  resetView(targetNed, extent) {
+    const target = nedToThree([targetNed.x, targetNed.y, targetNed.z]);
+    // a portrait screen sees less sideways: step back so the axes still fit
+    const dist = Math.max(4.5, 6 * extent) * Math.max(1, Math.sqrt(1 / this.camera.aspect));
+    const from = nedToThree(VIEW_FROM).normalize().multiplyScalar(dist);
+    this.controls.target.copy(target);
+    this.camera.position.copy(target).add(from);
+    this.followVel.set(0, 0, 0);
+    this.controls.update();
+  }
+
+  /**
+   * Follow mode: move target and camera together towards the body's CG (three world Vector3),
+   * as a critically damped spring (ω = 5 rad/s), so the body drifts on screen a little when it
+   * speeds up and then is caught, and a constant acceleration leaves it a steady a/ω² off centre.
+   */
+  followTo(cgWorld, dt) {
+    if (!this.follow) return;
+    const w = 5;
+    const err = cgWorld.clone().sub(this.controls.target);
+    if (err.length() > 50 * Math.max(1, this.scale)) {
+      this.camera.position.add(err);
+      this.controls.target.add(err);
+      this.followVel.set(0, 0, 0);
+      return;
+    }
+    const h = Math.min(dt, 0.05);
+    const acc = err.multiplyScalar(w * w).sub(this.followVel.clone().multiplyScalar(2 * w));
+    this.followVel.addScaledVector(acc, h);
+    const step = this.followVel.clone().multiplyScalar(h);
+    this.camera.position.add(step);
+    this.controls.target.add(step);
+  }
+
+  /** Keep the grid under the body: move it by whole cells horizontally (NED x, y). */
+  centreGround(cgNed) {
+    const c = this.scale * 2;
+    this.grid.position.set(Math.round(cgNed.x / c) * c, Math.round(cgNed.y / c) * c, 0);
+  }
+
+  render() {
+    this.controls.update();
+    this.renderer.render(this.scene, this.camera);
+  }
+
+  /** Screen position (CSS px, page coordinates) of a three world point; null when behind the camera. */
+  toScreen(world) {
+    const p = world.clone().project(this.camera);
+    if (p.z > 1) return null;
+    const r = this.canvas.getBoundingClientRect();
+    return { x: r.left + ((p.x + 1) / 2) * r.width, y: r.top + ((1 - p.y) / 2) * r.height };
+  }
+
+  /** A PNG of the view: rendered now and read back at once (no preserveDrawingBuffer needed). */
+  screenshot() {
+    this.renderer.render(this.scene, this.camera);
+    return this.canvas.toDataURL('image/png');
+  }
+}

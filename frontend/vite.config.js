@@ -1,0 +1,24 @@
+// Vite builds the page into dist/ with relative asset paths, so the server can serve it at /
+// (or under any prefix). `npm run dev` proxies the API, the websocket and the meshes to a
+// running `sixdof serve` (SIXDOF_URL, default http://127.0.0.1:8000).
+import { defineConfig } from 'vite';
+
+const backend = process.env.SIXDOF_URL || 'http://127.0.0.1:8000';
+
+export default defineConfig({
+  base: './',
+  build: {
+    outDir: 'dist',
+    emptyOutDir: true,
+    chunkSizeWarningLimit: 1500,
+    sourcemap: false,
+  },
+  server: {
+    host: '127.0.0.1',
+    proxy: {
+      '/api': backend,
+      '/meshes': backend,
+      '/ws': { target: backend.replace(/^http/, 'ws'), ws: true },
+    },
+  },
+});

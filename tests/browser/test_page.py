@@ -1,0 +1,228 @@
+"""The page against a real server: it loads, draws, moves, sends what is set, shows errors."""
+
+from __future__ import annotations
+
+import time
+
+import numpy as np
+import pytest
+from pagekit import SHOTS, PageRun, Server, body, grab, load_preset, open_page
+from playwright.sync_api import Browser, Locator, Page
+
+pytestmark = pytest.mark.browser
+
+G = 9.81
+
+
+def follow_off(page: Page) -> None:
+    page.click("#btn-follow")
+    assert page.get_attribute("#btn-follow", "aria-pressed") == "false"
+
+
+def screen(page: Page) -> tuple[float, float]:
+    p = page.evaluate("__sixdof.bodyScreenPosition()")
+    return p["x"], p["y"]
+
+
+def field(page: Page, name: str) -> Locator:
+    """The input of the panel control labelled exactly `name`."""
+    return page.get_by_label(name, exact=True)
+
+
+def wait_scenario(server: Server, room: str, pred, timeout: float = 5.0) -> dict:
+    deadline = time.monotonic() + timeout
+    while True:
+        sc = server.get_json(f"/api/rooms/{room}/scenario")
+        if pred(sc) or time.monotonic() > deadline:
+            return sc
+        time.sleep(0.1)
+
+
+def test_page_loads_without_console_errors_and_draws_the_body(page_run: PageRun) -> None:
+    page = page_run.page
+    load_preset(page, "hover")  # an orange box (Simple/Orange) held still by a constant Force
+    hello = page.evaluate("__sixdof.hello")
+    assert hello["scenario"]["bodies"][0]["Material"] == "Simple/Orange"
+    page.wait_for_timeout(300)
+    x, y = screen(page)
+    px = grab(page, x, y, 5).reshape(-1, 3).astype(int).mean(0)
+    r, g, b = px
+    # the background is a pale grey-blue (#e8edf2, b > r); an orange body: r well above b
+    assert r - b > 90 and r > g > b, f"no orange body at its CG on screen: mean RGB {px}"
+    far = grab(page, 30, 700, 5).reshape(-1, 3).astype(int).mean(0)  # a corner of the view
+    assert far[2] >= far[0], f"the corner should show the background, got {far}"
+    # the clock runs and the HUD says so
+    t0 = page.evaluate("__sixdof.lastState.t")
+    page.wait_for_timeout(500)
+    assert page.evaluate("__sixdof.lastState.t") > t0 + 0.2
+    assert "connected" in page.inner_text("#hud")
+    assert page_run.errors == []
+
+
+def test_free_fall_moves_down_on_screen(page_run: PageRun) -> None:
+    page = page_run.page
+    load_preset(page, "free_fall")
+    follow_off(page)
+    page.click("#btn-reset")
+    page.wait_for_function("__sixdof.lastState.t < 0.1")
+    x0, y0 = screen(page)
+    page.wait_for_timeout(600)
+    x1, y1 = screen(page)
+    state = page.evaluate("__sixdof.lastState")
+    t, z = state["t"], state["bodies"][0]["Pos"][2]
+    assert z == pytest.approx(0.5 * G * t * t, rel=0.02, abs=0.01)  # NED z grows: it falls
+    assert y1 - y0 > 40, f"the body should move down the screen, went {y0:.0f} -> {y1:.0f} px"
+    assert abs(x1 - x0) < 0.2 * (y1 - y0), "straight down, not sideways"
+    assert page_run.errors == []
+
+
+def test_keys_and_panel_apply_force_the_right_way(page_run: PageRun, server: Server) -> None:
+    page = page_run.page
+    load_preset(page, "hover")  # weight cancelled: only what we apply moves it
+    follow_off(page)
+    page.click("#btn-reset")
+    mass = page.evaluate("__sixdof.hello.scenario.bodies[0].Mass")
+    x0, _ = screen(page)
+    page.locator("#scene").focus()
+    page.keyboard.down("ArrowRight")  # push east (global frame)
+    page.wait_for_function("__sixdof.lastState.bodies[0].Force[1] > 0")
+    pushed = body(page)
+    assert pushed["Force"][1] == pytest.approx(mass * 10.0, rel=1e-6)  # Mass × "Key push" 10 m/s²
+    page.wait_for_timeout(500)
+    page.keyboard.up("ArrowRight")
+    page.wait_for_function("__sixdof.lastState.bodies[0].Force[1] === 0")
+    after = body(page)
+    assert after["Vel"][1] > 3.0 and abs(after["Vel"][0]) < 0.05 and abs(after["Vel"][2]) < 0.05
+    assert after["Force"] == pytest.approx([0, 0, -mass * G], abs=1e-6)  # back to the constant
+    page.wait_for_timeout(200)
+    x1, _ = screen(page)
+    assert x1 - x0 > 40, "east is to the right in the default view"
+
+    # the panel: a constant Force north of 4 N, kept in the scenario
+    page.get_by_role("button", name="Force and Moment").click()
+    box = field(page, "Force N (N)")
+    box.fill("4")
+    box.press("Enter")
+    page.get_by_role("button", name="Set as constant input").click()
+    sc = wait_scenario(server, page_run.room, lambda s: s["bodies"][0]["Force"][0] == 4.0)
+    assert sc["bodies"][0]["Force"] == pytest.approx([4.0, 0.0, -mass * G])
+    v0 = body(page)["Vel"][0]
+    page.wait_for_timeout(500)
+    assert body(page)["Vel"][0] - v0 > 0.5 * (4.0 / mass) * 0.3  # accelerates north
+    assert page_run.errors == []
+
+
+def test_shift_drag_pulls_the_body_toward_the_mouse(page_run: PageRun) -> None:
+    page = page_run.page
+    load_preset(page, "hover")
+    follow_off(page)
+    page.click("#btn-reset")
+    x, y = screen(page)
+    page.keyboard.down("Shift")
+    page.mouse.move(x, y)
+    page.mouse.down()
+    page.mouse.move(x + 60, y, steps=3)
+    page.mouse.move(x + 120, y, steps=3)
+    page.wait_for_function("__sixdof.lastState.bodies[0].Force[1] > 1")
+    during = body(page)
+    page.wait_for_timeout(400)
+    page.mouse.up()
+    page.keyboard.up("Shift")
+    page.wait_for_function("Math.abs(__sixdof.lastState.bodies[0].Force[1]) < 1e-9")
+    after = body(page)
+    x1, _ = screen(page)
+    mass = page.evaluate("__sixdof.hello.scenario.bodies[0].Mass")
+    # the spring pulled mostly east (to the right on screen), and the body went that way
+    f = np.array(during["Force"]) - [0, 0, -mass * G]
+    assert f[1] > 1.5 * max(abs(f[0]), abs(f[2])), f"pull should point east, got {f}"
+    assert after["Pos"][1] > 0.1 and x1 - x > 20, "pulled to the right, it went right"
+    assert page_run.errors == []
+
+
+def test_mass_set_in_the_panel_reaches_the_server(page_run: PageRun, server: Server) -> None:
+    page = page_run.page
+    box = field(page, "Mass (kg)")
+    box.fill("3.5")
+    box.press("Enter")
+    sc = wait_scenario(server, page_run.room, lambda s: s["bodies"][0]["Mass"] == 3.5)
+    assert sc["bodies"][0]["Mass"] == 3.5
+    page.wait_for_function("__sixdof.hello.scenario.bodies[0].Mass === 3.5")
+    assert page_run.errors == []
+
+
+def test_invalid_values_show_the_servers_error_next_to_the_control(
+    page_run: PageRun, server: Server
+) -> None:
+    page = page_run.page
+    before = server.get_json(f"/api/rooms/{page_run.room}/scenario")["bodies"][0]
+    box = field(page, "Mass (kg)")
+    box.fill("-1")
+    box.press("Enter")
+    error = page.locator(".sixdof-error[data-field='Mass']")
+    error.wait_for(timeout=5000)
+    text = error.inner_text()
+    assert "Mass" in text and "-1" in text, text  # the server's words: field, value, range
+    # it sits right under the Mass row
+    assert page.evaluate(
+        "() => document.querySelector(\".sixdof-error[data-field='Mass']\")"
+        ".previousElementSibling.textContent.includes('Mass (kg)')"
+    )
+    assert (
+        server.get_json(f"/api/rooms/{page_run.room}/scenario")["bodies"][0]["Mass"]
+        == before["Mass"]
+    )
+
+    radii = field(page, "InertiaRadi (m)")
+    radii.fill("0.1, 0.1, 5000")
+    radii.press("Enter")
+    rerr = page.locator(".sixdof-error[data-field='InertiaRadi']")
+    rerr.wait_for(timeout=5000)
+    assert "InertiaRadi" in rerr.inner_text()
+
+    box.fill("2.5")
+    box.press("Enter")
+    error.wait_for(state="detached", timeout=5000)
+    sc = wait_scenario(server, page_run.room, lambda s: s["bodies"][0]["Mass"] == 2.5)
+    assert sc["bodies"][0]["Mass"] == 2.5
+    assert page_run.errors == []
+
+
+def test_screenshots_of_default_view_plots_and_phone(browser: Browser, server: Server) -> None:
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    run = open_page(browser, server.url)
+    page = run.page
+    page.wait_for_timeout(800)
+    page.screenshot(path=str(SHOTS / "default.png"))
+    side = page.locator("#side").bounding_box()
+    canvas = page.locator("#scene").bounding_box()
+    assert side["width"] >= 300 and canvas["width"] + side["width"] == pytest.approx(1280, abs=2)
+
+    load_preset(page, "tennis_racket")
+    page.click("#btn-plots")
+    page.check("#plot-chooser input[data-channel='AngVel']")
+    page.wait_for_timeout(1500)
+    assert page.locator(".plot-cell").count() == 3  # Pos, Energy (default) and AngVel
+    assert page.locator("#caption").is_visible()
+    assert "Dzhanibekov" in page.inner_text("#caption")
+    page.screenshot(path=str(SHOTS / "preset_plots.png"))
+    assert run.errors == []
+    page.context.close()
+
+    phone = open_page(browser, server.url, width=390, height=844)
+    page = phone.page
+    page.wait_for_timeout(800)
+    page.screenshot(path=str(SHOTS / "phone.png"))
+    canvas = page.locator("#scene").bounding_box()
+    assert canvas["width"] == pytest.approx(390, abs=1)  # the view takes the whole width
+    assert not page.locator("#side").evaluate(
+        "e => e.getBoundingClientRect().left < 390"
+    )  # panel tucked away
+    page.click("#btn-panel")
+    page.wait_for_timeout(400)
+    assert page.locator("#side").evaluate("e => e.getBoundingClientRect().right <= 391")
+    x, y = screen(page)
+    assert 0 < x < 390 and 0 < y < 844
+    assert page.evaluate("document.documentElement.scrollWidth") <= 390
+    page.screenshot(path=str(SHOTS / "phone_panel.png"))
+    assert phone.errors == []
+    page.context.close()
