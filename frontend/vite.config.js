@@ -18,7 +18,13 @@ export default defineConfig({
     proxy: {
       '/api': backend,
       '/meshes': backend,
-      '/ws': { target: backend.replace(/^http/, 'ws'), ws: true },
+      // the server accepts a browser's websocket only from its own origin: say we are it
+      '/ws': {
+        target: backend.replace(/^http/, 'ws'),
+        ws: true,
+        changeOrigin: true,
+        configure: (proxy) => proxy.on('proxyReqWs', (req) => req.setHeader('origin', backend)),
+      },
     },
   },
 });

@@ -109,7 +109,8 @@ export class Plots {
       title: `${ch.label} (${ch.unit})`,
       width: 320,
       height: 150,
-      scales: { x: { time: false } },
+      // a flat line gets a ±1 band instead of uPlot's default 0…100
+      scales: { x: { time: false }, y: { range: (u, lo, hi) => (hi - lo < 1e-9 ? [lo - 1, hi + 1] : uPlot.rangeNum(lo, hi, 0.1, true)) } },
       axes: [{ label: 't (s)', size: 30, labelSize: 14 }, { size: 56 }],
       legend: { live: false },
       series: [{ label: 't' }, ...ch.series.map((s, i) => ({ label: s, stroke: COLORS[i], width: 1.6 }))],

@@ -150,7 +150,7 @@ export class Stage {
   resetView(targetNed, extent) {
     const target = nedToThree([targetNed.x, targetNed.y, targetNed.z]);
     // a portrait screen sees less sideways: step back so the axes still fit
-    const dist = Math.max(4.5, 6 * extent) * Math.max(1, Math.sqrt(1 / this.camera.aspect));
+    const dist = Math.max(4.5, 6 * extent) * Math.max(1, (1 / this.camera.aspect) ** 0.8);
     const from = nedToThree(VIEW_FROM).normalize().multiplyScalar(dist);
     this.controls.target.copy(target);
     this.camera.position.copy(target).add(from);

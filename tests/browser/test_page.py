@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import struct
 import time
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -117,24 +119,31 @@ def test_shift_drag_pulls_the_body_toward_the_mouse(page_run: PageRun) -> None:
     load_preset(page, "hover")
     follow_off(page)
     page.click("#btn-reset")
+    mass = page.evaluate("__sixdof.hello.scenario.bodies[0].Mass")
+    # add up the pull (applied Force minus the constant one) over the frames, page side
+    page.evaluate(
+        """(w) => { window.__pull = [0, 0, 0]; window.__pullTimer = setInterval(() => {
+             const f = __sixdof.lastState.bodies[0].Force;
+             window.__pull = [f[0], f[1], f[2] - w].map((x, i) => window.__pull[i] + x);
+           }, 20); }""",
+        -mass * G,
+    )
     x, y = screen(page)
     page.keyboard.down("Shift")
     page.mouse.move(x, y)
     page.mouse.down()
     page.mouse.move(x + 60, y, steps=3)
     page.mouse.move(x + 120, y, steps=3)
-    page.wait_for_function("__sixdof.lastState.bodies[0].Force[1] > 1")
-    during = body(page)
-    page.wait_for_timeout(400)
+    page.wait_for_function("__sixdof.lastState.bodies[0].Pos[1] > 0.1", timeout=5000)
     page.mouse.up()
     page.keyboard.up("Shift")
-    page.wait_for_function("Math.abs(__sixdof.lastState.bodies[0].Force[1]) < 1e-9")
+    page.wait_for_function("__sixdof.lastState.bodies[0].Force[1] === 0")
+    pull = np.array(page.evaluate("clearInterval(window.__pullTimer), window.__pull"))
     after = body(page)
     x1, _ = screen(page)
-    mass = page.evaluate("__sixdof.hello.scenario.bodies[0].Mass")
     # the spring pulled mostly east (to the right on screen), and the body went that way
-    f = np.array(during["Force"]) - [0, 0, -mass * G]
-    assert f[1] > 1.5 * max(abs(f[0]), abs(f[2])), f"pull should point east, got {f}"
+    assert pull[1] > 1.5 * max(abs(pull[0]), abs(pull[2])), f"pull should point east: {pull}"
+    assert after["Force"] == pytest.approx([0, 0, -mass * G], abs=1e-9)  # released: push cleared
     assert after["Pos"][1] > 0.1 and x1 - x > 20, "pulled to the right, it went right"
     assert page_run.errors == []
 
@@ -205,6 +214,18 @@ def test_screenshots_of_default_view_plots_and_phone(browser: Browser, server: S
     assert page.locator("#caption").is_visible()
     assert "Dzhanibekov" in page.inner_text("#caption")
     page.screenshot(path=str(SHOTS / "preset_plots.png"))
+    # the Screenshot button saves a PNG of the view; CSV links to the room's history
+    with page.expect_download() as shot:
+        page.click("#btn-shot")
+    png = Path(shot.value.path()).read_bytes()
+    canvas = page.locator("#scene").bounding_box()
+    width, height = struct.unpack(">II", png[16:24])
+    assert png[:8] == b"\x89PNG\r\n\x1a\n" and shot.value.suggested_filename.endswith(".png")
+    assert width == pytest.approx(canvas["width"], abs=2) and height == pytest.approx(
+        canvas["height"], abs=2
+    )
+    csv = page.evaluate("fetch(document.getElementById('btn-csv').href).then((r) => r.text())")
+    assert csv.count("\n") > 10 and "Pos" in csv.splitlines()[0]
     assert run.errors == []
     page.context.close()
 

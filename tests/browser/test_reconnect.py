@@ -1,0 +1,45 @@
+"""When the server goes away the page says so, and it reconnects by itself when it is back."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from pagekit import Server, free_port, open_page, require_page
+from playwright.sync_api import Browser
+
+pytestmark = pytest.mark.browser
+
+
+def test_page_reconnects_after_the_server_restarts(browser: Browser, tmp_path: Path) -> None:
+    require_page()
+    srv = Server(free_port(), tmp_path / "serve.log")
+    srv.start()
+    try:
+        run = open_page(browser, srv.url)
+        page = run.page
+        hellos = page.evaluate("__sixdof.helloCount")
+        srv.stop()
+        page.wait_for_function("!__sixdof.connected", timeout=10_000)
+        page.wait_for_function(
+            "document.querySelector('[data-hud=conn]').textContent.startsWith('reconnecting')",
+            timeout=10_000,
+        )
+        assert "reconnecting" in page.locator("#banners").inner_text().lower()
+        srv.start()
+        # back without a reload: a new hello from the new server, and its frames
+        page.wait_for_function(
+            "(h) => __sixdof.connected && __sixdof.helloCount > h && __sixdof.lastState.gen > h",
+            arg=hellos,
+            timeout=30_000,
+        )
+        page.wait_for_function(
+            "document.querySelector('[data-hud=conn]').textContent === 'connected'"
+        )
+        assert page.locator("[data-banner='conn']").count() == 0
+        t0 = page.evaluate("__sixdof.lastState.t")
+        page.wait_for_timeout(400)
+        assert page.evaluate("__sixdof.lastState.t") > t0  # frames flow again
+        page.context.close()
+    finally:
+        srv.stop()
