@@ -124,7 +124,7 @@ export class BodyView {
     const sat = (x, cap) => cap * (1 - Math.exp(-x / cap));
     this.place(this.arrows.force, f, L * sat(f.length() / weight, 3), show.arrows);
     this.place(this.arrows.moment, m, L * sat(m.length() / (weight * L), 3), show.arrows);
-    this.place(this.arrows.velocity, v, sat(v.length() * 0.5, 8 * L), show.arrows); // where it is in 0.5 s
+    this.place(this.arrows.velocity, v, sat(v.length() * 0.5, 4 * L), show.arrows); // where it is in 0.5 s
     this.trail.visible = show.trail;
     this.trail.add([this.cg.x, this.cg.y, this.cg.z], L * 0.004);
   }

@@ -120,6 +120,8 @@ function receive(msg) {
     if (body) plots.push(msg.t, body);
     hud.state(msg, body);
     panel.setStatus(msg.status);
+    const label = msg.status.running ? 'Pause' : 'Resume';
+    if ($('btn-pause').textContent !== label) $('btn-pause').textContent = label;
   } else if (msg.type === 'hello') {
     onHello(msg);
   } else if (msg.type === 'error') {

@@ -284,16 +284,17 @@ export class Panel {
     this.gui.controllersRecursive().forEach((ctl) => ctl.updateDisplay());
   }
 
-  /** Follow the running status (pause button label, time scale). */
+  /** Follow the running status (pause button label, time scale); called for every frame. */
   setStatus(status) {
     if (!status) return;
-    const changed = status.running !== this.p.running || status.time_scale !== this.p.time_scale;
+    if (status.running === this.shownRunning && status.time_scale === this.p.time_scale) return;
+    this.shownRunning = status.running;
     this.p.running = status.running;
     this.c.run.name(status.running ? 'Pause (Space)' : 'Resume (Space)');
     if (!Object.values(TIME_SCALES).includes(status.time_scale)) {
       this.c.time_scale.options({ ...TIME_SCALES, [`${status.time_scale} ×`]: status.time_scale });
     }
     this.p.time_scale = status.time_scale;
-    if (changed) this.c.time_scale.updateDisplay();
+    this.c.time_scale.updateDisplay();
   }
 }
