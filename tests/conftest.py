@@ -7,6 +7,7 @@ from collections.abc import Callable
 
 import numpy as np
 import pytest
+
 from sixdof.dynamics import Bodies, outputs
 
 OutputsOverTime = Callable[[np.ndarray, np.ndarray, Bodies], dict[str, np.ndarray]]
@@ -33,3 +34,13 @@ def _outputs_over_time(states: np.ndarray, u: np.ndarray, bodies: Bodies) -> dic
 @pytest.fixture(scope="session")
 def outputs_over_time() -> OutputsOverTime:
     return _outputs_over_time
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """Run the browser tests last.
+
+    Playwright's sync API keeps an asyncio loop running in the main thread for as long as
+    its session lasts, and tests that call asyncio.run() cannot run after it has started.
+    Running fast tests first also gives the quickest feedback.
+    """
+    items.sort(key=lambda item: item.get_closest_marker("browser") is not None)

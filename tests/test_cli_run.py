@@ -11,6 +11,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+
 from sixdof.cli import main
 from sixdof.dynamics import ImpossibleInertiaWarning
 from sixdof.dynamics.quaternion import rotate

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+
 from sixdof.dynamics import Bodies, BodyParams, IntegratorSettings, integrate, make_state
 from sixdof.dynamics import quaternion as quat
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+
 from sixdof.dynamics import (
     Bodies,
     BodyParams,

@@ -20,6 +20,7 @@ pytest.importorskip("pythreejs")
 pytest.importorskip("ipywidgets")
 
 import pythreejs as p3
+
 from sixdof.dynamics.quaternion import from_euler, to_rotmat
 from sixdof.notebook import BodyView, VisualWarning, as_scenario, load_catalogue
 from sixdof.notebook.frames import (

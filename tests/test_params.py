@@ -7,6 +7,7 @@ import warnings
 
 import numpy as np
 import pytest
+
 from sixdof.dynamics import (
     Bodies,
     BodyParams,

@@ -9,6 +9,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+
 from sixdof.dynamics.quaternion import rotate
 from sixdof.headless import RunResult, run_scenario
 from sixdof.scenario import Scenario

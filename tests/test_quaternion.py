@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+
 from sixdof.dynamics import quaternion as quat
 
 RNG_SEED = 20240611

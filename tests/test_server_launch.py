@@ -6,6 +6,7 @@ import socket
 
 import pytest
 import uvicorn
+
 from sixdof.server.launch import SEND_BUFFER, listening_socket, page_url
 
 

@@ -11,6 +11,7 @@ from pathlib import Path
 from typing import get_args
 
 import pytest
+
 from sixdof.scenario import BodySpec, Scenario
 from sixdof.server.protocol import (
     CLIENT_MESSAGES,

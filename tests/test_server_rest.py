@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+
 from sixdof.scenario import BodySpec, Scenario
 from sixdof.scenario.presets import PRESETS
 from sixdof.server import Settings, create_app

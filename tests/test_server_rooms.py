@@ -11,9 +11,10 @@ from contextlib import contextmanager
 from typing import Any
 
 import pytest
+from starlette.websockets import WebSocketDisconnect
+
 from sixdof.server import Settings, create_app
 from sixdof.server.clients import Client, RateLimiter
-from starlette.websockets import WebSocketDisconnect
 
 with warnings.catch_warnings():  # starlette asks for httpx2; httpx still works
     warnings.filterwarnings("ignore", message=".*httpx2.*")

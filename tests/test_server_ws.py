@@ -15,11 +15,12 @@ from contextlib import contextmanager
 from typing import Any
 
 import pytest
+from starlette.websockets import WebSocketDisconnect
+
 from sixdof.scenario import BodySpec, Scenario
 from sixdof.server import Settings, create_app
 from sixdof.server import ws as ws_module
 from sixdof.server.protocol import SERVER_MESSAGES, server_message_adapter
-from starlette.websockets import WebSocketDisconnect
 
 with warnings.catch_warnings():  # starlette asks for httpx2; httpx still works
     warnings.filterwarnings("ignore", message=".*httpx2.*")

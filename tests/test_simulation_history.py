@@ -4,6 +4,7 @@ import io
 
 import numpy as np
 import pytest
+
 from sixdof.scenario import BodySpec, Integration, Scenario
 from sixdof.simulation import LiveSimulation
 

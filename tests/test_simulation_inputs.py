@@ -4,6 +4,7 @@ import math
 
 import numpy as np
 import pytest
+
 from sixdof.dynamics import quaternion as quat
 from sixdof.scenario import BodySpec, Integration, Scenario
 from sixdof.simulation import LiveSimulation, SimulationError

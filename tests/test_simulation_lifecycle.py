@@ -4,6 +4,7 @@ import json
 
 import numpy as np
 import pytest
+
 import sixdof.simulation.stepping as stepping
 from sixdof.dynamics import step_fixed
 from sixdof.scenario import BodySpec, Integration, Scenario

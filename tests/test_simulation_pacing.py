@@ -3,6 +3,7 @@
 import math
 
 import pytest
+
 from sixdof.scenario import BodySpec, Integration, Scenario
 from sixdof.simulation import LiveSimulation, Pacer, SimulationError
 

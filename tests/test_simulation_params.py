@@ -4,6 +4,7 @@ import math
 
 import numpy as np
 import pytest
+
 from sixdof.dynamics import outputs, step_fixed
 from sixdof.dynamics import quaternion as quat
 from sixdof.scenario import BodySpec, Integration, Scenario

@@ -16,6 +16,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+
 from sixdof.scenario import BodySpec, Integration, Scenario
 
 URL_LINE = re.compile(r"sixdof: serving (http://127\.0\.0\.1:(\d+)/)")

@@ -15,8 +15,9 @@ import urllib.request
 from typing import Any
 
 import numpy as np
-from sixdof.scenario import BodySpec, Scenario
 from websockets.asyncio.client import ClientConnection, connect
+
+from sixdof.scenario import BodySpec, Scenario
 
 from .conftest import MASS, LiveServer
 
