@@ -9,6 +9,7 @@ import sys
 
 import numpy as np
 import pytest
+
 from sixdof.dynamics import (
     Bodies,
     BodyParams,
@@ -237,6 +238,7 @@ def test_pack_concat_and_cache() -> None:
     np.testing.assert_array_equal(joined.bodies.mass_matrix_inv, whole.bodies.mass_matrix_inv)
     assert whole.params[0, K.P_MASS] == a[0].mass
     assert whole.params[3, K.P_CORIOLIS] == 0.0
+    np.testing.assert_array_equal(whole.params[:, K.P_BLOCK], [0, 0, 1, 1, 1])  # r_g = 0
     bodies = Bodies.of(a)
     assert K.packed(bodies) is K.packed(bodies)
     assert K.packed(Bodies.of(a)) is not K.packed(bodies)
