@@ -49,9 +49,9 @@ from .quaternion import Array
 
 # OpenMP worker threads that spin while they wait steal a core from everything
 # else; on a shared 2-core machine that made a one-step prange call over 10,000
-# bodies take ~16 ms instead of ~1.5 ms (benchmarks/bench_kernel.py). Passive
-# waiting costs a few µs per call. libgomp reads this when numba first loads it;
-# a value the user set wins.
+# bodies take ~16 ms instead of ~1.5 ms. Passive waiting costs ~50 µs per
+# parallel call instead, which PARALLEL_MIN_WORK keeps small calls clear of.
+# libgomp reads this when numba first loads it; a value the user set wins.
 os.environ.setdefault("OMP_WAIT_POLICY", "passive")
 
 try:
@@ -83,10 +83,9 @@ P_BLOCK = 51  # 1.0 without a CG offset (r_g = 0, M_RB⁻¹ block diagonal), els
 PARAM_SIZE = 52
 
 #: Below this many body-steps per call the serial kernel runs, above it `prange`
-#: spreads bodies over the cores. With passive OpenMP waiting a parallel call
-#: costs ~10 µs more to start (benchmarks/bench_kernel.py --threshold); from
-#: ~4000 body-steps (~0.5 ms serial) that is noise, and the gain is up to 2× on
-#: 2 idle cores (less when other processes hold a core).
+#: spreads bodies over the cores. With passive OpenMP waiting, waking the second
+#: thread costs ~50 µs per call (benchmarks/bench_kernel.py --threshold): prange
+#: wins from ~1000–4000 body-steps (~0.1–0.5 ms serial), up to 2× on 2 idle cores.
 PARALLEL_MIN_WORK = 4096
 
 _TAU_GAIN = 0.5 / NORM_TIME_CONSTANT  # 1/(2τ)
