@@ -28,6 +28,7 @@ from collections.abc import Callable
 from typing import Any
 
 import numpy as np
+
 from sixdof.dynamics import (
     Bodies,
     BodyParams,
