@@ -240,3 +240,18 @@ def test_batch_integration_equals_single_bodies(settings: IntegratorSettings, at
             step_fixed(Bodies.of(p), x[i : i + 1], u[i : i + 1], 1e-3, "rk4")[0],
             atol=1e-14,
         )
+
+
+def test_dopri5_first_step_honours_hmin() -> None:
+    """HMin bounds every step, the first one included (only a landing step may be shorter)."""
+    bodies = Bodies.of(BodyParams.from_radii(1.0, (0.3, 0.4, 0.5), gravity=0.0))
+    x0 = make_state(ang_vel=(0.1, 0.2, 0.3))[None]
+    settings = IntegratorSettings(method="dopri5", hmin=5e-3, hmax=1e-2, abstol=1e-3, reltol=1e-3)
+    # A 4 ms span is shorter than HMin: one landing step, not four 1 ms steps.
+    _, stats = integrate(bodies, x0, np.zeros(6), [0.0, 0.004], settings)
+    assert stats.steps == 1
+
+
+def test_dopri5_hmin_above_the_stability_cap_is_refused() -> None:
+    with pytest.raises(StepSizeError, match=r"HMin: must be below 0\.03141 s"):
+        IntegratorSettings(method="dopri5", hmin=0.05, hmax=0.1)

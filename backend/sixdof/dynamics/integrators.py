@@ -206,6 +206,13 @@ class IntegratorSettings:
             raise StepSizeError(
                 "HMin", f"must not exceed HMax = {self.hmax:g} s, got {self.hmin:g}"
             )
+        cap = 0.95 * stability_limit("dopri5")
+        if self.method == "dopri5" and self.hmin > cap:
+            raise StepSizeError(
+                "HMin",
+                f"must be below {cap:.4g} s, where dopri5's steps are capped for stability "
+                f"(the quaternion-norm term), got {self.hmin:g}",
+            )
 
 
 @dataclass
@@ -342,7 +349,9 @@ def _dopri5_span(
 ) -> Array:
     """Adaptive Dormand–Prince 5(4) from t to exactly t_end (local extrapolation)."""
     hmax = min(settings.hmax, 0.95 * stability_limit("dopri5"))
-    h = stats.last_step or min(hmax, 1e-3)
+    # The first step honours HMin too; only a last step that lands on an output time may
+    # be shorter than HMin.
+    h = max(settings.hmin, stats.last_step or min(hmax, 1e-3))
     while t_end - t > 1e-14 * max(1.0, abs(t_end)):
         last = h >= t_end - t
         h_try = t_end - t if last else h
