@@ -122,11 +122,8 @@ class LiveSimulation:
 
     @property
     def scenario(self) -> Scenario:
-        """The live scenario (a copy): current parameters, constant global inputs, integrator.
-
-        Its Pos/Quater/LocalVel/AngVel are the initial state `reset()` returns to;
-        `snapshot_scenario()` starts from the current state instead.
-        """
+        """The live scenario (a copy): current parameters, constant global inputs, integrator;
+        its Pos/Quater/LocalVel/AngVel are the initial state `reset()` returns to."""
         with self._lock:
             return self._w.scenario.model_copy(deep=True)
 
@@ -146,11 +143,8 @@ class LiveSimulation:
             return self._inputs.total(self._x).copy()
 
     def inputs(self) -> dict[str, dict[str, dict[str, object]]]:
-        """Per body its records: {"B": {"constant": {frame, Force, Moment, lever}, "push": …}}.
-
-        `lever` is the point of application relative to the CG in body axes
-        (point − CGOffset when it was set), None for a force at the CG.
-        """
+        """Per body its records: {"B": {"constant": {frame, Force, Moment, lever}, "push": …}};
+        `lever`: point of application − CGOffset, body axes; None for a force at the CG."""
         with self._lock:
             return {
                 name: {ch: self._inputs.record(ch, i) for ch in ("constant", "push")}
@@ -196,19 +190,18 @@ class LiveSimulation:
         compute beyond max_compute are dropped and counted in `overruns`.
         """
         with self._lock:
-            now = self._clock() if now is None else number(now, "now")
-            if not self.running:
-                self._pacer.restart(now)
-                return 0
-            h = self._w.step
-            planned = self._pacer.plan(now, h)
+            planned = self._plan_advance(now)
             if planned == 0:
-                self._pacer.done(0, 0, h, cut_short=False)
                 return 0
             deadline = self._pacer.compute_deadline(self._clock())
             taken, cut_short = self._run(planned, deadline)
-            self._pacer.done(planned, taken, h, cut_short=cut_short)
+            self._pacer.done(planned, taken, self._w.step, cut_short=cut_short)
             return taken
+
+    def _plan_advance(self, now: float | None) -> int:
+        """Steps owed at `now` (Pacer.begin); the caller takes them and calls `_pacer.done`."""
+        now = self._clock() if now is None else number(now, "now")
+        return self._pacer.begin(now, self._w.step, running=self.running)
 
     def step(self, n: int = 1) -> int:
         """Take n physics steps now, running or paused; returns the steps taken.
@@ -241,16 +234,18 @@ class LiveSimulation:
         w = self._w
         res = run_until(w.bodies, self._x, self._inputs, w.step, w.method, k, self._names,
                         self._clock, deadline)  # fmt: skip
-        self._x = res.x
-        self._n_steps += res.taken
-        if res.reason is not None:
-            self.running = False
-            self.paused_reason = res.reason
-        if res.taken:
-            self._touch()
-            if record:
-                self._history.record(self.t, self._outputs())
+        self._adopt(res.x, res.taken, res.reason)
+        if res.taken and record:
+            self._history.record(self.t, self._outputs())
         return res.taken, res.cut_short
+
+    def _adopt(self, x: Array, taken: int, reason: str | None) -> None:
+        """x (N, 13) is the state after `taken` good steps; a divergence `reason` pauses."""
+        self._x, self._n_steps = x, self._n_steps + taken
+        if reason is not None:
+            self.running, self.paused_reason = False, reason
+        if taken:
+            self._touch()
 
     def pause(self) -> None:
         with self._lock:

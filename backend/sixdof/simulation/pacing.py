@@ -70,6 +70,17 @@ class Pacer:
         self._sum_sim = 0.0
         self._sum_demand = 0.0
 
+    def begin(self, now: float, step: float, *, running: bool = True) -> int:
+        """Start an advance at `now`: the steps owed (`plan`), 0 when not running (pacing then
+        restarts: paused time is not owed); with 0 the advance is already recorded (`done`)."""
+        if not running:
+            self.restart(now)
+            return 0
+        planned = self.plan(now, step)
+        if planned == 0:
+            self.done(0, 0, step, cut_short=False)
+        return planned
+
     def plan(self, now: float, step: float) -> int:
         """Steps owed at wall time `now` for step size `step` (s); bounds the lag first."""
         wall_dt = max(0.0, now - self._last_wall)
