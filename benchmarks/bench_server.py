@@ -41,9 +41,15 @@ URL_LINE = re.compile(r"sixdof: serving (http://127\.0\.0\.1:(\d+)/)")
 
 
 class Server:
-    def __init__(self, frame_rate_note: str = "") -> None:
-        cmd = [sys.executable, "-m", "sixdof.cli", "serve", "--port", "0"]
+    """A server process that prints `sixdof: serving URL`; `sixdof serve --port 0` by default.
+
+    `started_s`: seconds from launching the process to its first answer on /api/health.
+    """
+
+    def __init__(self, cmd: list[str] | None = None) -> None:
+        cmd = cmd or [sys.executable, "-m", "sixdof.cli", "serve", "--port", "0"]
         env = {**os.environ, "PYTHONUNBUFFERED": "1"}
+        launched = time.monotonic()
         self.proc = subprocess.Popen(
             cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, env=env
         )
@@ -63,6 +69,9 @@ class Server:
             sys.exit("server did not start:\n" + "".join(self.lines))
         match = next(m for line in self.lines if (m := URL_LINE.search(line)))
         self.url, self.port = match.group(1), int(match.group(2))
+        with urllib.request.urlopen(f"{self.url}api/health", timeout=10) as r:
+            r.read()
+        self.started_s = time.monotonic() - launched
 
     def cpu_seconds(self) -> float:
         fields = Path(f"/proc/{self.proc.pid}/stat").read_text().rsplit(")", 1)[1].split()
@@ -74,6 +83,10 @@ class Server:
 
     def stats(self, room: str) -> dict[str, Any]:
         with urllib.request.urlopen(f"{self.url}api/rooms/{room}/stats", timeout=10) as r:
+            return json.loads(r.read())
+
+    def all_stats(self) -> list[dict[str, Any]]:
+        with urllib.request.urlopen(f"{self.url}api/rooms", timeout=30) as r:
             return json.loads(r.read())
 
     def stop(self) -> None:
@@ -100,19 +113,23 @@ async def _count(ws: Any, start: float, end: float) -> int:
     return got[0]
 
 
-async def _open_many(url: str, n: int, deflate: bool) -> list[Any]:
+async def _open_many(url: str, n: int, deflate: bool, offset: int = 0) -> list[Any]:
+    """n connections to `url`; a `{i}` in it becomes offset, offset + 1, … (one room each)."""
     out: list[Any] = []
     for i in range(0, n, 50):  # in batches: a burst of 500 handshakes would time out
         batch = [
-            connect(url, proxy=None, compression="deflate" if deflate else None, open_timeout=60)
-            for _ in range(min(50, n - i))
-        ]
+            connect(url.replace("{i}", str(offset + j)), proxy=None,
+                    compression="deflate" if deflate else None, open_timeout=60)
+            for j in range(i, min(i + 50, n))
+        ]  # fmt: skip
         out += await asyncio.gather(*batch)
     return out
 
 
-async def _worker(url: str, n: int, seconds: float, deflate: bool, go_at: float) -> list[float]:
-    sockets = await _open_many(url, n, deflate)
+async def _worker(
+    url: str, n: int, seconds: float, deflate: bool, go_at: float, offset: int = 0
+) -> list[float]:
+    sockets = await _open_many(url, n, deflate, offset)
     print("ready", flush=True)
     start = time.monotonic() + max(0.0, go_at - time.time())
     counts = await asyncio.gather(*(_count(ws, start, start + seconds) for ws in sockets))
@@ -128,7 +145,7 @@ def worker_main(args: argparse.Namespace) -> None:
         runner = uvloop.run
     except ImportError:
         runner = asyncio.run
-    rates = runner(_worker(args.url, args.n, args.seconds, args.deflate, args.go_at))
+    rates = runner(_worker(args.url, args.n, args.seconds, args.deflate, args.go_at, args.offset))
     print(json.dumps(rates), flush=True)
 
 
@@ -154,46 +171,46 @@ async def _latency(url: str, samples: int, gap: float) -> list[float]:
 # --------------------------------------------------------------------------- one phase
 
 
-def phase(server: Server, n: int, seconds: float, procs: int, deflate: bool) -> dict[str, Any]:
-    room = f"bench{n}"
-    ws_url = f"ws://127.0.0.1:{server.port}/ws?room={room}"
-    # The room must exist (and hold the latency prober) before the crowd arrives.
+def start_workers(
+    url: str, n: int, seconds: float, procs: int, deflate: bool, go_at: float
+) -> list[subprocess.Popen[str]]:
+    """`procs` client processes holding n connections in all, ready (connected) on return."""
     split = [n // procs + (1 if i < n % procs else 0) for i in range(procs)]
-    go_at = time.time() + 3.0 + n / 50
-    workers = [
-        subprocess.Popen(
-            [
-                sys.executable,
-                __file__,
-                "--worker",
-                "--url",
-                ws_url,
-                "--n",
-                str(k),
-                "--seconds",
-                str(seconds),
-                "--go-at",
-                str(go_at),
-            ]
-            + (["--deflate"] if deflate else []),
-            stdout=subprocess.PIPE,
-            text=True,
-        )
-        for k in split
-        if k > 0
-    ]
+    offsets = [sum(split[:i]) for i in range(procs)]
+    base = [sys.executable, __file__, "--worker", "--url", url, "--seconds", str(seconds),
+            "--go-at", str(go_at), *(["--deflate"] if deflate else [])]  # fmt: skip
+    workers = []
+    for k, off in zip(split, offsets, strict=True):
+        if k > 0:
+            cmd = [*base, "--n", str(k), "--offset", str(off)]
+            workers.append(subprocess.Popen(cmd, stdout=subprocess.PIPE, text=True))
     for w in workers:
         assert w.stdout is not None
         if w.stdout.readline().strip() != "ready":
             sys.exit("a worker failed to connect")
-    time.sleep(max(0.0, go_at - time.time()))
-    cpu0, wall0 = server.cpu_seconds(), time.monotonic()
-    samples = max(20, int(seconds * 10))
-    latency = asyncio.run(_latency(ws_url, samples, max(0.0, seconds / samples - 0.02)))
+    return workers
+
+
+def collect(workers: list[subprocess.Popen[str]], seconds: float) -> list[float]:
+    """Frames per second of every connection, in connection order."""
     rates: list[float] = []
     for w in workers:
         out, _ = w.communicate(timeout=seconds + 120)
         rates += json.loads(out.strip().splitlines()[-1])
+    return rates
+
+
+def phase(server: Server, n: int, seconds: float, procs: int, deflate: bool) -> dict[str, Any]:
+    room = f"bench{n}"
+    ws_url = f"ws://127.0.0.1:{server.port}/ws?room={room}"
+    # The room must exist (and hold the latency prober) before the crowd arrives.
+    go_at = time.time() + 3.0 + n / 50
+    workers = start_workers(ws_url, n, seconds, procs, deflate, go_at)
+    time.sleep(max(0.0, go_at - time.time()))
+    cpu0, wall0 = server.cpu_seconds(), time.monotonic()
+    samples = max(20, int(seconds * 10))
+    latency = asyncio.run(_latency(ws_url, samples, max(0.0, seconds / samples - 0.02)))
+    rates = collect(workers, seconds)
     cpu = (server.cpu_seconds() - cpu0) / (time.monotonic() - wall0)
     stats = server.stats(room)
     lat = np.array(latency) * 1e3
@@ -247,6 +264,7 @@ def main() -> None:
     parser.add_argument("--url", help=argparse.SUPPRESS)
     parser.add_argument("--n", type=int, help=argparse.SUPPRESS)
     parser.add_argument("--go-at", type=float, help=argparse.SUPPRESS)
+    parser.add_argument("--offset", type=int, default=0, help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.worker:
         worker_main(args)

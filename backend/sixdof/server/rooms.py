@@ -95,6 +95,7 @@ class Room:
         self._announced: str | None = None  # the pause reason the clients were told
         self.tick_errors: deque[float] = deque(maxlen=600)  # tick start - deadline, s
         self.tick_seconds: deque[float] = deque(maxlen=600)  # time spent in one tick, s
+        self.ticked_at: float | None = None  # time.monotonic() at the start of the last tick
         self._version = sim.version  # the version the clients' hello describes
         self.expiry: asyncio.TimerHandle | None = None
 
@@ -102,7 +103,7 @@ class Room:
     def stop(self) -> None:
         if self.expiry is not None:
             self.expiry.cancel()
-            self.expiry = None
+        self.expiry = None
 
     def publish(self, error: Exception | None = None) -> None:
         """After an advance (that raised `error`, if not None): offer one frame to every client."""
@@ -260,6 +261,9 @@ class Room:
             "clients": len(self.clients),
             "seq": self.seq,
             "t": self.sim.t,
+            "ticked_at": self.ticked_at,  # server's monotonic clock: Δt / Δticked_at = rtf
+            "rtf": self.sim.rtf,  # simulated / wall time over the last second; 0 while paused
+            "overruns": self.sim.overruns,
             "frame_rate": self.settings.frame_rate,
             "tick_error_p50": pct(errs, 0.5),
             "tick_error_p99": pct(errs, 0.99),
@@ -281,8 +285,7 @@ class Rooms:
         self._rooms: dict[str, Room] = {}
         self.hub = SimulationHub()
         self._task: asyncio.Task[None] | None = None
-        # Compile (or load from numba's cache) every kernel now, never inside a live frame.
-        warm_up()
+        warm_up()  # compile (or load from numba's cache) every kernel now, not in a live frame
 
     def __len__(self) -> int:
         return len(self._rooms)
@@ -301,8 +304,8 @@ class Rooms:
         if len(self._rooms) >= self.settings.max_rooms:
             raise Refusal(
                 "forbidden",
-                f"room: the server holds its maximum of "
-                f"{self.settings.max_rooms} rooms; join an existing one",
+                f"room: the server holds its maximum of {self.settings.max_rooms} rooms; "
+                "join an existing one",
                 "room",
             )
         room = Room(name, self.make_sim(), self.settings)
@@ -364,6 +367,7 @@ class Rooms:
             rooms = self.tick(start)
             busy = time.monotonic() - start
             for room in rooms:
+                room.ticked_at = start
                 room.tick_errors.append(start - deadline)
                 room.tick_seconds.append(busy)
 
