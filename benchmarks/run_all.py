@@ -99,7 +99,8 @@ def serve_main(max_rooms: int) -> None:
 
     from sixdof.server import Settings, create_app, launch, presets
 
-    settings = Settings(port=0, max_rooms=max_rooms, frame_rate=FRAME_RATE)
+    # room_ttl 1 s: a phase's rooms are gone before the next phase connects
+    settings = Settings(port=0, max_rooms=max_rooms, frame_rate=FRAME_RATE, room_ttl=1.0)
     launch.warm_up(presets.default_scenario(), settings.frame_rate)
     config = uvicorn.Config(
         create_app(settings),
@@ -169,9 +170,8 @@ def server_results(args: argparse.Namespace) -> dict[str, Any]:
         starts.append(s.started_s)
         s.stop()
     out["startup_s"] = starts
-    server = bs.Server(
-        [sys.executable, __file__, "--serve", "--max-rooms", str(max([*args.rooms, 64]) + 10)]
-    )
+    max_rooms = sum(args.rooms) + len(args.clients) + 64
+    server = bs.Server([sys.executable, __file__, "--serve", "--max-rooms", str(max_rooms)])
     try:
         out["clients"] = []
         for n in args.clients:

@@ -7,6 +7,10 @@ frames and history exactly (the kernel is deterministic, so equal means equal bi
 
 from __future__ import annotations
 
+import subprocess
+import sys
+from pathlib import Path
+
 import numpy as np
 import pytest
 
@@ -178,3 +182,39 @@ def test_the_compute_deadline_cuts_a_long_catch_up_and_counts_an_overrun() -> No
     assert 0.0 < sim.t < 2.5
     # what was owed: 5 s, plus 10 × the few ms of clock reads since the simulation began
     assert 5.0 <= sim.t + sim.dropped_time < 5.1
+
+
+FRESH_PROCESS = """
+import sys
+sys.path.insert(0, {tests!r})
+from test_simulation_hub import kernel, pair, tick
+from sixdof.simulation import input_kernel, warm_up
+
+warm_up()
+dispatchers = [getattr(kernel, name) for name in dir(kernel) if name.startswith("_")]
+dispatchers = [d for d in dispatchers if hasattr(d, "signatures")] + [input_kernel.total_inputs]
+before = [len(d.signatures) for d in dispatchers]
+clock, alone, held, hub = pair(4)
+for sims in (alone, held):
+    sims[0].set_input("A", (0.0, 1.0, 0.0), frame="body", point=(0.1, 0.0, 0.0))
+    sims[1].set_params(integrator="euler", step=1e-4)
+    sims[2].set_time_scale(50.0)  # many steps per tick: several rounds
+    sims[3].step(500)
+for _ in range(5):
+    tick(clock, alone, hub, 1 / 60)
+after = [len(d.signatures) for d in dispatchers]
+print(sum(before), sum(after), [d.__name__ for d, a, b in zip(dispatchers, after, before) if a > b])
+"""
+
+
+def test_nothing_compiles_after_warm_up() -> None:
+    """Every compiled signature the live paths use exists after warm_up: no compile mid-frame.
+
+    In a fresh interpreter, so that no earlier test has compiled anything already.
+    """
+    code = FRESH_PROCESS.format(tests=str(Path(__file__).parent))
+    run = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
+    assert run.returncode == 0, run.stderr
+    n_before, n_after, grown = run.stdout.split(maxsplit=2)
+    assert int(n_before) >= 8  # warm_up compiled (or loaded) the 7 kernels and the input one
+    assert (int(n_after), grown.strip()) == (int(n_before), "[]")

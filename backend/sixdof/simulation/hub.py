@@ -148,7 +148,7 @@ class SimulationHub:
                     alone.append(sim)
                     continue
                 try:
-                    k = sim._plan_advance(now)
+                    k = sim._pacer.begin(now, sim._w.step, running=sim.running)  # _plan_advance
                 except Exception as exc:
                     errors[sim] = exc
                     continue
@@ -191,8 +191,10 @@ class SimulationHub:
             if all(x is y for x, y in zip(b.plans, plans, strict=True)):
                 return b
         bodies = tuple(w.bodies for w in plans)
-        if b is not None and len(b.bodies) == len(bodies) and all(
-            x is y for x, y in zip(b.bodies, bodies, strict=True)
+        if (
+            b is not None
+            and len(b.bodies) == len(bodies)
+            and all(x is y for x, y in zip(b.bodies, bodies, strict=True))
         ):
             pk, starts, sizes, names = b.pk, b.starts, b.sizes, b.names
         else:
