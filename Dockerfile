@@ -1,17 +1,20 @@
 # syntax=docker/dockerfile:1
 # Three stages: the page is built with Node, the wheel with the Python toolchain, and the
 # runtime image gets only the installed wheel (no Node, no compilers), run as a non-root user.
+# `docker compose up` (docker-compose.yml) builds and starts it; docs/deploy.md has the rest.
 
 FROM node:20-bookworm-slim AS frontend
 WORKDIR /src/frontend
 COPY frontend/package.json frontend/package-lock.json ./
 RUN npm ci --no-audit --no-fund
-COPY frontend/ ./
+# Only the page's sources: a host's frontend/node_modules or dist must not leak in.
+COPY frontend/index.html frontend/vite.config.js ./
+COPY frontend/src/ src/
 RUN npm run build
 
 FROM python:3.11-slim-bookworm AS wheel
 WORKDIR /src
-COPY pyproject.toml setup.py MANIFEST.in README.md ./
+COPY pyproject.toml setup.py MANIFEST.in README.md LICENSE ./
 COPY backend/ backend/
 COPY meshes/ meshes/
 COPY --from=frontend /src/frontend/dist frontend/dist
@@ -22,13 +25,16 @@ ENV PYTHONDONTWRITEBYTECODE=1 \
     PYTHONUNBUFFERED=1 \
     NUMBA_CACHE_DIR=/home/sixdof/.cache/numba
 RUN useradd --create-home --uid 10001 --shell /usr/sbin/nologin sixdof
-COPY --from=wheel /wheels /tmp/wheels
-RUN pip install --no-cache-dir /tmp/wheels/*.whl && rm -rf /tmp/wheels
+# The wheel is bind-mounted for the install only, so no layer keeps a copy of it.
+RUN --mount=type=bind,from=wheel,source=/wheels,target=/tmp/wheels \
+    pip install --no-cache-dir /tmp/wheels/sixdof-*.whl
 USER 10001
 WORKDIR /home/sixdof
-# Compile the physics kernel once at build time, so the first request is answered at once.
+# Compile the physics kernels into numba's cache at build time, so the server starts at once
+# (a host with a different CPU recompiles them once at start-up).
 RUN sixdof warm
 EXPOSE 8000
 HEALTHCHECK --interval=30s --timeout=5s --start-period=20s --retries=3 \
     CMD ["python", "-c", "import urllib.request; urllib.request.urlopen('http://127.0.0.1:8000/api/health', timeout=4)"]
+# SIXDOF_TOKEN (environment) is the control token; empty: anyone may control.
 CMD ["sixdof", "serve", "--host", "0.0.0.0", "--port", "8000"]

@@ -33,6 +33,10 @@ def _ensure_frontend_built() -> Path:
 
 class BuildPyWithAssets(build_py):
     def run(self) -> None:
+        if not self.editable_mode:
+            # build/lib outlives builds: a module deleted or renamed in backend/ would
+            # otherwise still ship in the next wheel.
+            shutil.rmtree(Path(self.build_lib) / "sixdof", ignore_errors=True)
         super().run()
         if self.editable_mode:
             return  # a source checkout serves frontend/dist and meshes/ in place

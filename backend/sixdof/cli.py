@@ -3,6 +3,7 @@
     sixdof run --input-file MODEL.xml [--output-file modeloutput.csv] [--quiet]
     sixdof serve [--host 127.0.0.1] [--port 8000] [--scenario FILE] [--token T]
                  [--allow-origin ORIGIN ...] [--open]
+    sixdof warm
     sixdof presets [NAME] [--json]
     sixdof convert IN OUT
     sixdof --version
@@ -12,12 +13,17 @@ message on stderr names the file, line, element and attribute), 1 when a
 valid run fails (the integration cannot go on, the output cannot be written).
 Warnings (unknown attributes, impossible inertia) go to stderr and the run
 goes on.
+
+Environment: SIXDOF_TOKEN is `serve`'s --token when the option is not given (empty: no
+token), so a container or service file can hold the secret instead of the command line.
 """
 
 from __future__ import annotations
 
 import argparse
+import os
 import sys
+import time
 import warnings
 from collections.abc import Sequence
 from pathlib import Path
@@ -37,6 +43,7 @@ from .scenario import (
 from .scenario.presets import DEFAULT_PRESET, PRESETS
 
 EXIT_OK, EXIT_FAILED, EXIT_BAD_INPUT = 0, 1, 2
+TOKEN_ENV = "SIXDOF_TOKEN"
 
 
 class _BadInput(Exception):
@@ -98,7 +105,11 @@ def build_parser() -> argparse.ArgumentParser:
         metavar="FILE",
         help=f"start with this .xml or .json scenario (default: preset {DEFAULT_PRESET})",
     )
-    serve.add_argument("--token", help="require this token from clients")
+    serve.add_argument(
+        "--token",
+        help=f"controlling needs ?token=TOKEN, anyone may watch (default: ${TOKEN_ENV}; "
+        "empty: no token, anyone may control)",
+    )
     serve.add_argument(
         "--allow-origin",
         action="extend",
@@ -109,6 +120,12 @@ def build_parser() -> argparse.ArgumentParser:
     )
     serve.add_argument("--open", action="store_true", help="open the page in a browser")
     serve.set_defaults(handler=_serve)
+
+    warm = sub.add_parser(
+        "warm",
+        help="compile the physics kernels into numba's cache and exit (e.g. in a Docker build)",
+    )
+    warm.set_defaults(handler=_warm)
 
     presets = sub.add_parser("presets", help="list the presets, or print one as a file")
     presets.add_argument(
@@ -178,14 +195,37 @@ def _serve(args: argparse.Namespace, err: TextIO) -> int:
         print(f"sixdof: the live server is not available: {exc}", file=err)
         return EXIT_FAILED
 
+    # An explicit --token (even an empty one) wins over the environment.
+    token = args.token if args.token is not None else os.environ.get(TOKEN_ENV, "")
     serve(
         host=args.host,
         port=args.port,
         scenario=scenario,
-        token=args.token,
+        token=token or None,
         allowed_origins=list(args.allow_origin),
         open_browser=args.open,
     )
+    return EXIT_OK
+
+
+def _warm(args: argparse.Namespace, err: TextIO) -> int:
+    """Compile (or load from numba's on-disk cache) the kernels and run the default preset
+    for a moment, as `serve` does at start-up; print the seconds it took."""
+    from .simulation import LiveSimulation, warm_up
+
+    start = time.perf_counter()
+    warm_up()
+    sim = LiveSimulation(PRESETS[DEFAULT_PRESET].scenario(), frame_rate=60.0)
+    sim.step(100)
+    sim.frame()
+    seconds = time.perf_counter() - start
+    try:
+        import numba
+
+        where = f"numba cache: {numba.config.CACHE_DIR or 'next to the package'}"
+    except ImportError:
+        where = "numba is not installed: the numpy reference runs instead"
+    print(f"sixdof: kernels warm in {seconds:.1f} s ({where})", flush=True)
     return EXIT_OK
 
 

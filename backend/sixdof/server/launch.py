@@ -7,6 +7,7 @@ import socket
 import sys
 import threading
 import webbrowser
+from pathlib import Path
 from urllib.parse import urlencode
 
 import uvicorn
@@ -42,6 +43,59 @@ def page_url(host: str, port: int, token: str | None = None, room: str | None = 
     return f"http://{shown}:{port}/" + (f"?{urlencode(query)}" if query else "")
 
 
+def lan_address() -> str | None:
+    """This machine's address on the network its default route leads to, or None.
+
+    Connecting a UDP socket sends nothing; it only makes the kernel pick the source
+    address it would use, which is what another machine on that network can reach.
+    Inside a container that address is the container's own, which nobody outside opens
+    (they open the published port on the host), so there is none to show.
+    """
+    if Path("/.dockerenv").exists() or Path("/run/.containerenv").exists():
+        return None
+    try:
+        with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as probe:
+            probe.connect(("192.0.2.1", 9))  # TEST-NET-1: never routed anywhere for real
+            address = probe.getsockname()[0]
+    except OSError:
+        return None
+    return None if address.startswith("127.") or address == "0.0.0.0" else address
+
+
+def announcement(
+    host: str, port: int, token: str | None, lan: str | bool | None = True
+) -> list[str]:
+    """The lines `sixdof serve` prints once it listens.
+
+    The first is always `sixdof: serving URL` with a URL that works on this machine
+    (tests and scripts read it). With a token come the two classroom URLs: control (token
+    in it) and watch (without). A wildcard bind (0.0.0.0, ::) shows this machine's network
+    address there, which is what other machines open. lan: True looks it up, a string
+    uses that address, None/False shows none.
+    """
+    lines = [f"sixdof: serving {page_url(host, port, token)}"]
+    wildcard = host in ("0.0.0.0", "::", "")
+    local = host in ("127.0.0.1", "localhost", "::1")
+    address = (lan_address() if lan is True else lan or None) if wildcard else None
+    shared = address or (None if wildcard else host)
+    if token:
+        where = shared or host
+        lines.append(f"sixdof: control (keep it to yourself): {page_url(where, port, token)}")
+        lines.append(f"sixdof: watch (anyone, cannot steer):  {page_url(where, port)}")
+    elif not local and shared:
+        lines.append(f"sixdof: on other machines: {page_url(shared, port)}")
+    lines.append(
+        "sixdof: rooms: add ?room=NAME to share one simulation per room "
+        f"(default 'main'); API docs at {page_url(host, port)}docs"
+    )
+    if not local:
+        lines.append(
+            f"sixdof: listening on {host or '0.0.0.0'}: reachable from other machines"
+            + ("" if token else "; anyone can control it (use --token or SIXDOF_TOKEN)")
+        )
+    return lines
+
+
 def listening_socket(config: uvicorn.Config) -> socket.socket:
     """uvicorn's listening socket, with a small kernel send buffer that accepted sockets inherit.
 
@@ -69,20 +123,10 @@ class _Server(uvicorn.Server):
         if self.should_exit or not getattr(self, "servers", None):
             return
         port = self.servers[0].sockets[0].getsockname()[1]
-        url = page_url(self.settings.host, port, self.settings.token)
-        print(f"sixdof: serving {url}", flush=True)
-        print(
-            f"sixdof: rooms: add ?room=NAME to share one simulation per room "
-            f"(default 'main'); API docs at {page_url(self.settings.host, port)}docs",
-            flush=True,
-        )
-        if self.settings.host not in ("127.0.0.1", "localhost", "::1"):
-            print(
-                f"sixdof: listening on {self.settings.host}: reachable from other machines"
-                + ("" if self.settings.token else "; anyone can control it (use --token)"),
-                flush=True,
-            )
+        for line in announcement(self.settings.host, port, self.settings.token):
+            print(line, flush=True)
         if self.open_browser:
+            url = page_url(self.settings.host, port, self.settings.token)
             threading.Thread(target=webbrowser.open, args=(url,), daemon=True).start()
 
 
