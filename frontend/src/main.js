@@ -146,6 +146,8 @@ function onHello(msg) {
   const bodyName = names.includes(panel.bodyName) ? panel.bodyName : names[0];
   panel.fromHello(msg, bodyName);
   stage.setScale(selectedView()?.extent() ?? 1);
+  const where = Object.assign(document.createElement('span'), { textContent: ` · room ${msg.room}${msg.can_control === false ? ' · watching' : ''}` });
+  $('version').replaceChildren(`sixdof ${msg.version}`, where);
   hud.banner('watch', msg.can_control === false ? 'Watching only: this server needs ?token=… in the address to control the body.' : null, 'info');
   checkLooks();
   const name = msg.scenario.name;
