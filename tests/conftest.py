@@ -3,12 +3,17 @@
 from __future__ import annotations
 
 import dataclasses
+import os
 from collections.abc import Callable
 
 import numpy as np
 import pytest
 
 from sixdof.dynamics import Bodies, outputs
+
+# A token in the developer's environment would make every server the tests start
+# watch-only (`sixdof serve` takes --token from SIXDOF_TOKEN); tests that need one set it.
+os.environ.pop("SIXDOF_TOKEN", None)
 
 OutputsOverTime = Callable[[np.ndarray, np.ndarray, Bodies], dict[str, np.ndarray]]
 

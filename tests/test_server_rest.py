@@ -13,6 +13,7 @@ from typing import Any
 
 import pytest
 
+import sixdof
 from sixdof.scenario import BodySpec, Scenario
 from sixdof.scenario.presets import PRESETS
 from sixdof.server import Settings, create_app
@@ -39,7 +40,7 @@ def join(client: TestClient, room: str) -> Any:
 
 def test_health(client: TestClient) -> None:
     body = client.get("/api/health").json()
-    assert body["status"] == "ok" and body["version"] == "0.1.0"
+    assert body["status"] == "ok" and body["version"] == sixdof.__version__
     assert isinstance(body["rooms"], int)
 
 
