@@ -6,7 +6,7 @@ check, `dynamics.outputs`, the history row) for ~15 µs of physics. The hub does
 the same work once per tick for all of them:
 
 1. each simulation's pacer says how many steps k_r of its own size h_r it owes
-   (`LiveSimulation._plan_advance`, the same pacing as `advance`);
+   (`Pacer.begin`, exactly as `LiveSimulation.advance` starts);
 2. the states of all rooms' bodies sit in one array X (ΣN, 13) and one
    `kernel.advance(pk, X, U, h, n, method)` call steps body i of room r by
    n_i = min(k_r − done_r, chunk) steps of h_r with room r's method and its constant
@@ -47,6 +47,7 @@ from ..dynamics.quaternion import Array
 from .history import COLUMNS, WIDTH, History
 from .limits import divergence_reason
 from .live import LiveSimulation
+from .payload import FRAME_KEYS
 from .stepping import CHUNK, CHUNK_MAX, CHUNK_SECONDS, _kernel, run_steps_checked
 
 if TYPE_CHECKING:  # the kernel (numba) is imported on first use, as in stepping.py
@@ -67,22 +68,43 @@ class _Batch:
     code_rows: Array  # (ΣN,) kernel method code of each row's simulation
 
 
+class _Shared:
+    """One tick's outputs of all bodies, and their frame values as Python lists (made once)."""
+
+    __slots__ = ("lists", "outs")
+
+    def __init__(self, outs: dict[str, Array]) -> None:
+        self.outs = outs
+        self.lists: dict[str, list] | None = None
+
+
 class _Rows(Mapping[str, Array]):
     """Rows a:b of every output array, sliced when asked for (most ticks ask for few or none)."""
 
-    __slots__ = ("_a", "_b", "_outs")
+    __slots__ = ("_a", "_b", "_shared")
 
-    def __init__(self, outs: dict[str, Array], a: int, b: int) -> None:
-        self._outs, self._a, self._b = outs, a, b
+    def __init__(self, shared: _Shared, a: int, b: int) -> None:
+        self._shared, self._a, self._b = shared, a, b
 
     def __getitem__(self, key: str) -> Array:
-        return self._outs[key][self._a : self._b]
+        return self._shared.outs[key][self._a : self._b]
 
     def __iter__(self) -> Iterator[str]:
-        return iter(self._outs)
+        return iter(self._shared.outs)
 
     def __len__(self) -> int:
-        return len(self._outs)
+        return len(self._shared.outs)
+
+    def body_entries(self, names: Sequence[str]) -> list[dict[str, object]]:
+        """`payload.body_entries` of these rows, from lists converted once for every body."""
+        shared = self._shared
+        if shared.lists is None:  # the first frame of this tick: one tolist per output
+            shared.lists = {k: shared.outs[k].tolist() for k in FRAME_KEYS}
+        lists = shared.lists
+        return [
+            {"Name": name, **{k: lists[k][i] for k in FRAME_KEYS}}
+            for i, name in enumerate(names, start=self._a)
+        ]
 
 
 def record_row(history: History, t: float, rows: Array) -> None:
@@ -148,7 +170,7 @@ class SimulationHub:
                     alone.append(sim)
                     continue
                 try:
-                    k = sim._pacer.begin(now, sim._w.step, running=sim.running)  # _plan_advance
+                    k = sim._pacer.begin(now, sim._w.step, running=sim.running)  # as advance
                 except Exception as exc:
                     errors[sim] = exc
                     continue
@@ -297,6 +319,7 @@ class SimulationHub:
         if any(taken):
             outs = outputs(x, u, batch.pk.bodies)
             rows = np.concatenate([outs[name].reshape(len(x), w) for name, w in COLUMNS], axis=1)
+        shared = _Shared(outs)
         starts = batch.starts
         for r, k in owed:
             sim = sims[r]
@@ -304,7 +327,7 @@ class SimulationHub:
             done = taken[r]
             sim._adopt(x[a:b], done, reasons.get(r))
             if done:
-                sim._cache = (sim._rev, _Rows(outs, a, b))
+                sim._cache = (sim._rev, _Rows(shared, a, b))
                 record_row(sim._history, sim.t, rows[a:b])
             sim._pacer.done(k, done, sim._w.step, cut_short=r in cut)
 

@@ -167,7 +167,9 @@ class LiveSimulation:
     def frame(self) -> dict[str, object]:
         """The state message's payload {"t", "status", "bodies": [{Name, Pos, …}]}, plain Python."""
         with self._lock:
-            bodies = body_entries(self._outputs(), self._names)
+            outs = self._outputs()
+            shared = getattr(outs, "body_entries", None)  # a hub's rows: lists made once per tick
+            bodies = shared(self._names) if shared else body_entries(outs, self._names)
             return {"t": self.t, "status": self.status(), "bodies": bodies}
 
     def history_csv(self) -> str:
@@ -190,18 +192,14 @@ class LiveSimulation:
         compute beyond max_compute are dropped and counted in `overruns`.
         """
         with self._lock:
-            planned = self._plan_advance(now)
+            now = self._clock() if now is None else number(now, "now")
+            planned = self._pacer.begin(now, self._w.step, running=self.running)
             if planned == 0:
                 return 0
             deadline = self._pacer.compute_deadline(self._clock())
             taken, cut_short = self._run(planned, deadline)
             self._pacer.done(planned, taken, self._w.step, cut_short=cut_short)
             return taken
-
-    def _plan_advance(self, now: float | None) -> int:
-        """Steps owed at `now` (Pacer.begin); the caller takes them and calls `_pacer.done`."""
-        now = self._clock() if now is None else number(now, "now")
-        return self._pacer.begin(now, self._w.step, running=self.running)
 
     def step(self, n: int = 1) -> int:
         """Take n physics steps now, running or paused; returns the steps taken.
