@@ -15,7 +15,8 @@ the same work once per tick for all of them:
    the start of that round (`stepping.run_steps_checked`), which finds its last good
    state and pauses it, exactly as stepping it alone would;
 4. one `dynamics.outputs(X, U, bodies)` for all bodies; each room gets its slice as
-   its cached outputs and one history row, as `advance` records.
+   its cached outputs and one history row, as `advance` records; the state frames'
+   values become Python lists once per tick for all rooms (`frame()` then slices).
 
 Rounds follow `stepping.run_until`'s chunks (32 steps, doubling to 4096 while a
 round takes < 2 ms) and its compute deadline (each room's max_compute), so a
