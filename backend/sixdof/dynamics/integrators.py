@@ -23,8 +23,6 @@ from types import ModuleType
 from typing import Literal
 
 import numpy as np
-from scipy.integrate import solve_ivp
-from scipy.sparse import block_diag, csc_matrix
 
 from .jacobians import state_jacobian
 from .model import NORM_TIME_CONSTANT, STATE_SIZE, derivative
@@ -392,6 +390,11 @@ def _integrate_radau(
 
     def rhs(_t: float, y: Array) -> Array:
         return derivative(y.reshape(shape), u, bodies).ravel()
+
+    # scipy is imported here, not at module level: only Radau needs it, and it costs a
+    # live server ~23 MB of memory it would never use.
+    from scipy.integrate import solve_ivp
+    from scipy.sparse import block_diag, csc_matrix
 
     def jac(_t: float, y: Array) -> Array | csc_matrix:
         blocks = state_jacobian(y.reshape(shape), u, bodies)

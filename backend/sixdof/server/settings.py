@@ -29,7 +29,7 @@ class Settings(BaseModel):
     )
     frame_rate: float = Field(60.0, gt=0.0, le=240.0, description="state frames per second")
     room_ttl: float = Field(300.0, ge=0.0, description="s a room lives after its last client")
-    max_rooms: int = Field(64, ge=1)
+    max_rooms: int = Field(256, ge=1)
     max_clients_per_room: int = Field(1000, ge=1)
     max_message_bytes: int = Field(64 * 1024, ge=256, description="larger: error, close 1009")
     rate_limit: float = Field(200.0, gt=0.0, description="messages/s per client (and burst)")

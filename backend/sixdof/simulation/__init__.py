@@ -3,6 +3,7 @@ inputs and parameters that change while it runs, history for plots and CSV)."""
 
 from .errors import ERROR_CODES, SimulationError
 from .history import History
+from .hub import SimulationHub
 from .inputs import InputChannels
 from .limits import (
     LIVE_INTEGRATORS,
@@ -34,6 +35,7 @@ __all__ = [
     "LiveSimulation",
     "Pacer",
     "SimulationError",
+    "SimulationHub",
     "divergence_reason",
     "live_limits",
     "run_steps",
