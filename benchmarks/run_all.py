@@ -10,7 +10,6 @@ Sections (targets of the issue "Speed" in the last column; they are benchmarks, 
   MuJoCo's rollout and of a Python loop of mj_step (MuJoCo rows only when it is installed);
 - batches of 1, 100 and 10,000 bodies: body-steps/s of the kernel (and of MuJoCo's rollout);
 - `sixdof serve`: seconds from launching the process to its first answer (compile cache warm);
-  `--gc-freeze` runs the server phases with the start-up heap frozen (see `serve_main`);
 - the live server (one process, `--serve` below: `sixdof serve`'s app and uvicorn settings
   with max_rooms raised): clients in one room at 60 Hz (frames delivered per client, p50/p99
   latency from a set_input to the first frame showing it), and N rooms with one client each,
@@ -94,15 +93,8 @@ def physics_rows(scale: float, repeat: int) -> list[dict[str, Any]]:
 # --------------------------------------------------------------------------- live server
 
 
-def serve_main(max_rooms: int, gc_freeze: bool) -> None:
-    """`sixdof serve --port 0` with max_rooms raised (the CLI has no flag for it).
-
-    gc_freeze: after start-up, freeze the heap (numba/LLVM, pydantic, FastAPI: ~190k objects
-    that never become garbage) and raise the collection thresholds, so a full collection no
-    longer stalls every room for 130-150 ms (what launch.serve should do; not done there yet).
-    """
-    import gc
-
+def serve_main(max_rooms: int) -> None:
+    """`sixdof serve --port 0` as launch.serve builds it, with max_rooms and a short room TTL."""
     import uvicorn
 
     from sixdof.server import Settings, create_app, launch, presets
@@ -111,10 +103,7 @@ def serve_main(max_rooms: int, gc_freeze: bool) -> None:
     settings = Settings(port=0, max_rooms=max_rooms, frame_rate=FRAME_RATE, room_ttl=1.0)
     launch.warm_up(presets.default_scenario(), settings.frame_rate)
     app = create_app(settings)
-    if gc_freeze:
-        gc.collect()
-        gc.freeze()
-        gc.set_threshold(20_000, 20, 10)
+    launch.quiet_garbage_collector()
     config = uvicorn.Config(
         app,
         host="127.0.0.1",
@@ -185,7 +174,7 @@ def server_results(args: argparse.Namespace) -> dict[str, Any]:
     out["startup_s"] = starts
     max_rooms = sum(args.rooms) + len(args.clients) + 64
     cmd = [sys.executable, __file__, "--serve", "--max-rooms", str(max_rooms)]
-    server = bs.Server(cmd + (["--gc-freeze"] if args.gc_freeze else []))
+    server = bs.Server(cmd)
     try:
         out["clients"] = []
         for n in args.clients:
@@ -309,14 +298,11 @@ def main() -> None:
     parser.add_argument("--seconds", type=float, help="measuring time per server phase")
     parser.add_argument("--procs", type=int, default=2, help="client worker processes (1-2)")
     parser.add_argument("--no-server", action="store_true", help="physics rows only")
-    parser.add_argument(
-        "--gc-freeze", action="store_true", help="server with its start-up heap frozen (gc)"
-    )
     parser.add_argument("--serve", action="store_true", help=argparse.SUPPRESS)
     parser.add_argument("--max-rooms", type=int, default=64, help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.serve:
-        serve_main(args.max_rooms, args.gc_freeze)
+        serve_main(args.max_rooms)
         return
     if not K.AVAILABLE:
         sys.exit("numba is not importable: the benchmarks need it")
@@ -339,7 +325,6 @@ def main() -> None:
         "numba": K.numba.__version__,
         "numpy": np.__version__,
         "mujoco": bk.mujoco.__version__ if bk.mujoco else None,
-        "gc_freeze": args.gc_freeze,
         "load_average_before": load_before,
         "load_average_after": os.getloadavg(),
     }
@@ -347,7 +332,6 @@ def main() -> None:
         f"sixdof speed, RK4 at h = 1 ms; {machine['cores']} cores, Python {machine['python']}, "
         f"numba {machine['numba']}"
         + (f", MuJoCo {machine['mujoco']}" if bk.mujoco else "")
-        + ("; server heap frozen after start-up (--gc-freeze)" if args.gc_freeze else "")
         + f"; load average {load_before[0]:.1f} before, {machine['load_average_after'][0]:.1f}"
         " after"
     )
