@@ -32,7 +32,6 @@ runs the numpy reference instead, with the same results.
 
 from __future__ import annotations
 
-import os
 import time
 import weakref
 from collections.abc import Sequence
@@ -42,336 +41,32 @@ import numpy as np
 from numpy.typing import ArrayLike
 
 from .integrators import TABLEAUS, Method, check_step, rk_step
+from .kernel_compiled import (  # the compiled core; re-exported for tests and benchmarks
+    AVAILABLE,
+    METHOD_CODES,
+    P_BLOCK,
+    P_CORIOLIS,
+    P_GRAVITY,
+    P_INERTIA_O,
+    P_MASS,
+    P_MASS_INV,
+    P_R_CG,
+    PARALLEL_MIN_WORK,
+    PARAM_SIZE,
+    STAGES,
+    _derivative_batch,
+    _each_parallel,
+    _each_serial,
+    _spans_parallel,
+    _spans_serial,
+    _uniform_parallel,
+    _uniform_serial,
+    numba,
+)
 from .model import INPUT_SIZE, NORM_TIME_CONSTANT, STATE_SIZE
 from .model import derivative as reference_derivative
 from .params import Bodies
 from .quaternion import Array
-
-# OpenMP worker threads that spin while they wait steal a core from everything
-# else; on a shared 2-core machine that made a one-step prange call over 10,000
-# bodies take ~16 ms instead of ~1.5 ms. Passive waiting costs ~50 µs per
-# parallel call instead, which PARALLEL_MIN_WORK keeps small calls clear of.
-# libgomp reads this when numba first loads it; a value the user set wins.
-os.environ.setdefault("OMP_WAIT_POLICY", "passive")
-
-try:
-    import numba
-    from numba import njit, prange
-
-    AVAILABLE = True
-except ImportError:  # numba is a declared dependency; keep the package importable without it
-    numba = None
-    AVAILABLE = False
-    prange = range
-
-    def njit(*_args: object, **_kwargs: object):  # type: ignore[no-redef]
-        return lambda f: f
-
-
-#: Method codes of the kernels (FhSim's IntegratorMethod numbers).
-METHOD_CODES: dict[str, int] = {"euler": 0, "rk4": 1}
-STAGES = {0: 1, 1: 4}
-
-# Row layout of a packed parameter array (N, PARAM_SIZE).
-P_MASS = 0
-P_GRAVITY = 1
-P_CORIOLIS = 2
-P_R_CG = 3  # r_g, 3 entries
-P_INERTIA_O = 6  # I_o, 3×3 row-major
-P_MASS_INV = 15  # M_RB⁻¹, 6×6 row-major
-P_BLOCK = 51  # 1.0 without a CG offset (r_g = 0, M_RB⁻¹ block diagonal), else 0.0
-PARAM_SIZE = 52
-
-#: Below this many body-steps per call the serial kernel runs, above it `prange`
-#: spreads bodies over the cores. With passive OpenMP waiting, waking the second
-#: thread costs ~50 µs per call (benchmarks/bench_kernel.py --threshold): prange
-#: wins from ~1000–4000 body-steps (~0.1–0.5 ms serial), up to 2× on 2 idle cores.
-PARALLEL_MIN_WORK = 4096
-
-_TAU_GAIN = 0.5 / NORM_TIME_CONSTANT  # 1/(2τ)
-_B1 = 1.0 / 6.0  # RK4 weights, as integrators.RK4.b
-_B2 = 1.0 / 3.0
-
-
-# --------------------------------------------------------------------------- compiled core
-
-
-@njit(cache=True, fastmath=False)
-def _derivative(p, u, i, y):
-    """ẋ of body i at state y (13-tuple), parameter row p[i], input row u[i]; a 13-tuple."""
-    qw = y[3]
-    qx = y[4]
-    qy = y[5]
-    qz = y[6]
-    vx = y[7]
-    vy = y[8]
-    vz = y[9]
-    wx = y[10]
-    wy = y[11]
-    wz = y[12]
-    # R(q) = E + 2ηS(ε) + 2S(ε)², the same formula as quaternion.to_rotmat (valid for |q| ≠ 1).
-    r00 = 1.0 - 2.0 * (qy * qy + qz * qz)
-    r01 = 2.0 * (qx * qy - qw * qz)
-    r02 = 2.0 * (qx * qz + qw * qy)
-    r10 = 2.0 * (qx * qy + qw * qz)
-    r11 = 1.0 - 2.0 * (qx * qx + qz * qz)
-    r12 = 2.0 * (qy * qz - qw * qx)
-    r20 = 2.0 * (qx * qz - qw * qy)
-    r21 = 2.0 * (qy * qz + qw * qx)
-    r22 = 1.0 - 2.0 * (qx * qx + qy * qy)
-    # ṗ = R v
-    pdx = r00 * vx + r01 * vy + r02 * vz
-    pdy = r10 * vx + r11 * vy + r12 * vz
-    pdz = r20 * vx + r21 * vy + r22 * vz
-    # q̇ = ½ q ⊗ (0, ω) + (1/(2τ)) (1 − qᵀq) q
-    kn = _TAU_GAIN * (1.0 - (qw * qw + qx * qx + qy * qy + qz * qz))
-    qdw = 0.5 * (-(qx * wx + qy * wy + qz * wz)) + kn * qw
-    qdx = 0.5 * (qw * wx + (qy * wz - qz * wy)) + kn * qx
-    qdy = 0.5 * (qw * wy + (qz * wx - qx * wz)) + kn * qy
-    qdz = 0.5 * (qw * wz + (qx * wy - qy * wx)) + kn * qz
-    # F_b = Rᵀ (F_n + m g_n), M_b = Rᵀ M_n + r_g × F_b
-    m = p[i, P_MASS]
-    fnx = u[i, 0]
-    fny = u[i, 1]
-    fnz = u[i, 2] + m * p[i, P_GRAVITY]
-    mnx = u[i, 3]
-    mny = u[i, 4]
-    mnz = u[i, 5]
-    t0 = r00 * fnx + r10 * fny + r20 * fnz
-    t1 = r01 * fnx + r11 * fny + r21 * fnz
-    t2 = r02 * fnx + r12 * fny + r22 * fnz
-    t3 = r00 * mnx + r10 * mny + r20 * mnz
-    t4 = r01 * mnx + r11 * mny + r21 * mnz
-    t5 = r02 * mnx + r12 * mny + r22 * mnz
-    # Without a CG offset (P_BLOCK) every r_g term is an exact zero: skipping them
-    # changes no bit of the result, and M_RB⁻¹ is block diagonal.
-    offset = p[i, P_BLOCK] == 0.0
-    rx = p[i, P_R_CG]
-    ry = p[i, P_R_CG + 1]
-    rz = p[i, P_R_CG + 2]
-    if offset:
-        t3 += ry * t2 - rz * t1
-        t4 += rz * t0 - rx * t2
-        t5 += rx * t1 - ry * t0
-    c = p[i, P_CORIOLIS]
-    if c != 0.0:
-        # C ν = (m ω × (v + ω × r_g), m r_g × (ω × v) + ω × (I_o ω)); `fhsim` (c = 0) drops it.
-        o = P_INERTIA_O
-        iwx = p[i, o] * wx + p[i, o + 1] * wy + p[i, o + 2] * wz
-        iwy = p[i, o + 3] * wx + p[i, o + 4] * wy + p[i, o + 5] * wz
-        iwz = p[i, o + 6] * wx + p[i, o + 7] * wy + p[i, o + 8] * wz
-        ax = vx
-        ay = vy
-        az = vz
-        if offset:
-            ax += wy * rz - wz * ry
-            ay += wz * rx - wx * rz
-            az += wx * ry - wy * rx
-            bx = wy * vz - wz * vy
-            by = wz * vx - wx * vz
-            bz = wx * vy - wy * vx
-            t3 -= c * (m * (ry * bz - rz * by) + (wy * iwz - wz * iwy))
-            t4 -= c * (m * (rz * bx - rx * bz) + (wz * iwx - wx * iwz))
-            t5 -= c * (m * (rx * by - ry * bx) + (wx * iwy - wy * iwx))
-        else:
-            t3 -= c * (wy * iwz - wz * iwy)
-            t4 -= c * (wz * iwx - wx * iwz)
-            t5 -= c * (wx * iwy - wy * iwx)
-        t0 -= c * (m * (wy * az - wz * ay))
-        t1 -= c * (m * (wz * ax - wx * az))
-        t2 -= c * (m * (wx * ay - wy * ax))
-    # ν̇ = M_RB⁻¹ τ (row-major 6×6, written out: no loop, no temporaries). Without a CG
-    # offset M_RB⁻¹ is block diagonal (its off-diagonal blocks are exact zeros), so the
-    # two 3×3 blocks give the same numbers for less than half the work.
-    o = P_MASS_INV
-    if not offset:
-        n0 = p[i, o] * t0 + p[i, o + 1] * t1 + p[i, o + 2] * t2
-        n1 = p[i, o + 6] * t0 + p[i, o + 7] * t1 + p[i, o + 8] * t2
-        n2 = p[i, o + 12] * t0 + p[i, o + 13] * t1 + p[i, o + 14] * t2
-        n3 = p[i, o + 21] * t3 + p[i, o + 22] * t4 + p[i, o + 23] * t5
-        n4 = p[i, o + 27] * t3 + p[i, o + 28] * t4 + p[i, o + 29] * t5
-        n5 = p[i, o + 33] * t3 + p[i, o + 34] * t4 + p[i, o + 35] * t5
-    else:
-        n0 = (
-            p[i, o] * t0
-            + p[i, o + 1] * t1
-            + p[i, o + 2] * t2
-            + p[i, o + 3] * t3
-            + p[i, o + 4] * t4
-            + p[i, o + 5] * t5
-        )
-        n1 = (
-            p[i, o + 6] * t0
-            + p[i, o + 7] * t1
-            + p[i, o + 8] * t2
-            + p[i, o + 9] * t3
-            + p[i, o + 10] * t4
-            + p[i, o + 11] * t5
-        )
-        n2 = (
-            p[i, o + 12] * t0
-            + p[i, o + 13] * t1
-            + p[i, o + 14] * t2
-            + p[i, o + 15] * t3
-            + p[i, o + 16] * t4
-            + p[i, o + 17] * t5
-        )
-        n3 = (
-            p[i, o + 18] * t0
-            + p[i, o + 19] * t1
-            + p[i, o + 20] * t2
-            + p[i, o + 21] * t3
-            + p[i, o + 22] * t4
-            + p[i, o + 23] * t5
-        )
-        n4 = (
-            p[i, o + 24] * t0
-            + p[i, o + 25] * t1
-            + p[i, o + 26] * t2
-            + p[i, o + 27] * t3
-            + p[i, o + 28] * t4
-            + p[i, o + 29] * t5
-        )
-        n5 = (
-            p[i, o + 30] * t0
-            + p[i, o + 31] * t1
-            + p[i, o + 32] * t2
-            + p[i, o + 33] * t3
-            + p[i, o + 34] * t4
-            + p[i, o + 35] * t5
-        )
-    return (pdx, pdy, pdz, qdw, qdx, qdy, qdz, n0, n1, n2, n3, n4, n5)
-
-
-@njit(cache=True, fastmath=False)
-def _axpy(y, h, k):
-    """y + h k for 13-tuples."""
-    return (
-        y[0] + h * k[0], y[1] + h * k[1], y[2] + h * k[2], y[3] + h * k[3],
-        y[4] + h * k[4], y[5] + h * k[5], y[6] + h * k[6], y[7] + h * k[7],
-        y[8] + h * k[8], y[9] + h * k[9], y[10] + h * k[10], y[11] + h * k[11],
-        y[12] + h * k[12],
-    )  # fmt: skip
-
-
-@njit(cache=True, fastmath=False)
-def _rk4_sum(y, h, a, b, c, d):
-    """y + h (a/6 + b/3 + c/3 + d/6) for 13-tuples: the RK4 update."""
-    return (
-        y[0] + h * (_B1 * a[0] + _B2 * b[0] + _B2 * c[0] + _B1 * d[0]),
-        y[1] + h * (_B1 * a[1] + _B2 * b[1] + _B2 * c[1] + _B1 * d[1]),
-        y[2] + h * (_B1 * a[2] + _B2 * b[2] + _B2 * c[2] + _B1 * d[2]),
-        y[3] + h * (_B1 * a[3] + _B2 * b[3] + _B2 * c[3] + _B1 * d[3]),
-        y[4] + h * (_B1 * a[4] + _B2 * b[4] + _B2 * c[4] + _B1 * d[4]),
-        y[5] + h * (_B1 * a[5] + _B2 * b[5] + _B2 * c[5] + _B1 * d[5]),
-        y[6] + h * (_B1 * a[6] + _B2 * b[6] + _B2 * c[6] + _B1 * d[6]),
-        y[7] + h * (_B1 * a[7] + _B2 * b[7] + _B2 * c[7] + _B1 * d[7]),
-        y[8] + h * (_B1 * a[8] + _B2 * b[8] + _B2 * c[8] + _B1 * d[8]),
-        y[9] + h * (_B1 * a[9] + _B2 * b[9] + _B2 * c[9] + _B1 * d[9]),
-        y[10] + h * (_B1 * a[10] + _B2 * b[10] + _B2 * c[10] + _B1 * d[10]),
-        y[11] + h * (_B1 * a[11] + _B2 * b[11] + _B2 * c[11] + _B1 * d[11]),
-        y[12] + h * (_B1 * a[12] + _B2 * b[12] + _B2 * c[12] + _B1 * d[12]),
-    )
-
-
-@njit(cache=True, fastmath=False)
-def _step(p, u, i, y, h, method):
-    """One step of body i: explicit Euler (method 0) or classic RK4 (method 1)."""
-    k1 = _derivative(p, u, i, y)
-    if method == 0:
-        return _axpy(y, h, k1)
-    # 0.5 h k = h (0.5 k) exactly, so the stages match rk_step's to the last bit.
-    k2 = _derivative(p, u, i, _axpy(y, 0.5 * h, k1))
-    k3 = _derivative(p, u, i, _axpy(y, 0.5 * h, k2))
-    k4 = _derivative(p, u, i, _axpy(y, h, k3))
-    return _rk4_sum(y, h, k1, k2, k3, k4)
-
-
-@njit(cache=True, fastmath=False)
-def _load(row):
-    return (
-        row[0], row[1], row[2], row[3], row[4], row[5], row[6],
-        row[7], row[8], row[9], row[10], row[11], row[12],
-    )  # fmt: skip
-
-
-@njit(cache=True, fastmath=False)
-def _store(row, y):
-    row[0] = y[0]
-    row[1] = y[1]
-    row[2] = y[2]
-    row[3] = y[3]
-    row[4] = y[4]
-    row[5] = y[5]
-    row[6] = y[6]
-    row[7] = y[7]
-    row[8] = y[8]
-    row[9] = y[9]
-    row[10] = y[10]
-    row[11] = y[11]
-    row[12] = y[12]
-
-
-@njit(cache=True, fastmath=False)
-def _derivative_batch(p, x, u, out):
-    for i in range(x.shape[0]):
-        _store(out[i], _derivative(p, u, i, _load(x[i])))
-
-
-@njit(cache=True, fastmath=False)
-def _spans_body(p, x, u, i, h_spans, n_spans, method, out):
-    y = _load(x[i])
-    for s in range(h_spans.shape[0]):
-        h = h_spans[s]
-        for _ in range(n_spans[s]):
-            y = _step(p, u, i, y, h, method)
-        _store(out[s, i], y)
-    _store(x[i], y)
-
-
-@njit(cache=True, fastmath=False)
-def _spans_serial(p, x, u, h_spans, n_spans, method, out):
-    for i in range(x.shape[0]):
-        _spans_body(p, x, u, i, h_spans, n_spans, method, out)
-
-
-@njit(cache=True, fastmath=False, parallel=True)
-def _spans_parallel(p, x, u, h_spans, n_spans, method, out):
-    for i in prange(x.shape[0]):
-        _spans_body(p, x, u, i, h_spans, n_spans, method, out)
-
-
-@njit(cache=True, fastmath=False)
-def _advance_body(p, x, u, i, h, n, method):
-    y = _load(x[i])
-    for _ in range(n):
-        y = _step(p, u, i, y, h, method)
-    _store(x[i], y)
-
-
-@njit(cache=True, fastmath=False)
-def _uniform_serial(p, x, u, h, n, method):
-    for i in range(x.shape[0]):
-        _advance_body(p, x, u, i, h, n, method)
-
-
-@njit(cache=True, fastmath=False, parallel=True)
-def _uniform_parallel(p, x, u, h, n, method):
-    for i in prange(x.shape[0]):
-        _advance_body(p, x, u, i, h, n, method)
-
-
-@njit(cache=True, fastmath=False)
-def _each_serial(p, x, u, h, n, method):
-    for i in range(x.shape[0]):
-        _advance_body(p, x, u, i, h[i], n[i], method[i])
-
-
-@njit(cache=True, fastmath=False, parallel=True)
-def _each_parallel(p, x, u, h, n, method):
-    for i in prange(x.shape[0]):
-        _advance_body(p, x, u, i, h[i], n[i], method[i])
-
 
 # --------------------------------------------------------------------------- packing
 
