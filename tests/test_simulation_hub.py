@@ -13,6 +13,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from fakes import FakeClock
 
 from sixdof.dynamics import kernel
 from sixdof.scenario import BodySpec, Integration, Scenario
@@ -20,19 +21,6 @@ from sixdof.simulation import LiveSimulation
 from sixdof.simulation.hub import SimulationHub
 
 pytestmark = pytest.mark.skipif(not kernel.AVAILABLE, reason="the hub batches with numba")
-
-
-class Clock:
-    """A clock moved by hand; `tick` is added after every read (slow computing)."""
-
-    def __init__(self, t: float = 100.0, tick: float = 0.0) -> None:
-        self.t = t
-        self.tick = tick
-
-    def __call__(self) -> float:
-        now = self.t
-        self.t += self.tick
-        return now
 
 
 def scenario(i: int) -> Scenario:
@@ -55,9 +43,9 @@ def scenario(i: int) -> Scenario:
     )
 
 
-def pair(n: int) -> tuple[Clock, list[LiveSimulation], list[LiveSimulation], SimulationHub]:
+def pair(n: int) -> tuple[FakeClock, list[LiveSimulation], list[LiveSimulation], SimulationHub]:
     """n simulations stepped alone and n copies held by a hub, on one clock."""
-    clock = Clock()
+    clock = FakeClock()
     alone = [LiveSimulation(scenario(i), clock=clock) for i in range(n)]
     held = [LiveSimulation(scenario(i), clock=clock) for i in range(n)]
     hub = SimulationHub(clock=clock)
@@ -66,7 +54,7 @@ def pair(n: int) -> tuple[Clock, list[LiveSimulation], list[LiveSimulation], Sim
     return clock, alone, held, hub
 
 
-def tick(clock: Clock, alone: list[LiveSimulation], hub: SimulationHub, dt: float) -> None:
+def tick(clock: FakeClock, alone: list[LiveSimulation], hub: SimulationHub, dt: float) -> None:
     clock.t += dt
     now = clock.t
     for sim in alone:
@@ -170,7 +158,7 @@ def test_an_exception_is_returned_for_its_simulation_only() -> None:
 
 
 def test_the_compute_deadline_cuts_a_long_catch_up_and_counts_an_overrun() -> None:
-    clock = Clock(tick=1e-3)  # every clock read costs 1 ms of "computing"
+    clock = FakeClock(tick=1e-3)  # every clock read costs 1 ms of "computing"
     sim = LiveSimulation(scenario(1), clock=clock, max_catch_up=1.0, max_compute=5e-3)
     sim.set_time_scale(10.0)
     hub = SimulationHub(clock=clock)

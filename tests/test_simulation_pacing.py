@@ -3,22 +3,10 @@
 import math
 
 import pytest
+from fakes import FakeClock
 
 from sixdof.scenario import BodySpec, Integration, Scenario
 from sixdof.simulation import LiveSimulation, Pacer, SimulationError
-
-
-class FakeClock:
-    """A clock moved by hand; `tick` is added after every read (to model slow computing)."""
-
-    def __init__(self, t: float = 100.0, tick: float = 0.0) -> None:
-        self.t = t
-        self.tick = tick
-
-    def __call__(self) -> float:
-        now = self.t
-        self.t += self.tick
-        return now
 
 
 def make_sim(clock: FakeClock, step: float = 0.01, **kw: object) -> LiveSimulation:
