@@ -107,7 +107,7 @@ export class Stage {
     this.controls.enableDamping = true;
     this.controls.dampingFactor = 0.12;
     this.follow = true;
-    this.followVel = new Vector3();
+    this.lastCg = null; // the CG at the previous follow update (three world)
     this.scale = 0; // grid cell size now drawn
     this.ground = new Group();
     this.ned.add(this.ground);
@@ -154,29 +154,33 @@ export class Stage {
     const from = nedToThree(VIEW_FROM).normalize().multiplyScalar(dist);
     this.controls.target.copy(target);
     this.camera.position.copy(target).add(from);
-    this.followVel.set(0, 0, 0);
+    this.lastCg = null;
     this.controls.update();
   }
 
   /**
-   * Follow mode: move target and camera together towards the body's CG (three world Vector3),
-   * as a critically damped spring (ω = 5 rad/s), so the body drifts on screen a little when it
-   * speeds up and then is caught, and a constant acceleration leaves it a steady a/ω² off centre.
+   * Follow mode: carry target and camera along with the body's CG (three world Vector3) and
+   * close any remaining gap exponentially (time constant 1/ω, ω = 5 rad/s). Carrying the
+   * body's own displacement first means no lag at any speed (a spring alone trails a body at
+   * 10 m/s by 4 m, off the screen's edge); the gap left by a reset or a turn of the camera
+   * closes smoothly. A jump (reset, new scenario) moves the camera at once.
    */
   followTo(cgWorld, dt) {
-    if (!this.follow) return;
-    const w = 5;
-    const err = cgWorld.clone().sub(this.controls.target);
-    if (err.length() > 50 * Math.max(1, this.scale)) {
-      this.camera.position.add(err);
-      this.controls.target.add(err);
-      this.followVel.set(0, 0, 0);
+    if (!this.follow) {
+      this.lastCg = null;
       return;
     }
-    const h = Math.min(dt, 0.05);
-    const acc = err.multiplyScalar(w * w).sub(this.followVel.clone().multiplyScalar(2 * w));
-    this.followVel.addScaledVector(acc, h);
-    const step = this.followVel.clone().multiplyScalar(h);
+    const far = 50 * Math.max(1, this.scale);
+    const moved = this.lastCg ? cgWorld.clone().sub(this.lastCg) : new Vector3();
+    this.lastCg = cgWorld.clone();
+    const err = cgWorld.clone().sub(this.controls.target);
+    if (err.length() > far || moved.length() > far) {
+      this.camera.position.add(err);
+      this.controls.target.add(err);
+      return;
+    }
+    const gap = err.sub(moved).multiplyScalar(1 - Math.exp(-5 * Math.min(dt, 0.05)));
+    const step = moved.add(gap);
     this.camera.position.add(step);
     this.controls.target.add(step);
   }

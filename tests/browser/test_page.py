@@ -124,6 +124,28 @@ def test_keys_and_panel_apply_force_the_right_way(page_run: PageRun, server: Ser
     assert page_run.errors == []
 
 
+def test_follow_mode_keeps_a_fast_body_in_view(page_run: PageRun) -> None:
+    """Pushed east to 10 m/s, the body stays near the middle of the view while Follow is on."""
+    page = page_run.page
+    load_preset(page, "hover")
+    page.click("#btn-reset")
+    assert page.get_attribute("#btn-follow", "aria-pressed") == "true"
+    canvas = page.locator("#scene").bounding_box()
+    assert canvas is not None
+    page.locator("#scene").focus()
+    page.keyboard.down("ArrowRight")
+    page.wait_for_function("__sixdof.lastState.bodies[0].Vel[1] > 10")
+    page.keyboard.up("ArrowRight")
+    page.wait_for_timeout(1000)  # coasting at > 10 m/s: a lagging camera would lose it
+    state = page.evaluate("__sixdof.lastState")
+    assert state["bodies"][0]["Vel"][1] > 10.0 and state["bodies"][0]["Pos"][1] > 10.0
+    x, y = screen(page)
+    cx = canvas["x"] + canvas["width"] / 2
+    cy = canvas["y"] + canvas["height"] / 2
+    assert abs(x - cx) < 0.2 * canvas["width"] and abs(y - cy) < 0.25 * canvas["height"]
+    assert page_run.errors == []
+
+
 def test_shift_drag_pulls_the_body_toward_the_mouse(page_run: PageRun) -> None:
     page = page_run.page
     load_preset(page, "hover")
