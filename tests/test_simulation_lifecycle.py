@@ -289,3 +289,12 @@ def test_tight_loop_matches_step_by_step(monkeypatch: pytest.MonkeyPatch, compil
         expected = step_fixed(sim._w.bodies, expected, u, H, "rk4")
     np.testing.assert_allclose(got, expected, rtol=1e-13, atol=1e-13)
     np.testing.assert_array_equal(x, sim.state_array())  # the input state is not modified
+
+
+def test_pause_with_a_reason_shows_it_until_resume() -> None:
+    sim = LiveSimulation(two_bodies(), clock=FakeClock())
+    sim.pause(reason="room fault: demo")
+    assert not sim.running and sim.paused_reason == "room fault: demo"
+    assert sim.frame()["status"]["paused_reason"] == "room fault: demo"
+    sim.resume()
+    assert sim.running and sim.paused_reason is None

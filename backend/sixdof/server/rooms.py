@@ -135,8 +135,7 @@ class Room:
         if not self.sim.running and self.sim.paused_reason == message:
             return
         try:
-            self.sim.pause()
-            self.sim.paused_reason = message
+            self.sim.pause(reason=message)
         except Exception:
             log.exception("room %s: could not pause", self.name)
         self._announced = message

@@ -245,9 +245,12 @@ class LiveSimulation:
         if taken:
             self._touch()
 
-    def pause(self) -> None:
+    def pause(self, reason: str | None = None) -> None:
+        """Stop the clock; `reason`, when given, is shown as paused_reason (e.g. a fault)."""
         with self._lock:
             self.running = False
+            if reason is not None:
+                self.paused_reason = reason
             self._pacer.clear_window()
 
     def resume(self) -> None:
