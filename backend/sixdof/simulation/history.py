@@ -107,6 +107,18 @@ class History:
         row = self._data[self._next]
         for name, width in COLUMNS:
             row[:, SLICES[name]] = np.reshape(outputs[name], (len(self.names), width))
+        self._append(t)
+
+    def record_row(self, t: float, row: Array) -> None:
+        """Append one row already laid out as (N, WIDTH) in COLUMNS order.
+
+        The hub lays out every room's rows at once; one copy here (~1 µs) replaces
+        `record`'s column-by-column copy (~30 µs).
+        """
+        self._data[self._next] = row
+        self._append(t)
+
+    def _append(self, t: float) -> None:
         self._t[self._next] = t
         self._next = (self._next + 1) % self.capacity
         self._count = min(self._count + 1, self.capacity)

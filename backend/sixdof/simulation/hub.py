@@ -45,7 +45,7 @@ import numpy as np
 
 from ..dynamics import Bodies, outputs
 from ..dynamics.quaternion import Array
-from .history import COLUMNS, WIDTH, History
+from .history import COLUMNS, WIDTH
 from .limits import divergence_reason
 from .live import LiveSimulation
 from .payload import FRAME_KEYS
@@ -106,15 +106,6 @@ class _Rows(Mapping[str, Array]):
             {"Name": name, **{k: lists[k][i] for k in FRAME_KEYS}}
             for i, name in enumerate(names, start=self._a)
         ]
-
-
-def record_row(history: History, t: float, rows: Array) -> None:
-    """`history.record(t, outs)` for one row already laid out as (N, WIDTH) (COLUMNS order)."""
-    # History.record copies column by column (~30 µs); a whole row is one copy (~1 µs).
-    history._data[history._next] = rows
-    history._t[history._next] = t
-    history._next = (history._next + 1) % history.capacity
-    history._count = min(history._count + 1, history.capacity)
 
 
 def _batchable(sim: LiveSimulation) -> bool:
@@ -329,8 +320,8 @@ class SimulationHub:
             sim._adopt(x[a:b], done, reasons.get(r))
             if done:
                 sim._cache = (sim._rev, _Rows(shared, a, b))
-                record_row(sim._history, sim.t, rows[a:b])
+                sim._history.record_row(sim.t, rows[a:b])
             sim._pacer.done(k, done, sim._w.step, cut_short=r in cut)
 
 
-__all__ = ["WIDTH", "SimulationHub", "record_row"]
+__all__ = ["WIDTH", "SimulationHub"]
