@@ -103,7 +103,8 @@ class _Reader:
                 raise self.fail(
                     node,
                     attr,
-                    f"{item!r} is not a number; expected {width} comma-separated finite numbers",
+                    f"{item!r} is not a number; expected "
+                    + (f"{width} comma-separated finite numbers" if width > 1 else "a number"),
                 ) from None
             if not math.isfinite(value):
                 raise self.fail(node, attr, f"{item!r} is not a finite number")

@@ -272,7 +272,7 @@ _PRESET_LIST = [
         "Coriolis: model full",
         f"Launched at {SHIP_V:g} m/s along its bow while turning at {SHIP_W:g} rad/s, with no "
         "force: Newton–Euler keeps the ship moving in a straight line while the hull "
-        "spins, because nothing pushes it sideways. Compare coriolis_fhsim.",
+        "spins, because nothing pushes it sideways. Compare the preset “Coriolis: model fhsim”.",
         _ship("full", "Simple/Blue"),
         2 * math.pi,
     ),
@@ -290,8 +290,8 @@ _PRESET_LIST = [
         "Reference point off the CG",
         f"Pos is the bar's end, {BAR_OFFSET:g} m behind its CG (CGOffset). Spun at "
         f"{BAR_W:g} rad/s about that end, the bar turns about its CG instead: the CG "
-        f"moves straight on at ω × r = {BAR_W * BAR_OFFSET:g} m/s and Pos traces a "
-        "cycloid around it.",
+        f"moves straight on at ω × r = {BAR_W * BAR_OFFSET:g} m/s (its trail is a straight "
+        "line) while the bar's end swings round it: plot Pos to see the end trace a cycloid.",
         _offset_cg,
         2 * math.pi,
     ),
