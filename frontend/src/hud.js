@@ -4,6 +4,12 @@
 const fmt = (x, d = 2) => (Number.isFinite(x) ? x.toFixed(d) : '–');
 const mag = (v) => (Array.isArray(v) ? Math.hypot(v[0], v[1], v[2]) : NaN);
 
+/** " · slow motion ×0.25", " · fast ×4", or "" at 1: a bare "×0.25" beside RTF reads as a factor of RTF. */
+export function timeScaleText(scale) {
+  if (!Number.isFinite(scale) || scale === 1) return '';
+  return scale < 1 ? ` · slow motion ×${scale}` : ` · fast ×${scale}`;
+}
+
 export class Hud {
   constructor(el) {
     this.el = el;
@@ -13,6 +19,7 @@ export class Hud {
     this.caption = document.getElementById('caption');
     this.captionTitle = this.caption.querySelector('.caption-title');
     this.captionText = this.caption.querySelector('.caption-text');
+    this.captionNoteEl = this.caption.querySelector('.caption-note');
     this.caption.querySelector('button').addEventListener('click', () => (this.caption.hidden = true));
     this.frames = 0;
     this.fpsSince = performance.now();
@@ -38,9 +45,11 @@ export class Hud {
 
   state(frame, body) {
     const st = frame.status;
-    this.set('t', `t = ${fmt(frame.t, 2)} s`);
-    const scale = st.time_scale === 1 ? '' : ` · ×${st.time_scale}`;
-    this.set('rtf', `RTF ${fmt(st.rtf, 2)}${scale}`);
+    // running, 0.01 s is plenty (and does not flicker); paused, one step must show: h = 1 ms
+    // needs 3 decimals
+    const decimals = st.running ? 2 : Math.min(6, Math.max(2, Math.ceil(-Math.log10(st.step) - 1e-9)));
+    this.set('t', `t = ${fmt(frame.t, decimals)} s`);
+    this.set('rtf', `RTF ${fmt(st.rtf, 2)}${timeScaleText(st.time_scale)}`);
     const run = st.running ? 'running' : st.paused_reason ? `paused: ${st.paused_reason}` : 'paused';
     this.set('run', `${run} · ${st.integrator} h = ${st.step * 1000 >= 1 ? fmt(st.step * 1000, 2) + ' ms' : fmt(st.step * 1e6, 0) + ' µs'}`);
     this.el.classList.toggle('paused', !st.running);
@@ -81,6 +90,13 @@ export class Hud {
     el.className = `banner ${kind}`;
     el.dataset.banner = key;
     if (el.textContent !== text) el.textContent = text;
+  }
+
+  /** A line under the caption (null removes it): the scenario no longer is the preset. */
+  captionNote(text) {
+    const el = this.captionNoteEl;
+    el.hidden = !text;
+    if (text && el.textContent !== text) el.textContent = text;
   }
 
   showCaption(title, text) {

@@ -33,6 +33,8 @@ let lastState = null;
 let lastScenarioName = null;
 let pendingView = null; // the hello after which the view is reset (a new scenario arrived)
 let helloCount = 0;
+let reloading = false; // our load_scenario was acked: treat the next hello as a new scenario
+let presetSpec = null; // {name, scenario} of the preset as the server defines it (GET /api/presets/…)
 
 const conn = new Connection({ room, token, onMessage: receive, onStatus: (s) => hud.connection(s) });
 
@@ -59,7 +61,7 @@ const actions = {
   resume: () => conn.send({ type: 'resume' }),
   step: () => conn.send({ type: 'step', n: 1 }),
   reset: () => conn.send({ type: 'reset', state: null }),
-  loadPreset: (name, ctl) => panel.send([ctl], { type: 'load_scenario', preset: name }),
+  loadPreset: (name, ctl) => panel.send([ctl], { type: 'load_scenario', preset: name }, () => (reloading = true)),
   push,
   show: (p) => {
     Object.assign(show, { triad: p.triad, arrows: p.arrows, trail: p.trail });
@@ -151,7 +153,8 @@ function onHello(msg) {
   hud.banner('watch', msg.can_control === false ? 'Watching only: this server needs ?token=… in the address to control the body.' : null, 'info');
   checkLooks();
   const name = msg.scenario.name;
-  if (name !== lastScenarioName) {
+  if (name !== lastScenarioName || reloading) {
+    reloading = false;
     const preset = msg.presets.find((p) => p.name === name);
     hud.showCaption(preset?.title ?? name, preset?.caption || msg.scenario.caption);
     if (lastScenarioName !== null) {
@@ -161,6 +164,43 @@ function onHello(msg) {
     lastScenarioName = name;
     pendingView = helloCount; // reset the view once a frame sent after this hello is drawn
   }
+  checkPresetChanged(msg);
+}
+
+// What the body parameters say about the motion; the looks (Mesh, Material…) and the initial
+// state do not make a caption wrong.
+const PHYSICS = ['Name', 'Mass', 'InertiaRadi', 'Inertia', 'CGOffset', 'Gravity', 'model', 'Force', 'Moment'];
+
+function sameValue(a, b) {
+  if (Array.isArray(a) && Array.isArray(b)) return a.length === b.length && a.every((x, i) => sameValue(x, b[i]));
+  if (typeof a === 'number' && typeof b === 'number') return Math.abs(a - b) <= 1e-9 * Math.max(1, Math.abs(a), Math.abs(b));
+  return (a ?? null) === (b ?? null);
+}
+
+function differsFromPreset(scenario, preset) {
+  if (scenario.bodies.length !== preset.bodies.length) return true;
+  return scenario.bodies.some((b, i) => PHYSICS.some((k) => !sameValue(b[k], preset.bodies[i][k])));
+}
+
+/**
+ * A preset's caption describes the preset's motion: once the scenario's physics differs from it
+ * (the preset as the server defines it, so a page joining a changed room sees it too), say so.
+ */
+async function checkPresetChanged(msg) {
+  const name = msg.scenario.name;
+  if (!msg.presets.some((p) => p.name === name)) return hud.captionNote(null);
+  if (presetSpec?.name !== name) {
+    try {
+      const r = await fetch(new URL(`api/presets/${encodeURIComponent(name)}`, window.location.href));
+      if (!r.ok) throw new Error(`HTTP ${r.status}`);
+      presetSpec = { name, scenario: await r.json() };
+    } catch {
+      return; // without the preset nothing can be compared: leave the caption as it is
+    }
+  }
+  if (hello !== msg) return; // a newer hello arrived meanwhile and decides
+  const changed = differsFromPreset(msg.scenario, presetSpec.scenario);
+  hud.captionNote(changed ? 'Changed since the preset was loaded — Reload preset (Scenario) to go back.' : null);
 }
 
 /** Warn about meshes and materials the catalogue does not know (they are drawn with a fallback). */
@@ -221,6 +261,7 @@ $('btn-panel').addEventListener('click', () => {
 $('btn-plots').addEventListener('click', () => {
   $('plots').hidden = !$('plots').hidden;
   $('btn-plots').classList.toggle('on', !$('plots').hidden);
+  document.body.classList.toggle('plots-open', !$('plots').hidden); // a phone hides the caption then
   plots.sync();
   fitCanvas();
 });
@@ -298,6 +339,8 @@ window.__sixdof = {
     return v ? { ...v.bodyBox(), ...v.status } : null;
   },
   send: (msg) => conn.send(msg),
+  /** The y-axis labels of the plot of `channel` as last drawn (null if not plotted). */
+  plotTicks: (channel) => plots.charts.get(channel)?.axes[1]._values ?? null,
   stage,
   setFollow,
   resetView,

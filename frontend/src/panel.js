@@ -1,6 +1,9 @@
 // The control panel (lil-gui). Values follow every hello, so all panels of a room agree; a
 // change is sent to the server, and the server's answer decides: an ack clears the control's
-// error line, an error shows the server's words next to the control that caused it.
+// error line, an error shows the server's words next to the control that caused it and puts
+// the server's value back in the field (a refusal changes nothing, so the field must not
+// pretend otherwise). A hello with a different scenario clears every error line: whatever
+// they complained about has been replaced.
 
 import GUI from 'lil-gui';
 
@@ -35,6 +38,8 @@ export class Panel {
     this.actions = deps.actions;
     this.bodyName = null;
     this.hello = null;
+    this.helloKey = null; // what the last hello said about the scenario, to see a change
+    this.errorCtls = new Set(); // controllers showing an error line
     this.p = {
       preset: '', body: '', running: true,
       time_scale: 1, integrator: 'rk4', step: 0.001,
@@ -52,6 +57,9 @@ export class Panel {
     const fs = gui.addFolder('Scenario');
     c.preset = fs.add(p, 'preset', { '(choose a preset)': '' }).name('Preset');
     c.preset.onChange((name) => name && this.actions.loadPreset(name, c.preset));
+    // a <select> fires no change for the option already chosen: this is the way back to the
+    // preset's values after editing them (Reset only resets the state)
+    c.reload = fs.add({ reload: () => this.reloadPreset() }, 'reload').name('Reload preset');
     c.body = fs.add(p, 'body', ['B']).name('Body').onChange(() => this.refresh());
     c.body.hide();
 
@@ -126,6 +134,11 @@ export class Panel {
     fi.close();
   }
 
+  reloadPreset() {
+    if (!this.p.preset) return this.showError(this.c.reload, 'The scenario is not a preset: choose one above.');
+    this.actions.loadPreset(this.p.preset, this.c.reload);
+  }
+
   /** A line of explanation under a controller. */
   note(ctl, text) {
     const div = document.createElement('div');
@@ -160,13 +173,22 @@ export class Panel {
     ['Mx', 'My', 'Mz'].forEach((k, i) => this.c[k].name(`Moment ${ax[i]} (N·m)`));
   }
 
-  /** Send a message on behalf of `ctls`: an ack clears their error, an error is shown on the one it names. */
-  send(ctls, msg) {
+  /**
+   * Send a message on behalf of `ctls`: an ack clears their error, an error is shown on the one
+   * it names and their fields go back to the server's values. `onAck` runs after an ack.
+   */
+  send(ctls, msg, onAck = null) {
     const body = this.bodyName;
     if (body && ['set_params', 'set_input'].includes(msg.type)) msg = { body, ...msg };
     const id = this.conn.send(msg, {
-      onAck: () => ctls.forEach((ctl) => this.clearError(ctl)),
-      onError: (err) => this.showServerError(ctls, err),
+      onAck: (ack) => {
+        ctls.forEach((ctl) => this.clearError(ctl));
+        onAck?.(ack);
+      },
+      onError: (err) => {
+        this.showServerError(ctls, err);
+        this.restore(ctls);
+      },
     });
     if (id === null) this.showError(ctls[0], 'not connected: nothing was sent');
     return id;
@@ -192,6 +214,7 @@ export class Panel {
     div.textContent = text;
     ctl.domElement.classList.add('has-error');
     ctl.parent.open();
+    this.errorCtls.add(ctl);
   }
 
   clearError(ctl) {
@@ -199,6 +222,23 @@ export class Panel {
     ctl._errorEl?.remove();
     ctl._errorEl = null;
     ctl.domElement.classList.remove('has-error');
+    this.errorCtls.delete(ctl);
+  }
+
+  clearErrors() {
+    for (const ctl of [...this.errorCtls]) this.clearError(ctl);
+  }
+
+  /** Put the server's values back into these controllers' fields (after a refusal). */
+  restore(ctls) {
+    const values = this.serverValues();
+    if (!values) return;
+    for (const ctl of ctls) {
+      if (!(ctl.property in values)) continue; // e.g. Force typed in the body frame: no server value
+      this.p[ctl.property] = values[ctl.property];
+      ctl.updateDisplay();
+    }
+    this.modelNote.textContent = MODEL_NOTE[this.p.model] ?? '';
   }
 
   /** The Force and Moment typed in the panel: {Force, Moment, frame}. */
@@ -238,6 +278,9 @@ export class Panel {
 
   /** Follow a hello: every value from the server's scenario, integrator and status. */
   fromHello(hello, bodyName) {
+    const key = JSON.stringify([hello.scenario, hello.integrator, hello.step]);
+    if (key !== this.helloKey) this.clearErrors(); // a preset loaded or another change accepted
+    this.helloKey = key;
     this.hello = hello;
     this.bodyName = bodyName;
     const c = this.c;
@@ -255,31 +298,50 @@ export class Panel {
     this.refresh();
   }
 
+  /** The selected body's spec in the last hello. */
+  selectedSpec() {
+    const bodies = this.hello?.scenario.bodies ?? [];
+    return bodies.find((x) => x.Name === this.bodyName) ?? bodies[0] ?? null;
+  }
+
+  /** The panel's values as the server has them (last hello and status), keyed like `this.p`. */
+  serverValues() {
+    const hello = this.hello;
+    const b = this.selectedSpec();
+    if (!hello || !b) return null;
+    const v = {
+      preset: hello.presets.some((x) => x.name === hello.scenario.name) ? hello.scenario.name : '',
+      integrator: hello.integrator ?? hello.status?.integrator ?? this.p.integrator,
+      step: hello.step ?? hello.status?.step ?? this.p.step,
+      time_scale: this.shownTimeScale ?? hello.status?.time_scale ?? this.p.time_scale,
+      Mass: b.Mass, Gravity: b.Gravity, model: b.model ?? 'full',
+      InertiaRadi: formatVector(b.InertiaRadi), Inertia: b.Inertia ? formatVector(b.Inertia) : '',
+      CGOffset: formatVector(b.CGOffset), MeshScale: formatVector(b.MeshScale), Size: formatVector(b.Size),
+      MeshOrigin: formatVector(b.MeshOrigin), Mesh: b.Mesh, Material: b.Material,
+    }; // prettier-ignore
+    if (/^#[0-9a-f]{6}$/i.test(b.Material)) v.colour = b.Material;
+    if (this.p.frame === 'global') {
+      [v.Fx, v.Fy, v.Fz] = b.Force;
+      [v.Mx, v.My, v.Mz] = b.Moment;
+    }
+    return v;
+  }
+
   refresh() {
     const hello = this.hello;
     if (!hello) return;
     const p = this.p;
     this.bodyName = p.body || hello.scenario.bodies[0].Name;
-    const b = hello.scenario.bodies.find((x) => x.Name === this.bodyName) ?? hello.scenario.bodies[0];
-    p.preset = hello.presets.some((x) => x.name === hello.scenario.name) ? hello.scenario.name : '';
-    p.integrator = hello.integrator ?? hello.status?.integrator ?? p.integrator;
-    p.step = hello.step ?? hello.status?.step ?? p.step;
+    const b = this.selectedSpec();
     this.setStatus(hello.status);
-    Object.assign(p, {
-      Mass: b.Mass, Gravity: b.Gravity, model: b.model ?? 'full',
-      InertiaRadi: formatVector(b.InertiaRadi), Inertia: b.Inertia ? formatVector(b.Inertia) : '',
-      CGOffset: formatVector(b.CGOffset), MeshScale: formatVector(b.MeshScale), Size: formatVector(b.Size),
-      MeshOrigin: formatVector(b.MeshOrigin), Mesh: b.Mesh, Material: b.Material,
-    }); // prettier-ignore
-    if (p.frame === 'global') {
-      [p.Fx, p.Fy, p.Fz] = b.Force;
-      [p.Mx, p.My, p.Mz] = b.Moment;
-    }
+    const values = this.serverValues();
+    delete values.time_scale; // follows setStatus, which every state frame calls
+    Object.assign(p, values);
     const meshNames = this.library.names;
     this.c.Mesh.options(meshNames.includes(b.Mesh) ? meshNames : [b.Mesh, ...meshNames]);
     const mats = Object.keys(this.library.materials);
     this.c.Material.options(mats.includes(b.Material) ? mats : [b.Material, ...mats]);
-    if (/^#[0-9a-f]{6}$/i.test(b.Material)) p.colour = b.Material;
+    this.c.reload.disable(!p.preset || hello.can_control === false);
     this.modelNote.textContent = MODEL_NOTE[p.model] ?? '';
     this.gui.controllersRecursive().forEach((ctl) => ctl.updateDisplay());
   }
@@ -295,6 +357,7 @@ export class Panel {
       this.c.time_scale.options({ ...TIME_SCALES, [`${status.time_scale} ×`]: status.time_scale });
     }
     this.p.time_scale = status.time_scale;
+    this.shownTimeScale = status.time_scale;
     this.c.time_scale.updateDisplay();
   }
 }

@@ -21,6 +21,16 @@ export const CHANNELS = {
 
 const COLORS = ['#d0312d', '#2e9d4a', '#2660c9', '#222222'];
 const CAPACITY = 3600; // one minute of frames at 60 Hz
+const HEIGHT = 190; // px, a whole chart: title, plot, t axis, legend
+// px between y labels: uPlot's default 30 left a ~100 px plot one or two labels (only "0" for
+// ±4 rad/s); at 18 it picks steps of 1, 2 or 5 that give 4 to 6 labels
+const Y_SPACE = 18;
+
+/** y labels without float noise (0.30000000000000004) and with the decimals the step needs. */
+function yValues(u, splits, axis, space, incr) {
+  const d = Math.max(0, Math.min(6, -Math.floor(Math.log10(incr) + 1e-9)));
+  return splits.map((v) => (Math.abs(v) < incr * 1e-6 ? '0' : v.toFixed(d)));
+}
 
 class Ring {
   constructor(width) {
@@ -82,18 +92,23 @@ export class Plots {
     this.sync();
   }
 
-  /** Create or remove charts to match the chosen channels. */
+  /** Create or remove charts to match the chosen channels, in the chooser's order. */
   sync() {
     for (const [key, chart] of this.charts) {
       if (!this.chosen.has(key) || !this.open) {
+        // destroy() detaches uPlot's root from the cell, so the cell is removed by its own
+        // reference: left behind it was an empty box holding a grid slot
+        const cell = chart.root.parentElement ?? this.container.querySelector(`.plot-cell[data-channel='${key}']`);
         chart.destroy();
-        chart.root.parentElement?.remove();
+        cell?.remove();
         this.charts.delete(key);
       }
     }
     if (!this.open) return;
     for (const key of Object.keys(CHANNELS)) {
-      if (this.chosen.has(key) && !this.charts.has(key)) this.charts.set(key, this.make(key));
+      if (!this.chosen.has(key)) continue;
+      if (!this.charts.has(key)) this.charts.set(key, this.make(key));
+      this.container.appendChild(this.charts.get(key).root.parentElement); // keep CHANNELS order
     }
     this.resize();
     this.dirty = true;
@@ -108,10 +123,10 @@ export class Plots {
     const opts = {
       title: `${ch.label} (${ch.unit})`,
       width: 320,
-      height: 150,
+      height: HEIGHT,
       // a flat line gets a ±1 band instead of uPlot's default 0…100
       scales: { x: { time: false }, y: { range: (u, lo, hi) => (hi - lo < 1e-9 ? [lo - 1, hi + 1] : uPlot.rangeNum(lo, hi, 0.1, true)) } },
-      axes: [{ label: 't (s)', size: 30, labelSize: 14 }, { size: 56 }],
+      axes: [{ label: 't (s)', size: 30, labelSize: 14 }, { size: 58, space: Y_SPACE, values: yValues }],
       legend: { live: false },
       series: [{ label: 't' }, ...ch.series.map((s, i) => ({ label: s, stroke: COLORS[i], width: 1.6 }))],
     };
@@ -121,7 +136,7 @@ export class Plots {
   resize() {
     for (const chart of this.charts.values()) {
       const w = chart.root.parentElement?.clientWidth ?? 320;
-      if (w > 50) chart.setSize({ width: w - 4, height: 150 });
+      if (w > 50) chart.setSize({ width: w - 4, height: HEIGHT });
     }
   }
 

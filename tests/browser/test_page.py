@@ -240,9 +240,11 @@ def test_screenshots_of_default_view_plots_and_phone(browser: Browser, server: S
 
     load_preset(page, "tennis_racket")
     page.click("#btn-plots")
+    page.uncheck("#plot-chooser input[data-channel='Pos']")
+    page.uncheck("#plot-chooser input[data-channel='Energy']")
     page.check("#plot-chooser input[data-channel='AngVel']")
     page.wait_for_timeout(1500)
-    assert page.locator(".plot-cell").count() == 3  # Pos, Energy (default) and AngVel
+    assert page.locator(".plot-cell").count() == 1  # only the ticked AngVel
     assert page.locator("#caption").is_visible()
     assert "Dzhanibekov" in page.inner_text("#caption")
     page.screenshot(path=str(SHOTS / "preset_plots.png"))
