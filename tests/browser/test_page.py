@@ -65,9 +65,15 @@ def test_free_fall_moves_down_on_screen(page_run: PageRun) -> None:
     page = page_run.page
     load_preset(page, "free_fall")
     follow_off(page)
+    # paused at t = 0 first: a slow page could miss a short window after a running reset
+    page.click("#btn-pause")
+    page.wait_for_function("!__sixdof.lastState.status.running")
     page.click("#btn-reset")
-    page.wait_for_function("__sixdof.lastState.t < 0.1")
+    page.wait_for_function("__sixdof.lastState.t === 0")
+    page.wait_for_timeout(200)  # let the interpolated pose settle on the reset state
     x0, y0 = screen(page)
+    page.click("#btn-pause")  # resume
+    page.wait_for_function("__sixdof.lastState.status.running")
     page.wait_for_timeout(600)
     x1, y1 = screen(page)
     state = page.evaluate("__sixdof.lastState")
