@@ -179,10 +179,11 @@ def test_shift_drag_pulls_the_body_toward_the_mouse(page_run: PageRun) -> None:
     pull = np.array(page.evaluate("clearInterval(window.__pullTimer), window.__pull"))
     after = body(page)
     x1, _ = screen(page)
-    # the spring pulled east (to the right on screen; within 45°: the default view looks from
-    # a little west of south, and the body turns while it is pulled), and the body went that way
+    # the spring pulled east (to the right on screen), and the body went that way. Within 60°:
+    # the view looks from a little west of south, and the hover box turns at 0.5 rad/s while it
+    # is pulled, so the spring's damping also pulls across; a wrong axis or sign is > 60° off.
     east = pull[1] / np.linalg.norm(pull)
-    assert east > np.cos(np.radians(45)), f"pull should point east: {pull}"
+    assert east > np.cos(np.radians(60)), f"pull should point east: {pull}"
     assert after["Force"] == pytest.approx([0, 0, -mass * G], abs=1e-9)  # released: push cleared
     assert after["Pos"][1] > 0.1 and x1 - x > 20, "pulled to the right, it went right"
     assert page_run.errors == []
