@@ -45,6 +45,15 @@ STATE_NAMES: tuple[tuple[str, int], ...] = (
     ("AngVel", 3),
 )
 
+#: FhSim's output ports of Body/6DBody with their widths, in the order FhSim writes them.
+OUTPUT_PORTS: tuple[tuple[str, int], ...] = (
+    ("Pos", 3),
+    ("Vel", 3),
+    ("Quater", 4),
+    ("LocalVel", 3),
+    ("AngVel", 3),
+)
+
 
 def rest_state(n: int | None = None) -> Array:
     """At rest at the origin with identity orientation: (13,) or (n, 13)."""

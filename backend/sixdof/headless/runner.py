@@ -19,27 +19,17 @@ import numpy as np
 
 from ..dynamics import RunStats, integrate
 from ..dynamics.integrators import ProgressCallback
-from ..dynamics.model import ANG_VEL, LOCAL_VEL, POS, QUATER
+from ..dynamics.model import ANG_VEL, LOCAL_VEL, OUTPUT_PORTS, POS, QUATER
 from ..dynamics.quaternion import rotate
 from ..scenario import Scenario
-
-#: FhSim's output ports of Body/6DBody, in the order they are written.
-OUTPUT_PORTS: tuple[tuple[str, int], ...] = (
-    ("Pos", 3),
-    ("Vel", 3),
-    ("Quater", 4),
-    ("LocalVel", 3),
-    ("AngVel", 3),
-)
-COLUMNS_PER_BODY = sum(width for _, width in OUTPUT_PORTS)
+from ..scenario.csv_columns import column_names
 
 
 def output_columns(scenario: Scenario) -> list[str]:
     """['Time', 'B.Pos[0]', …, 'B.AngVel[2]', 'C.Pos[0]', …] for the scenario's bodies."""
     columns = ["Time"]
     for body in scenario.bodies:
-        for port, width in OUTPUT_PORTS:
-            columns += [f"{body.Name}.{port}[{i}]" for i in range(width)]
+        columns += column_names(body.Name, OUTPUT_PORTS)
     return columns
 
 
@@ -66,10 +56,6 @@ class RunResult:
             axis=-1,
         )  # (T, N, 16)
         return np.column_stack([self.times, per_body.reshape(len(self.times), -1)])
-
-    def column(self, name: str) -> np.ndarray:
-        """One column by its CSV name, e.g. result.column('B.Pos[2]')."""
-        return self.table()[:, self.columns.index(name)]
 
 
 def run_scenario(

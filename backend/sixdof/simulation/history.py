@@ -20,16 +20,12 @@ from collections.abc import Mapping, Sequence
 import numpy as np
 from numpy.typing import NDArray
 
+from ..dynamics.model import OUTPUT_PORTS
 from ..dynamics.quaternion import Array
+from ..scenario.csv_columns import column_names
 
 #: (output name, width): the columns of a headless run, in its order.
-STANDARD_COLUMNS: tuple[tuple[str, int], ...] = (
-    ("Pos", 3),
-    ("Vel", 3),
-    ("Quater", 4),
-    ("LocalVel", 3),
-    ("AngVel", 3),
-)
+STANDARD_COLUMNS = OUTPUT_PORTS
 #: Extra columns of the live history, after the standard ones of every body.
 EXTRA_COLUMNS: tuple[tuple[str, int], ...] = (
     ("Euler", 3),
@@ -55,17 +51,6 @@ def _slices() -> dict[str, slice]:
 
 
 SLICES = _slices()
-
-
-def column_names(name: str, columns: Sequence[tuple[str, int]]) -> list[str]:
-    """`B.Pos[0]`, … for one body; scalars have no index (`B.TotalEnergy`)."""
-    out = []
-    for quantity, width in columns:
-        if width == 1:
-            out.append(f"{name}.{quantity}")
-        else:
-            out.extend(f"{name}.{quantity}[{k}]" for k in range(width))
-    return out
 
 
 def row_plan(n: int, per_row: int, capacity: int) -> tuple[list[int], bool]:
