@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Any
 
 import ipywidgets as widgets
 
+from ..dynamics import MODELS
 from ..scenario import LIMITS
 from ..simulation import TIME_SCALE_RANGE, SimulationError
 from .plot import CHANNELS
@@ -74,7 +75,7 @@ class ControlPanel:
         )
         self.radii = _triple(widgets.FloatText, step=0.01)
         self.model = widgets.ToggleButtons(
-            options=["full", "fhsim"],
+            options=list(MODELS),
             value="full",
             tooltips=["Newton–Euler (with ω × v, ω × Iω)", "FhSim 3.1 (Coriolis terms dropped)"],
             style={"button_width": "64px"},

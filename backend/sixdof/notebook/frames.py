@@ -54,11 +54,6 @@ def vec_to_three(vec_ned: ArrayLike) -> Array:
     return np.asarray(vec_ned, dtype=float) @ NED_TO_THREE.T
 
 
-def vec_from_three(vec_three: ArrayLike) -> Array:
-    """Cᵀ · a: three.js world coordinates back to NED, shape (..., 3)."""
-    return np.asarray(vec_three, dtype=float) @ NED_TO_THREE
-
-
 def quat_to_three(quat_wxyz: ArrayLike) -> Array:
     """Our Quater (η, ε1, ε2, ε3), body → NED, as three.js' (x, y, z, w), shape (..., 4).
 

@@ -32,10 +32,6 @@ class MeshData:
     normals: NDArray[np.float32]
     index: NDArray[np.uint32] | None
 
-    @property
-    def triangles(self) -> int:
-        return (self.index.size if self.index is not None else len(self.positions)) // 3
-
     def bounds(self) -> tuple[NDArray[np.float64], NDArray[np.float64]]:
         """Bounding box (min, max) of the vertices, m."""
         p = self.positions.astype(float)
