@@ -134,12 +134,6 @@ def measure(seconds: float, sizes: list[int]) -> list[dict[str, Any]]:
 
 
 def environment() -> dict[str, Any]:
-    try:
-        from sixdof.dynamics import kernel
-
-        compiled = bool(kernel.AVAILABLE)
-    except ImportError:  # before the compiled kernel exists everything is the numpy path
-        compiled = False
     return {
         "python": platform.python_version(),
         "numpy": np.__version__,
@@ -147,7 +141,6 @@ def environment() -> dict[str, Any]:
         "cpus": os.cpu_count(),
         # Other processes on the machine slow every row alike; the load says how much.
         "load_average_1min": os.getloadavg()[0] if hasattr(os, "getloadavg") else None,
-        "compiled_kernel": compiled,
         "method": "rk4",
         "step_s": STEP,
     }

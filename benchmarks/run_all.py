@@ -304,8 +304,6 @@ def main() -> None:
     if args.serve:
         serve_main(args.max_rooms)
         return
-    if not K.AVAILABLE:
-        sys.exit("numba is not importable: the benchmarks need it")
     args.clients = (
         args.clients if args.clients is not None else [1, 500] if not args.quick else [10]
     )

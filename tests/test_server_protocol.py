@@ -1,7 +1,7 @@
 """The protocol's one definition: models, JSON Schema, docs/protocol.md and the live limits agree.
 
 docs/protocol.md is generated from the models; these tests fail when anyone edits one
-without the other (regenerate with `python scripts/gen_protocol_docs.py`).
+without the other (regenerate with `python scripts/gen_protocol.py`).
 """
 
 from __future__ import annotations
@@ -12,10 +12,10 @@ from typing import get_args
 
 import pytest
 
+from sixdof.fields import LIMITS
 from sixdof.scenario import BodySpec, Scenario
 from sixdof.server.protocol import (
     CLIENT_MESSAGES,
-    RANGES,
     SERVER_MESSAGES,
     ErrorCode,
     Hello,
@@ -26,14 +26,13 @@ from sixdof.server.protocol import (
 )
 from sixdof.server.protocol_docs import ERROR_CODES, examples, render
 from sixdof.simulation import LiveSimulation, live_limits
-from sixdof.simulation.limits import MAX_INERTIA_ENTRY, MAX_POINT, MAX_VISUAL
 
 DOC = Path(__file__).resolve().parent.parent / "docs" / "protocol.md"
 
 
 def test_docs_match_the_models() -> None:
     assert DOC.read_text(encoding="utf-8") == render(), (
-        "docs/protocol.md is out of date: run python scripts/gen_protocol_docs.py"
+        "docs/protocol.md is out of date: run python scripts/gen_protocol.py"
     )
 
 
@@ -67,20 +66,35 @@ def test_schema_covers_both_directions_with_a_discriminator() -> None:
     assert schema["x-server-to-client"] == ["hello", "state", "ack", "error"]
     set_input = schema["$defs"]["SetInput"]["properties"]["Force"]
     assert (set_input["minItems"], set_input["maxItems"]) == (3, 3)
-    assert set_input["items"]["maximum"] == RANGES["Force"][1]
+    assert [item["maximum"] for item in set_input["prefixItems"]] == [LIMITS["Force"].hi] * 3
     codes = schema["$defs"]["Error"]["properties"]["code"]["enum"]
     assert set(codes) == set(get_args(ErrorCode))
 
 
-def test_protocol_ranges_agree_with_the_simulation_limits() -> None:
+def _bounds(prop: dict) -> tuple[float | None, float | None]:
+    """(minimum or exclusiveMinimum, maximum) of a number, or of a tuple's first item."""
+    for option in prop.get("anyOf", [prop]):
+        item = option.get("prefixItems", [option])[0]
+        if "maximum" in item:
+            return item.get("minimum", item.get("exclusiveMinimum")), item["maximum"]
+    return None, None
+
+
+@pytest.mark.parametrize("model", ["SetParams", "SetInput", "BodyState", "SetTimeScale", "Step"])
+def test_published_schema_bounds_are_the_one_table(model: str) -> None:
+    props = json_schema()["$defs"][model]["properties"]
+    checked = 0
+    for name, prop in props.items():
+        lo, hi = _bounds(prop)
+        if hi is None:
+            continue
+        assert (lo, hi) == (LIMITS[name].lo, LIMITS[name].hi), name
+        checked += 1
+    assert checked >= 1
     live = live_limits()
     assert limits() == live
     for name in ("Mass", "InertiaRadi", "CGOffset", "Gravity", "Force", "Moment", "time_scale"):
-        assert tuple(RANGES[name][:2]) == pytest.approx(tuple(live[name])), name
-    assert RANGES["step"][0] == min(lo for lo, _ in live["step"].values())
-    assert RANGES["point"][1] == MAX_POINT
-    assert RANGES["Inertia"][1] == MAX_INERTIA_ENTRY
-    assert RANGES["MeshScale"][1] == RANGES["Size"][1] == RANGES["MeshOrigin"][1] == MAX_VISUAL
+        assert live[name] == LIMITS[name].pair(), name
 
 
 def test_state_model_matches_what_the_simulation_sends() -> None:

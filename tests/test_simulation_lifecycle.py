@@ -5,13 +5,12 @@ import json
 import numpy as np
 import pytest
 
-import sixdof.simulation.stepping as stepping
+import sixdof.simulation.engine as engine_module
 from sixdof.dynamics import step_fixed
+from sixdof.fields import MAX_LOCAL_VEL, FieldError
 from sixdof.scenario import BodySpec, Integration, Scenario
 from sixdof.simulation import (
-    MAX_LOCAL_VEL,
     LiveSimulation,
-    SimulationError,
     divergence_reason,
     live_limits,
 )
@@ -55,7 +54,7 @@ def test_step_works_paused_and_counts_steps() -> None:
 )
 def test_step_count_is_checked(n: object, code: str) -> None:
     sim = LiveSimulation(two_bodies(), clock=FakeClock())
-    with pytest.raises(SimulationError) as err:
+    with pytest.raises(FieldError) as err:
         sim.step(n)  # type: ignore[arg-type]
     assert (err.value.field, err.value.code) == ("n", code)
     assert sim.t == 0.0
@@ -107,7 +106,7 @@ def test_refused_reset_changes_nothing(body: object, state: object, field: str, 
     sim = LiveSimulation(two_bodies(), clock=FakeClock())
     sim.step(5)
     before = sim.state_array()
-    with pytest.raises(SimulationError) as err:
+    with pytest.raises(FieldError) as err:
         sim.reset(body, state)  # type: ignore[arg-type]
     assert (err.value.field, err.value.code) == (field, code)
     np.testing.assert_array_equal(sim.state_array(), before)
@@ -213,20 +212,21 @@ def test_frame_is_the_state_payload_in_plain_python() -> None:
     )
 
 
-def test_one_batched_step_fixed_call_per_physics_step(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_one_kernel_call_for_all_bodies_per_round(monkeypatch: pytest.MonkeyPatch) -> None:
     calls = []
+    advance = engine_module.kernel.advance
 
-    def counting(bodies, x, u, h, method):  # type: ignore[no-untyped-def]
-        calls.append((x.shape, u.shape, h, method))
-        return step_fixed(bodies, x, u, h, method)
+    def counting(pk, x, u, h, n, method):  # type: ignore[no-untyped-def]
+        calls.append((x.shape, u.shape, np.asarray(n).tolist()))
+        return advance(pk, x, u, h, n, method)
 
-    monkeypatch.setattr(stepping, "step_fixed", counting)
+    monkeypatch.setattr(engine_module.kernel, "advance", counting)
     scenario = two_bodies()
     scenario.bodies.append(BodySpec(Name="D"))
     sim = LiveSimulation(Scenario.model_validate(scenario.model_dump()), clock=FakeClock())
     sim.set_input("D", (1.0, 0.0, 0.0), frame="body")  # orientation-dependent inputs too
-    assert sim.step(7) == 7
-    assert calls == [((3, 13), (3, 6), H, "rk4")] * 7
+    assert sim.step(7) == 7  # in history-row batches of 2 steps (60 Hz rows at h = 10 ms)
+    assert calls == [((3, 13), (3, engine_module.kernel.LOAD_SIZE), [k] * 3) for k in (2, 2, 2, 1)]
 
 
 def test_load_replaces_everything_and_refuses_bad_scenarios() -> None:
@@ -246,15 +246,15 @@ def test_load_replaces_everything_and_refuses_bad_scenarios() -> None:
     assert sim.scenario.integration.method == "rk4"
     assert len(sim.history_arrays()["Time"]) == 1
     before = sim.scenario.model_dump()
-    with pytest.raises(SimulationError) as err:
+    with pytest.raises(FieldError) as err:
         sim.load({"bodies": [{"Name": "Solo", "Mass": -3.0}]})
-    assert err.value.field == "bodies.0.Mass"
+    assert err.value.field == "bodies[0].Mass"
     assert err.value.code == "out_of_range"
-    with pytest.raises(SimulationError) as err:
+    with pytest.raises(FieldError) as err:
         sim.load({"bodies": [{}], "integration": {"method": "euler", "stepsize": 0.021}})
-    assert (err.value.field, err.value.code) == ("integration", "invalid")
+    assert (err.value.field, err.value.code) == ("integration.stepsize", "unstable_step")
     assert "stability limit" in err.value.message
-    with pytest.raises(SimulationError) as err:  # fine headless, too small a step to run live
+    with pytest.raises(FieldError) as err:  # fine headless, too small a step to run live
         sim.load({"bodies": [{}], "integration": {"method": "euler", "stepsize": 5e-6}})
     assert (err.value.field, err.value.code) == ("step", "out_of_range")
     assert sim.scenario.model_dump() == before
@@ -274,21 +274,17 @@ def test_live_limits_match_the_protocol() -> None:
     json.dumps(limits)
 
 
-@pytest.mark.parametrize("compiled", [True, False])
-def test_tight_loop_matches_step_by_step(monkeypatch: pytest.MonkeyPatch, compiled: bool) -> None:
-    if not compiled:
-        monkeypatch.setattr(stepping, "_KERNEL", None)  # the numpy/step_fixed path
+def test_stepping_a_constant_global_input_matches_step_by_step() -> None:
     scenario = two_bodies()
     sim = LiveSimulation(scenario, clock=FakeClock())
     sim.set_input("A", (0.5, -1.0, 2.0), (0.1, 0.2, -0.3))  # constant and global: one call
     x = sim.state_array()
     u = sim.applied_inputs()
-    got = stepping.run_steps(sim._w.bodies, x, sim._inputs, H, "rk4", 25)
+    sim.step(25)
     expected = x
     for _ in range(25):
-        expected = step_fixed(sim._w.bodies, expected, u, H, "rk4")
-    np.testing.assert_allclose(got, expected, rtol=1e-13, atol=1e-13)
-    np.testing.assert_array_equal(x, sim.state_array())  # the input state is not modified
+        expected = step_fixed(sim.bodies, expected, u, H, "rk4")
+    np.testing.assert_allclose(sim.state_array(), expected, rtol=1e-13, atol=1e-13)
 
 
 def test_pause_with_a_reason_shows_it_until_resume() -> None:

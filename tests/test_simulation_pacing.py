@@ -5,8 +5,9 @@ import math
 import pytest
 from fakes import FakeClock
 
+from sixdof.fields import FieldError
 from sixdof.scenario import BodySpec, Integration, Scenario
-from sixdof.simulation import LiveSimulation, Pacer, SimulationError
+from sixdof.simulation import LiveSimulation, Pacer
 
 
 def make_sim(clock: FakeClock, step: float = 0.01, **kw: object) -> LiveSimulation:
@@ -147,7 +148,7 @@ def test_time_scale_limits_accept(scale: float) -> None:
 def test_time_scale_limits_refuse(value: object, code: str) -> None:
     sim = make_sim(FakeClock())
     sim.set_time_scale(2.0)
-    with pytest.raises(SimulationError) as err:
+    with pytest.raises(FieldError) as err:
         sim.set_time_scale(value)  # type: ignore[arg-type]
     assert err.value.field == "time_scale"
     assert err.value.code == code

@@ -7,8 +7,9 @@ import pytest
 
 from sixdof.dynamics import outputs, step_fixed
 from sixdof.dynamics import quaternion as quat
+from sixdof.fields import FieldError
 from sixdof.scenario import BodySpec, Integration, Scenario
-from sixdof.simulation import LiveSimulation, SimulationError
+from sixdof.simulation import LiveSimulation
 
 H = 0.01
 
@@ -235,7 +236,7 @@ def test_refused_parameters_change_nothing(
     scenario = sim.scenario.model_dump()
     version = sim.version
     bodies = sim._w.bodies
-    with pytest.raises(SimulationError) as err:
+    with pytest.raises(FieldError) as err:
         sim.set_params("B", **fields)
     assert (err.value.field, err.value.code) == (field, code)
     assert err.value.message.startswith(f"{field}: ")
@@ -251,7 +252,7 @@ def test_refused_parameters_change_nothing(
 
 def test_unknown_body_is_refused() -> None:
     sim = moving()
-    with pytest.raises(SimulationError) as err:
+    with pytest.raises(FieldError) as err:
         sim.set_params("Nope", Mass=2.0)
     assert (err.value.field, err.value.code) == ("body", "unknown_body")
     assert "'B'" in err.value.message

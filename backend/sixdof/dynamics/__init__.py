@@ -1,25 +1,20 @@
 """Layer 1: pure numerics of the 6DBody rigid body. No I/O, no web, no files."""
 
-from .integrators import (
+from .integrators import IntegrationError, IntegratorSettings, RunStats, integrate, step_fixed
+from .jacobians import input_jacobian, linearize, state_jacobian
+from .methods import (
     INTEGRATOR_NUMBERS,
     METHODS,
-    IntegrationError,
-    IntegratorSettings,
-    RunStats,
-    StepSizeError,
+    Method,
     check_step,
-    integrate,
     stability_limit,
-    step_fixed,
 )
-from .jacobians import input_jacobian, linearize, state_jacobian
 from .model import STATE_NAMES, STATE_SIZE, derivative, make_state, outputs, rest_state
 from .params import (
     MODELS,
     Bodies,
     BodyParams,
     ImpossibleInertiaWarning,
-    ParameterError,
     inertia_entries,
     inertia_from_entries,
     inertia_from_radii,
@@ -36,9 +31,8 @@ __all__ = [
     "ImpossibleInertiaWarning",
     "IntegrationError",
     "IntegratorSettings",
-    "ParameterError",
+    "Method",
     "RunStats",
-    "StepSizeError",
     "check_step",
     "derivative",
     "inertia_entries",

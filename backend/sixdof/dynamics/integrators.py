@@ -1,17 +1,12 @@
 """Time integration of the 6DBody model: explicit Euler, RK4, Dormand–Prince 5(4), Radau IIA.
 
-The explicit methods are Butcher tables driven by one `rk_stages` function. The
-quaternion-norm term of the kinematics has the real eigenvalue −1/τ (τ = 0.01 s),
-so an explicit method is stable only while h/τ stays inside its stability
-interval on the negative real axis: 2 for Euler, 2.785 for RK4, 3.3 for
-Dormand–Prince 5. Fixed steps beyond that are refused (`StepSizeError`); the
-adaptive method's HMax is capped there. Radau IIA (scipy) is implicit and
-takes the analytic Jacobian, so it has no such limit.
+The methods' tableaus and step limits are in methods.py. Fixed steps (`step_fixed`, and
+`integrate` with euler/rk4) run in the compiled kernel (kernel.py); Dormand–Prince drives
+`rk_stages` on `model.derivative`; Radau IIA (scipy) takes the analytic Jacobian, so it has
+no explicit method's step limit. The adaptive method's HMax is capped at its stability
+limit.
 
-All functions work on a batch: x has shape (N, 13), u shape (N, 6). Fixed
-steps (`step_fixed`, and `integrate` with euler/rk4) run in the compiled kernel
-of kernel.py when numba is importable, else in the numpy reference below
-(`rk_step` on `model.derivative`); both give the same states to ~1e-15.
+All functions work on a batch: x has shape (N, 13), u shape (N, 6).
 """
 
 from __future__ import annotations
@@ -19,109 +14,31 @@ from __future__ import annotations
 import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from types import ModuleType
-from typing import Literal
 
 import numpy as np
 
+from ..fields import FieldError
 from .jacobians import state_jacobian
-from .model import NORM_TIME_CONSTANT, STATE_SIZE, derivative
+from .methods import (
+    DOPRI5,
+    FIXED_STEP_METHODS,
+    METHODS,
+    TABLEAUS,
+    Method,
+    Tableau,
+    check_step,
+    stability_limit,
+)
+from .model import STATE_SIZE, derivative
 from .params import Bodies
 from .quaternion import Array
 
-Method = Literal["euler", "rk4", "dopri5", "radau"]
-METHODS: tuple[Method, ...] = ("euler", "rk4", "dopri5", "radau")
-FIXED_STEP_METHODS: tuple[Method, ...] = ("euler", "rk4")
-
-#: FhSim-style `IntegratorMethod` numbers (docs/fhsim.md explains the choice).
-INTEGRATOR_NUMBERS: dict[int, Method] = {0: "euler", 1: "rk4", 2: "dopri5", 3: "radau"}
-
-
-@dataclass(frozen=True)
-class Tableau:
-    """An explicit Runge–Kutta method: c, A (strictly lower), b, and b̂ for an embedded pair."""
-
-    c: Array
-    a: Array
-    b: Array
-    b_err: Array | None  # b − b̂, the weights of the local error estimate
-    order: int
-    real_stability: float  # h|λ| limit on the negative real axis
-
-
-EULER = Tableau(np.array([0.0]), np.zeros((1, 1)), np.array([1.0]), None, 1, 2.0)
-
-RK4 = Tableau(
-    c=np.array([0.0, 0.5, 0.5, 1.0]),
-    a=np.array([[0, 0, 0, 0], [0.5, 0, 0, 0], [0, 0.5, 0, 0], [0, 0, 1.0, 0]], dtype=float),
-    b=np.array([1 / 6, 1 / 3, 1 / 3, 1 / 6]),
-    b_err=None,
-    order=4,
-    real_stability=2.785293563405282,
-)
-
-# Dormand & Prince (1980), the 5(4) pair with the FSAL property; b is the 5th-order solution.
-_DP_B = np.array([35 / 384, 0, 500 / 1113, 125 / 192, -2187 / 6784, 11 / 84, 0])
-_DP_BHAT = np.array([5179 / 57600, 0, 7571 / 16695, 393 / 640, -92097 / 339200, 187 / 2100, 1 / 40])
-DOPRI5 = Tableau(
-    c=np.array([0, 1 / 5, 3 / 10, 4 / 5, 8 / 9, 1, 1]),
-    a=np.array(
-        [
-            [0, 0, 0, 0, 0, 0, 0],
-            [1 / 5, 0, 0, 0, 0, 0, 0],
-            [3 / 40, 9 / 40, 0, 0, 0, 0, 0],
-            [44 / 45, -56 / 15, 32 / 9, 0, 0, 0, 0],
-            [19372 / 6561, -25360 / 2187, 64448 / 6561, -212 / 729, 0, 0, 0],
-            [9017 / 3168, -355 / 33, 46732 / 5247, 49 / 176, -5103 / 18656, 0, 0],
-            [35 / 384, 0, 500 / 1113, 125 / 192, -2187 / 6784, 11 / 84, 0],
-        ]
-    ),
-    b=_DP_B,
-    b_err=_DP_B - _DP_BHAT,
-    order=5,
-    real_stability=3.3066,
-)
-
-TABLEAUS: dict[Method, Tableau] = {"euler": EULER, "rk4": RK4, "dopri5": DOPRI5}
-
-
-class StepSizeError(ValueError):
-    """A step size outside what the chosen integrator can take."""
-
-    def __init__(self, field: str, message: str) -> None:
-        super().__init__(f"{field}: {message}")
-        self.field = field
-        self.reason = message
+assert DOPRI5.b_err is not None  # an embedded pair
+DOPRI5_ERROR_WEIGHTS: Array = DOPRI5.b_err
 
 
 class IntegrationError(RuntimeError):
     """The integration could not go on (step below HMin, non-finite state)."""
-
-
-def stability_limit(method: Method) -> float:
-    """The largest stable fixed step h (s) of an explicit method; inf for Radau."""
-    if method == "radau":
-        return math.inf
-    return TABLEAUS[method].real_stability * NORM_TIME_CONSTANT
-
-
-def check_step(method: Method, step: float, field: str = "step") -> float:
-    """Return `step` if the method can take it, else raise StepSizeError saying the limit."""
-    if method not in METHODS:
-        raise StepSizeError("integrator", f"must be one of {list(METHODS)}, got {method!r}")
-    h = float(step)
-    if not math.isfinite(h) or h <= 0.0:
-        raise StepSizeError(field, f"must be a finite number > 0 s, got {step!r}")
-    limit = stability_limit(method)
-    if h >= limit:
-        raise StepSizeError(
-            field,
-            f"{h:g} s is beyond the stability limit of {method} for this model: "
-            f"h must be below {limit:.4g} s (the quaternion-norm term has time "
-            f"constant τ = {NORM_TIME_CONSTANT} s; {method} is stable for h < "
-            f"{limit / NORM_TIME_CONSTANT:.4g}τ)",
-        )
-    return h
 
 
 Rhs = Callable[[Array], Array]
@@ -143,38 +60,21 @@ def rk_step(f: Rhs, x: Array, h: float, tableau: Tableau) -> Array:
     return x + h * np.tensordot(tableau.b, k, axes=1)
 
 
-_KERNEL: ModuleType | None = None
-
-
-def _kernel() -> ModuleType | None:
-    """The compiled kernels (sixdof.dynamics.kernel), or None without numba.
-
-    Imported on first use, so `import sixdof.dynamics` stays free of numba's
-    ~0.3 s import; setting `kernel.AVAILABLE = False` selects the numpy path.
-    """
-    global _KERNEL
-    if _KERNEL is None:
-        from . import kernel
-
-        _KERNEL = kernel
-    return _KERNEL if _KERNEL.AVAILABLE else None
-
-
 def step_fixed(bodies: Bodies, x: Array, u: Array, h: float, method: Method = "rk4") -> Array:
-    """Advance a batch (N, 13) or one state (13,) by one fixed step of h s, inputs held.
+    """Advance a batch (N, 13) or one state (13,) by one fixed step of h s, loads held.
 
-    Euler and RK4 run in the compiled kernel (`kernel.advance`); the step is
-    checked against the method's stability limit first (StepSizeError).
-    Without numba, and for the other methods' tableaus, the numpy reference
-    `rk_step` on `model.derivative` does the same step. Returns a new array.
+    Euler and RK4 run in the compiled kernel (`kernel.advance`), after the step is
+    checked against the method's stability limit (FieldError); dopri5's tableau (its
+    fifth-order solution, no error control) steps through `rk_step`. Returns a new array.
     """
-    kern = _kernel() if method in FIXED_STEP_METHODS else None
-    if kern is None:
+    if method not in FIXED_STEP_METHODS:
         check_step(method, h)
         return rk_step(lambda y: derivative(y, u, bodies), x, h, TABLEAUS[method])
+    from . import kernel  # numba (~0.3 s) is imported on first use, not with the package
+
     x_arr = np.asarray(x, dtype=float)
     x_new = np.array(x_arr.reshape(-1, STATE_SIZE), dtype=float, order="C")
-    kern.advance(kern.packed(bodies), x_new, u, h, 1, method)
+    kernel.advance(kernel.packed(bodies), x_new, u, h, 1, method)
     return x_new[0] if x_arr.ndim == 1 else x_new
 
 
@@ -191,24 +91,31 @@ class IntegratorSettings:
 
     def __post_init__(self) -> None:
         if self.method not in METHODS:
-            raise StepSizeError(
-                "IntegratorMethod", f"must be one of {list(METHODS)}, got {self.method!r}"
+            raise FieldError(
+                "IntegratorMethod",
+                "invalid",
+                f"IntegratorMethod: must be one of {list(METHODS)}, got {self.method!r}",
             )
         if self.method in FIXED_STEP_METHODS:
             check_step(self.method, self.step, "stepsize")
         for name, value in (("HMax", self.hmax), ("HMin", self.hmin),
                             ("AbsTol", self.abstol), ("RelTol", self.reltol)):  # fmt: skip
             if not (math.isfinite(value) and value > 0.0):
-                raise StepSizeError(name, f"must be a finite number > 0, got {value!r}")
+                raise FieldError(
+                    name, "invalid", f"{name}: must be a finite number > 0, got {value!r}"
+                )
         if self.hmin > self.hmax:
-            raise StepSizeError(
-                "HMin", f"must not exceed HMax = {self.hmax:g} s, got {self.hmin:g}"
+            raise FieldError(
+                "HMin",
+                "out_of_range",
+                f"HMin: must not exceed HMax = {self.hmax:g} s, got {self.hmin:g}",
             )
         cap = 0.95 * stability_limit("dopri5")
         if self.method == "dopri5" and self.hmin > cap:
-            raise StepSizeError(
+            raise FieldError(
                 "HMin",
-                f"must be below {cap:.4g} s, where dopri5's steps are capped for stability "
+                "unstable_step",
+                f"HMin: must be below {cap:.4g} s, where dopri5's steps are capped for stability "
                 f"(the quaternion-norm term), got {self.hmin:g}",
             )
 
@@ -252,30 +159,20 @@ def integrate(
     if settings.method == "radau":
         return _integrate_radau(bodies, x, u, t_out, settings, progress)
     if settings.method in FIXED_STEP_METHODS:
-        kern = _kernel()
-        if kern is not None:
-            return _integrate_kernel(kern, bodies, x, u, t_out, settings, progress)
-    f = _counting(lambda y: derivative(y, u, bodies))
+        return _integrate_kernel(bodies, x, u, t_out, settings, progress)
+    f = _Counting(lambda y: derivative(y, u, bodies))
     stats = RunStats()
     out = np.empty((t_out.size, *x.shape))
     out[0] = x
     t = t_out[0]
     for i in range(1, t_out.size):
-        if settings.method == "dopri5":
-            x = _dopri5_span(f, x, t, t_out[i], settings, stats)
-        else:
-            span = t_out[i] - t
-            n = max(1, math.ceil(span / settings.step - 1e-9)) if span > 0 else 0
-            tableau = TABLEAUS[settings.method]
-            for _ in range(n):
-                x = rk_step(f, x, span / n, tableau)
-            stats.steps += n
+        x = _dopri5_span(f, x, t, t_out[i], settings, stats)
         t = t_out[i]
         _check_finite(x, t)
         out[i] = x
         if progress is not None:
             progress(t)
-    stats.evaluations = f.calls  # type: ignore[attr-defined]
+    stats.evaluations = f.calls
     return out, stats
 
 
@@ -285,7 +182,6 @@ KERNEL_CHUNK = 1_000_000
 
 
 def _integrate_kernel(
-    kern: ModuleType,
     bodies: Bodies,
     x: Array,
     u: Array,
@@ -293,10 +189,10 @@ def _integrate_kernel(
     settings: IntegratorSettings,
     progress: ProgressCallback | None,
 ) -> tuple[Array, RunStats]:
-    """`integrate` for euler/rk4 in the compiled kernel; same steps as the loop above.
+    """`integrate` for euler/rk4 in the compiled kernel.
 
     Span i (t_out[i] → t_out[i+1]) takes n_i = ceil(span/step) equal steps of
-    span/n_i, n_i = 0 for an empty span, as the numpy loop does.
+    span/n_i, n_i = 0 for an empty span.
     """
     n_bodies = len(bodies)
     spans = np.diff(t_out)
@@ -307,14 +203,18 @@ def _integrate_kernel(
     out = np.empty((t_out.size, n_bodies, STATE_SIZE))
     out[0] = x
     state = np.array(x, dtype=float, order="C")
-    pk = kern.packed(bodies)
+    from . import kernel  # imported on first use, as in step_fixed
+
+    pk = kernel.packed(bodies)
     work = np.cumsum(counts) * n_bodies
     start = 0
     while start < spans.size:
         done = int(work[start - 1]) if start else 0
         stop = max(start + 1, int(np.searchsorted(work, done + KERNEL_CHUNK, side="right")))
         part = out[start + 1 : stop + 1]
-        kern.integrate_fixed(pk, state, u, h[start:stop], counts[start:stop], settings.method, part)
+        kernel.integrate_fixed(
+            pk, state, u, h[start:stop], counts[start:stop], settings.method, part
+        )
         finite = np.isfinite(part).all(axis=(1, 2))
         if not finite.all():
             j = int(np.argmin(finite))
@@ -328,13 +228,16 @@ def _integrate_kernel(
     return out, RunStats(steps=steps, evaluations=steps * stages)
 
 
-def _counting(f: Rhs) -> Rhs:
-    def wrapped(y: Array) -> Array:
-        wrapped.calls += 1  # type: ignore[attr-defined]
-        return f(y)
+class _Counting:
+    """A right-hand side that counts its calls (the run summary's evaluations)."""
 
-    wrapped.calls = 0  # type: ignore[attr-defined]
-    return wrapped
+    def __init__(self, f: Rhs) -> None:
+        self.f = f
+        self.calls = 0
+
+    def __call__(self, y: Array) -> Array:
+        self.calls += 1
+        return self.f(y)
 
 
 def _error_norm(err: Array, x: Array, x_new: Array, settings: IntegratorSettings) -> float:
@@ -355,7 +258,7 @@ def _dopri5_span(
         h_try = t_end - t if last else h
         k = rk_stages(f, x, h_try, DOPRI5)
         x_new = x + h_try * np.tensordot(DOPRI5.b, k, axes=1)
-        err = h_try * np.tensordot(DOPRI5.b_err, k, axes=1)
+        err = h_try * np.tensordot(DOPRI5_ERROR_WEIGHTS, k, axes=1)
         norm = _error_norm(err, x, x_new, settings)
         factor = 0.9 * norm ** (-0.2) if norm > 0 else 5.0
         factor = min(5.0, max(0.2, factor))

@@ -22,12 +22,15 @@ has them, so kernel and reference agree to rounding (~1e-15 relative), and a
 flag for r_g = 0, where the r_g terms are exact zeros and are skipped (~20 %
 faster, same bits).
 
+Loads: u is either (N, 6), a constant global Force and Moment at the CG per body
+(FhSim's ports), or (N, LOAD_SIZE) load rows (inputs.py) whose body-frame and at-a-point
+parts are evaluated at every stage from the stage's own orientation, so a state-dependent
+load keeps the method's order.
+
 Methods are FhSim's `IntegratorMethod` numbers: 0 explicit Euler, 1 classic RK4.
 Step sizes are checked against the explicit methods' stability limits
-(`integrators.check_step`). Nothing compiles at import; `warm_up()` compiles (or
-loads from numba's on-disk cache) every kernel signature the wrappers use. If
-numba cannot be imported, `AVAILABLE` is False and every public function here
-runs the numpy reference instead, with the same results.
+(`methods.check_step`). Nothing compiles at import; `warm_up()` compiles (or
+loads from numba's on-disk cache) every kernel signature the wrappers use.
 """
 
 from __future__ import annotations
@@ -37,13 +40,13 @@ import weakref
 from collections.abc import Sequence
 from dataclasses import dataclass, fields
 
+import numba
 import numpy as np
 from numpy.typing import ArrayLike
 
-from .integrators import TABLEAUS, Method, check_step, rk_step
 from .kernel_compiled import (  # the compiled core; re-exported for tests and benchmarks
-    AVAILABLE,
-    METHOD_CODES,
+    L_M_GLOBAL,
+    LOAD_SIZE,
     P_BLOCK,
     P_CORIOLIS,
     P_GRAVITY,
@@ -54,6 +57,7 @@ from .kernel_compiled import (  # the compiled core; re-exported for tests and b
     PARALLEL_MIN_WORK,
     PARAM_SIZE,
     STAGES,
+    _applied_batch,
     _derivative_batch,
     _each_parallel,
     _each_serial,
@@ -61,12 +65,11 @@ from .kernel_compiled import (  # the compiled core; re-exported for tests and b
     _spans_serial,
     _uniform_parallel,
     _uniform_serial,
-    numba,
 )
+from .methods import METHOD_CODES, TABLEAUS, Method, check_step
 from .model import INPUT_SIZE, NORM_TIME_CONSTANT, STATE_SIZE
-from .model import derivative as reference_derivative
 from .params import Bodies
-from .quaternion import Array
+from .quaternion import Array, BoolArray, IntArray
 
 # --------------------------------------------------------------------------- packing
 
@@ -76,7 +79,7 @@ class PackedBodies:
     """N bodies ready for the kernels.
 
     `params` (N, PARAM_SIZE) float64, one row per body (layout: the P_* offsets);
-    `bodies` is the `Bodies` it was packed from (the numpy fallback needs it).
+    `bodies` is the `Bodies` it was packed from (for `dynamics.outputs`).
     Treat both as read-only: to change a parameter, pack the new `Bodies`.
     """
 
@@ -114,10 +117,6 @@ def concat(packs: Sequence[PackedBodies]) -> PackedBodies:
         }
     )
     return PackedBodies(np.concatenate([p.params for p in packs]), bodies)
-
-
-def _take(bodies: Bodies, index: Array) -> Bodies:
-    return Bodies(**{f.name: getattr(bodies, f.name)[index] for f in fields(Bodies)})
 
 
 _CACHE: dict[int, tuple[weakref.ref[Bodies], PackedBodies]] = {}
@@ -168,6 +167,17 @@ def _c_array(a: ArrayLike, shape: tuple[int, ...], name: str) -> Array:
     return arr
 
 
+def load_rows(u: ArrayLike, n: int) -> Array:
+    """u as C-contiguous load rows (n, LOAD_SIZE): (n, 6) or (6,) global Force and Moment at
+    the CG are padded with zeros (nothing state-dependent); load rows pass as they are."""
+    arr = np.asarray(u, dtype=np.float64)
+    if arr.shape[-1:] == (LOAD_SIZE,):
+        return _c_array(arr, (n, LOAD_SIZE), "u")
+    rows = np.zeros((n, LOAD_SIZE))
+    rows[:, : L_M_GLOBAL + 3] = _c_array(arr, (n, INPUT_SIZE), "u")
+    return rows
+
+
 def method_code(method: str | int) -> int:
     """0 for "euler", 1 for "rk4" (FhSim's IntegratorMethod numbers); anything else is refused."""
     if isinstance(method, str) and method in METHOD_CODES:
@@ -180,10 +190,10 @@ def method_code(method: str | int) -> int:
     )
 
 
-_NAMES = {code: name for name, code in METHOD_CODES.items()}
+_NAMES: dict[int, Method] = {code: name for name, code in METHOD_CODES.items()}
 
 
-def _codes(method: str | int | Sequence[str | int] | Array, n: int) -> Array:
+def _codes(method: str | int | Sequence[str | int] | IntArray, n: int) -> IntArray:
     """Method codes, (n,) int64; an integer array of codes is taken as is (no Python loop)."""
     if isinstance(method, np.ndarray) and method.dtype.kind in "iu":
         codes = method.astype(np.int64)
@@ -199,9 +209,10 @@ def _codes(method: str | int | Sequence[str | int] | Array, n: int) -> Array:
         raise ValueError(f"integrator: expected 1 or {n} methods, got {codes.size}") from None
 
 
-def _check_steps(h: Array, codes: Array, active: Array, field: str) -> None:
+def _check_steps(h: Array, codes: IntArray, active: BoolArray, field: str) -> None:
     """Every active step must satisfy check_step; raise for the first that does not."""
-    limit = np.where(codes == 0, 2.0, TABLEAUS["rk4"].real_stability) * NORM_TIME_CONSTANT
+    stability = np.array([TABLEAUS[_NAMES[int(c)]].real_stability for c in STAGES])
+    limit = stability[codes] * NORM_TIME_CONSTANT
     ok = ~active | (np.isfinite(h) & (h > 0.0) & (h < limit))
     if not np.all(ok):
         j = int(np.argmin(ok))
@@ -234,14 +245,22 @@ def _use_parallel(n_bodies: int, work: int) -> bool:
 
 
 def derivative(pk: PackedBodies, x: ArrayLike, u: ArrayLike) -> Array:
-    """ẋ = f(x, u) for N bodies, shape (N, 13): the compiled twin of model.derivative."""
+    """ẋ = f(x, u) for N bodies, shape (N, 13): the compiled twin of model.derivative
+    (u: (N, 6) global Force/Moment or (N, LOAD_SIZE) load rows)."""
     n = len(pk)
     xs = _c_array(x, (n, STATE_SIZE), "x")
-    us = _c_array(u, (n, INPUT_SIZE), "u")
-    if not AVAILABLE:
-        return reference_derivative(xs, us, pk.bodies)
+    us = load_rows(u, n)
     out = np.empty((n, STATE_SIZE))
     _derivative_batch(pk.params, xs, us, out)
+    return out
+
+
+def applied(u: ArrayLike, x: ArrayLike) -> Array:
+    """The global (Force, Moment) about the CG, (N, 6), of load rows u at states x (N, 13)."""
+    xs = _c_array(x, (np.shape(x)[0], STATE_SIZE), "x")
+    us = load_rows(u, xs.shape[0])
+    out = np.empty((xs.shape[0], INPUT_SIZE))
+    _applied_batch(us, xs, out)
     return out
 
 
@@ -251,37 +270,28 @@ def advance(
     u: ArrayLike,
     h: float | ArrayLike,
     n_steps: int | ArrayLike = 1,
-    method: str | int | Sequence[str | int] = "rk4",
+    method: str | int | Sequence[str | int] | IntArray = "rk4",
 ) -> None:
     """Advance N bodies in place: body i takes n_steps[i] steps of h[i] s with method[i].
 
-    x (N, 13) float64, C-contiguous, is overwritten with the new states; u (N, 6)
-    or (6,) holds each body's global Force and Moment, constant over the call
-    (zero-order hold). h, n_steps and method are each one value for all bodies
-    or one per body, so a server can step every body of every room, each room
-    with its own step size, step count and method, in one call per tick.
-    Bad input raises (StepSizeError / ValueError naming the field) before any
-    state changes.
+    x (N, 13) float64, C-contiguous, is overwritten with the new states; u holds each
+    body's load, constant over the call: (N, 6) or (6,) global Force and Moment, or
+    (N, LOAD_SIZE) load rows whose state-dependent parts are evaluated at every stage.
+    h, n_steps and method are each one value for all bodies or one per body, so a
+    server can step every body of every room, each room with its own step size, step
+    count and method, in one call per tick. Bad input raises (FieldError / ValueError
+    naming the field) before any state changes.
     """
     n = len(pk)
     _writable_state(x, n)
-    us = _c_array(u, (n, INPUT_SIZE), "u")
+    us = load_rows(u, n)
     if isinstance(method, str | int) and _is_scalar(h) and _is_scalar(n_steps):
-        _advance_uniform(pk, x, us, h, n_steps, method)  # type: ignore[arg-type]
+        _advance_uniform(pk, x, us, h, n_steps, method)  # type: ignore[arg-type]  # scalars: checked just above
         return
     codes = _codes(method, n)
     hs_arr = _c_array(h, (n,), "step")
     counts = _counts(n_steps, (n,), "n_steps")
     _check_steps(hs_arr, codes, counts > 0, "step")
-    if not AVAILABLE:
-        groups = np.stack([hs_arr, counts.astype(float), codes.astype(float)], axis=1)
-        for key in np.unique(groups, axis=0):
-            idx = np.flatnonzero(np.all(groups == key, axis=1))
-            if key[1] > 0:
-                x[idx] = _reference_run(
-                    _take(pk.bodies, idx), x[idx], us[idx], key[0], int(key[1]), _NAMES[int(key[2])]
-                )
-        return
     if _use_parallel(n, int(counts.sum())):
         _each_parallel(pk.params, x, us, hs_arr, counts, codes)
     else:
@@ -300,9 +310,7 @@ def _advance_uniform(
         return
     hs = check_step(_NAMES[code], h, "step")
     n = len(pk)
-    if not AVAILABLE:
-        x[:] = _reference_run(pk.bodies, x, u, hs, steps, _NAMES[code])
-    elif _use_parallel(n, n * steps):
+    if _use_parallel(n, n * steps):
         _uniform_parallel(pk.params, x, u, hs, steps, code)
     else:
         _uniform_serial(pk.params, x, u, hs, steps, code)
@@ -327,7 +335,7 @@ def integrate_fixed(
     """
     n = len(pk)
     _writable_state(x, n)
-    us = _c_array(u, (n, INPUT_SIZE), "u")
+    us = load_rows(u, n)
     code = method_code(method)
     hs = np.atleast_1d(np.asarray(h, dtype=np.float64))
     s = hs.size
@@ -344,36 +352,18 @@ def integrate_fixed(
         and out.flags.writeable
     ):
         raise ValueError(f"out: expected a writeable C-contiguous float64 array ({s}, {n}, 13)")
-    if not AVAILABLE:
-        y = x.copy()
-        for j in range(s):
-            if counts[j] > 0:
-                y = _reference_run(pk.bodies, y, us, float(hs[j]), int(counts[j]), _NAMES[code])
-            out[j] = y
-        x[:] = y
-    elif _use_parallel(n, n * int(counts.sum())):
+    if _use_parallel(n, n * int(counts.sum())):
         _spans_parallel(pk.params, x, us, hs, counts, code, out)
     else:
         _spans_serial(pk.params, x, us, hs, counts, code, out)
     return out
 
 
-def _reference_run(bodies: Bodies, x: Array, u: Array, h: float, n: int, method: Method) -> Array:
-    """The numpy reference: n steps of `rk_step` on `model.derivative`."""
-    tableau = TABLEAUS[method]
-    for _ in range(n):
-        x = rk_step(lambda y: reference_derivative(y, u, bodies), x, h, tableau)
-    return x
-
-
 def warm_up() -> float:
     """Compile, or load from numba's cache, every kernel signature; return the seconds taken.
 
     Call it at start-up (server, benchmark) so the first real step is not slow.
-    Without numba it does nothing and returns 0.
     """
-    if not AVAILABLE:
-        return 0.0
     start = time.perf_counter()
     p = np.zeros((2, PARAM_SIZE))
     p[:, P_MASS] = 1.0
@@ -381,31 +371,35 @@ def warm_up() -> float:
     p[:, P_MASS_INV + 21] = p[:, P_MASS_INV + 28] = p[:, P_MASS_INV + 35] = 1.0
     x = np.zeros((2, STATE_SIZE))
     x[:, 3] = 1.0
-    u = np.zeros((2, INPUT_SIZE))
+    u = np.zeros((2, LOAD_SIZE))
     _derivative_batch(p, x, u, np.empty_like(x))
+    _applied_batch(u, x, np.empty((2, INPUT_SIZE)))
     spans_h = np.full(1, 1e-3)
     spans_n = np.ones(1, dtype=np.int64)
     each_h = np.full(2, 1e-3)
     each_n = np.ones(2, dtype=np.int64)
     each_m = np.ones(2, dtype=np.int64)
-    for f in (_spans_serial, _spans_parallel):
-        f(p, x, u, spans_h, spans_n, 1, np.empty((1, 2, STATE_SIZE)))
-    for f in (_uniform_serial, _uniform_parallel):
-        f(p, x, u, 1e-3, 1, 1)
-    for f in (_each_serial, _each_parallel):
-        f(p, x, u, each_h, each_n, each_m)
+    out = np.empty((1, 2, STATE_SIZE))
+    _spans_serial(p, x, u, spans_h, spans_n, 1, out)
+    _spans_parallel(p, x, u, spans_h, spans_n, 1, out)
+    _uniform_serial(p, x, u, 1e-3, 1, 1)
+    _uniform_parallel(p, x, u, 1e-3, 1, 1)
+    _each_serial(p, x, u, each_h, each_n, each_m)
+    _each_parallel(p, x, u, each_h, each_n, each_m)
     return time.perf_counter() - start
 
 
 __all__ = [
-    "AVAILABLE",
+    "LOAD_SIZE",
     "METHOD_CODES",
     "PARAM_SIZE",
     "PackedBodies",
     "advance",
+    "applied",
     "concat",
     "derivative",
     "integrate_fixed",
+    "load_rows",
     "method_code",
     "pack",
     "packed",

@@ -2,15 +2,15 @@
 many, in scalar arithmetic (numba `njit`, cached on disk).
 
 The equations and the reasons for writing them out by hand are in `kernel`'s docstring;
-this module holds only what numba compiles, the parameter-row layout (P_* offsets) those
-functions read, and the fallback that keeps the package importable without numba
-(`AVAILABLE` False: `kernel` then runs the numpy reference). Call it through `kernel`.
+this module holds only what numba compiles and the row layouts (P_* offsets of a packed
+parameter row, L_* offsets of a load row) those functions read. Call it through `kernel`.
 """
 
 from __future__ import annotations
 
 import os
 
+from .methods import METHOD_CODES, RK4
 from .model import NORM_TIME_CONSTANT
 
 # OpenMP worker threads that spin while they wait steal a core from everything
@@ -20,23 +20,10 @@ from .model import NORM_TIME_CONSTANT
 # libgomp reads this when numba first loads it; a value the user set wins.
 os.environ.setdefault("OMP_WAIT_POLICY", "passive")
 
-try:
-    import numba
-    from numba import njit, prange
+from numba import njit, prange  # after the OpenMP setting above
 
-    AVAILABLE = True
-except ImportError:  # numba is a declared dependency; keep the package importable without it
-    numba = None
-    AVAILABLE = False
-    prange = range
-
-    def njit(*_args: object, **_kwargs: object):  # type: ignore[no-redef]
-        return lambda f: f
-
-
-#: Method codes of the kernels (FhSim's IntegratorMethod numbers).
-METHOD_CODES: dict[str, int] = {"euler": 0, "rk4": 1}
-STAGES = {0: 1, 1: 4}
+#: Stages per step of each kernel method code (`methods.METHOD_CODES`).
+STAGES = {METHOD_CODES["euler"]: 1, METHOD_CODES["rk4"]: 4}
 
 # Row layout of a packed parameter array (N, PARAM_SIZE).
 P_MASS = 0
@@ -48,6 +35,20 @@ P_MASS_INV = 15  # M_RB⁻¹, 6×6 row-major
 P_BLOCK = 51  # 1.0 without a CG offset (r_g = 0, M_RB⁻¹ block diagonal), else 0.0
 PARAM_SIZE = 52
 
+# Row layout of a load array (N, LOAD_SIZE): what acts on each body, evaluated inside the
+# derivative at every stage from that stage's own orientation R = R(q/|q|) (inputs.py):
+#   F_n = F_global + R F_body + Σ_j F_j,    M_n = M_global + R M_body + Σ_j (R ℓ_j) × F_j
+# with (ℓ_j, F_j) a global force F_j at the body point ℓ_j (relative to the CG, body axes).
+# A body-frame force at a point is folded into M_body (R(ℓ × F) = (R ℓ) × (R F)).
+L_F_GLOBAL = 0  # N, global, at the CG
+L_M_GLOBAL = 3  # N·m, global
+L_F_BODY = 6  # N, body axes, at the CG
+L_M_BODY = 9  # N·m, body axes
+L_POINTS = 12  # POINT_SLOTS × (ℓ (3), F_j (3))
+POINT_SLOTS = 2
+L_STATE_DEPENDENT = L_POINTS + 6 * POINT_SLOTS  # 1.0 when anything past M_global is set
+LOAD_SIZE = L_STATE_DEPENDENT + 1
+
 #: Below this many body-steps per call the serial kernel runs, above it `prange`
 #: spreads bodies over the cores. With passive OpenMP waiting, waking the second
 #: thread costs ~50 µs per call (benchmarks/bench_kernel.py --threshold): prange
@@ -55,16 +56,84 @@ PARAM_SIZE = 52
 PARALLEL_MIN_WORK = 4096
 
 _TAU_GAIN = 0.5 / NORM_TIME_CONSTANT  # 1/(2τ)
-_B1 = 1.0 / 6.0  # RK4 weights, as integrators.RK4.b
-_B2 = 1.0 / 3.0
+_B1 = float(RK4.b[0])  # RK4 weights 1/6, 1/3, 1/3, 1/6
+_B2 = float(RK4.b[1])
 
 
 # --------------------------------------------------------------------------- compiled core
 
 
 @njit(cache=True, fastmath=False)
+def _applied(u, i, qw, qx, qy, qz):
+    """(F_n, M_n) of load row u[i] at orientation q: global, about the CG (loads.py)."""
+    fx = u[i, L_F_GLOBAL]
+    fy = u[i, L_F_GLOBAL + 1]
+    fz = u[i, L_F_GLOBAL + 2]
+    mx = u[i, L_M_GLOBAL]
+    my = u[i, L_M_GLOBAL + 1]
+    mz = u[i, L_M_GLOBAL + 2]
+    if u[i, L_STATE_DEPENDENT] == 0.0:
+        return fx, fy, fz, mx, my, mz
+    # A true rotation R(q/|q|): |q| drifts from one between the norm term's corrections, and
+    # R of a non-unit q would scale the load.
+    s = 2.0 / (qw * qw + qx * qx + qy * qy + qz * qz)
+    e00 = 1.0 - s * (qy * qy + qz * qz)
+    e01 = s * (qx * qy - qw * qz)
+    e02 = s * (qx * qz + qw * qy)
+    e10 = s * (qx * qy + qw * qz)
+    e11 = 1.0 - s * (qx * qx + qz * qz)
+    e12 = s * (qy * qz - qw * qx)
+    e20 = s * (qx * qz - qw * qy)
+    e21 = s * (qy * qz + qw * qx)
+    e22 = 1.0 - s * (qx * qx + qy * qy)
+    a0 = u[i, L_F_BODY]
+    a1 = u[i, L_F_BODY + 1]
+    a2 = u[i, L_F_BODY + 2]
+    fx += e00 * a0 + e01 * a1 + e02 * a2
+    fy += e10 * a0 + e11 * a1 + e12 * a2
+    fz += e20 * a0 + e21 * a1 + e22 * a2
+    a0 = u[i, L_M_BODY]
+    a1 = u[i, L_M_BODY + 1]
+    a2 = u[i, L_M_BODY + 2]
+    mx += e00 * a0 + e01 * a1 + e02 * a2
+    my += e10 * a0 + e11 * a1 + e12 * a2
+    mz += e20 * a0 + e21 * a1 + e22 * a2
+    for j in range(POINT_SLOTS):  # global forces at body points: F, and (R ℓ) × F
+        o = L_POINTS + 6 * j
+        l0 = u[i, o]
+        l1 = u[i, o + 1]
+        l2 = u[i, o + 2]
+        f0 = u[i, o + 3]
+        f1 = u[i, o + 4]
+        f2 = u[i, o + 5]
+        g0 = e00 * l0 + e01 * l1 + e02 * l2
+        g1 = e10 * l0 + e11 * l1 + e12 * l2
+        g2 = e20 * l0 + e21 * l1 + e22 * l2
+        fx += f0
+        fy += f1
+        fz += f2
+        mx += g1 * f2 - g2 * f1
+        my += g2 * f0 - g0 * f2
+        mz += g0 * f1 - g1 * f0
+    return fx, fy, fz, mx, my, mz
+
+
+@njit(cache=True, fastmath=False)
+def _applied_batch(u, x, out):
+    """out (N, 6) ← the global (F_n, M_n) of load rows u (N, LOAD_SIZE) at states x (N, 13)."""
+    for i in range(x.shape[0]):
+        fx, fy, fz, mx, my, mz = _applied(u, i, x[i, 3], x[i, 4], x[i, 5], x[i, 6])
+        out[i, 0] = fx
+        out[i, 1] = fy
+        out[i, 2] = fz
+        out[i, 3] = mx
+        out[i, 4] = my
+        out[i, 5] = mz
+
+
+@njit(cache=True, fastmath=False)
 def _derivative(p, u, i, y):
-    """ẋ of body i at state y (13-tuple), parameter row p[i], input row u[i]; a 13-tuple."""
+    """ẋ of body i at state y (13-tuple), parameter row p[i], load row u[i]; a 13-tuple."""
     qw = y[3]
     qx = y[4]
     qy = y[5]
@@ -95,14 +164,11 @@ def _derivative(p, u, i, y):
     qdx = 0.5 * (qw * wx + (qy * wz - qz * wy)) + kn * qx
     qdy = 0.5 * (qw * wy + (qz * wx - qx * wz)) + kn * qy
     qdz = 0.5 * (qw * wz + (qx * wy - qy * wx)) + kn * qz
+    # The applied load at this stage's own orientation (loads.py), then
     # F_b = Rᵀ (F_n + m g_n), M_b = Rᵀ M_n + r_g × F_b
+    fnx, fny, fnz, mnx, mny, mnz = _applied(u, i, qw, qx, qy, qz)
     m = p[i, P_MASS]
-    fnx = u[i, 0]
-    fny = u[i, 1]
-    fnz = u[i, 2] + m * p[i, P_GRAVITY]
-    mnx = u[i, 3]
-    mny = u[i, 4]
-    mnz = u[i, 5]
+    fnz += m * p[i, P_GRAVITY]
     t0 = r00 * fnx + r10 * fny + r20 * fnz
     t1 = r01 * fnx + r11 * fny + r21 * fnz
     t2 = r02 * fnx + r12 * fny + r22 * fnz

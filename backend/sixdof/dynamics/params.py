@@ -15,11 +15,13 @@ import math
 import sys
 import warnings
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
+from types import FrameType
 from typing import Literal
 
 import numpy as np
 
+from ..fields import FieldError
 from .quaternion import Array, skew
 
 Model = Literal["full", "fhsim"]
@@ -27,13 +29,9 @@ MODELS: tuple[Model, ...] = ("full", "fhsim")
 DEFAULT_GRAVITY = 9.81
 
 
-class ParameterError(ValueError):
-    """A body parameter is out of its allowed range. `field` names it (FhSim's name)."""
-
-    def __init__(self, field: str, message: str) -> None:
-        super().__init__(f"{field}: {message}")
-        self.field = field
-        self.reason = message
+def _refused(field: str, message: str) -> FieldError:
+    """A body parameter out of its allowed range, as the one FieldError."""
+    return FieldError(field, "out_of_range", f"{field}: {message}")
 
 
 class ImpossibleInertiaWarning(UserWarning):
@@ -43,9 +41,9 @@ class ImpossibleInertiaWarning(UserWarning):
 def _vector(value: Sequence[float] | Array, width: int, name: str) -> Array:
     arr = np.asarray(value, dtype=float)
     if arr.shape != (width,):
-        raise ParameterError(name, f"expected {width} numbers, got shape {arr.shape}")
+        raise _refused(name, f"expected {width} numbers, got shape {arr.shape}")
     if not np.all(np.isfinite(arr)):
-        raise ParameterError(name, f"all {width} values must be finite numbers, got {arr.tolist()}")
+        raise _refused(name, f"all {width} values must be finite numbers, got {arr.tolist()}")
     return arr
 
 
@@ -53,9 +51,9 @@ def _finite_scalar(value: float, name: str) -> float:
     try:
         x = float(value)
     except (TypeError, ValueError):
-        raise ParameterError(name, f"expected a number, got {value!r}") from None
+        raise _refused(name, f"expected a number, got {value!r}") from None
     if not math.isfinite(x):
-        raise ParameterError(name, f"must be a finite number, got {value!r}")
+        raise _refused(name, f"must be a finite number, got {value!r}")
     return x
 
 
@@ -63,9 +61,9 @@ def _positive_mass(value: float) -> float:
     try:
         mass = float(value)
     except (TypeError, ValueError):
-        raise ParameterError("Mass", f"expected a number > 0 kg, got {value!r}") from None
+        raise _refused("Mass", f"expected a number > 0 kg, got {value!r}") from None
     if not (math.isfinite(mass) and mass > 0.0):
-        raise ParameterError("Mass", f"must be a finite number > 0 kg, got {value!r}")
+        raise _refused("Mass", f"must be a finite number > 0 kg, got {value!r}")
     return mass
 
 
@@ -75,7 +73,7 @@ def _caller_stacklevel() -> int:
     So an ImpossibleInertiaWarning points at the user's line, whether the body was built by
     BodyParams(...), from_radii, from_inertia or replace.
     """
-    frame = sys._getframe(1)
+    frame: FrameType | None = sys._getframe(1)
     level = 1
     while frame is not None and frame.f_code.co_filename in (__file__, "<string>"):
         frame = frame.f_back
@@ -87,7 +85,7 @@ def inertia_from_radii(mass: float, radii: Sequence[float] | Array) -> Array:
     """I_g = diag(m rx², m ry², m rz²) from FhSim's InertiaRadi (radii of gyration, m)."""
     r = _vector(radii, 3, "InertiaRadi")
     if np.any(r <= 0.0):
-        raise ParameterError("InertiaRadi", f"each radius must be > 0 m, got {r.tolist()}")
+        raise _refused("InertiaRadi", f"each radius must be > 0 m, got {r.tolist()}")
     return np.diag(mass * r**2)
 
 
@@ -117,11 +115,11 @@ class BodyParams:
         object.__setattr__(self, "mass", _positive_mass(self.mass))
         inertia = np.asarray(self.inertia_cg, dtype=float)
         if inertia.shape != (3, 3):
-            raise ParameterError("Inertia", f"expected a 3×3 tensor, got shape {inertia.shape}")
+            raise _refused("Inertia", f"expected a 3×3 tensor, got shape {inertia.shape}")
         if not np.all(np.isfinite(inertia)):
-            raise ParameterError("Inertia", "all entries must be finite numbers")
+            raise _refused("Inertia", "all entries must be finite numbers")
         if not np.allclose(inertia, inertia.T, rtol=1e-12, atol=0.0):
-            raise ParameterError(
+            raise _refused(
                 "Inertia",
                 "the tensor must be symmetric (entry ij equal to entry ji), got a largest "
                 f"difference of {np.max(np.abs(inertia - inertia.T)):g} kg·m²",
@@ -129,7 +127,7 @@ class BodyParams:
         inertia = 0.5 * (inertia + inertia.T)
         principal = np.linalg.eigvalsh(inertia)
         if principal[0] <= 0.0:
-            raise ParameterError(
+            raise _refused(
                 "Inertia",
                 "the tensor must be positive definite (all principal moments > 0 kg·m²), "
                 f"got principal moments {principal.tolist()}",
@@ -150,7 +148,7 @@ class BodyParams:
         object.__setattr__(self, "r_cg_body", r_cg)
         object.__setattr__(self, "gravity", _finite_scalar(self.gravity, "Gravity"))
         if self.model not in MODELS:
-            raise ParameterError("model", f"must be one of {list(MODELS)}, got {self.model!r}")
+            raise _refused("model", f"must be one of {list(MODELS)}, got {self.model!r}")
 
     @classmethod
     def from_radii(
@@ -206,7 +204,7 @@ class BodyParams:
             "model": self.model,
         }
         values.update(changes)
-        return BodyParams(**values)  # type: ignore[arg-type]
+        return BodyParams(**values)  # type: ignore[arg-type]  # values: this class's own fields
 
 
 @dataclass(frozen=True)
@@ -241,8 +239,12 @@ class Bodies:
             coriolis=np.array([1.0 if p.coriolis else 0.0 for p in items]),
             inertia_o=np.stack([p.inertia_o for p in items]),
             mass_matrix=mass_matrix,
-            mass_matrix_inv=np.linalg.inv(mass_matrix),
+            mass_matrix_inv=np.linalg.inv(mass_matrix).astype(np.float64),
         )
 
     def __len__(self) -> int:
         return int(self.mass.shape[0])
+
+    def take(self, index: Array | slice) -> Bodies:
+        """The bodies at `index` (an index array or a slice), as a new batch."""
+        return Bodies(**{f.name: getattr(self, f.name)[index] for f in fields(Bodies)})

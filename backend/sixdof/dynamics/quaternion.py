@@ -21,6 +21,9 @@ import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
 Array = NDArray[np.float64]
+#: Whole numbers and masks (step counts, method codes, flags).
+IntArray = NDArray[np.int64]
+BoolArray = NDArray[np.bool_]
 
 
 def skew(a: ArrayLike) -> Array:

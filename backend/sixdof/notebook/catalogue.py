@@ -169,9 +169,9 @@ class Catalogue:
                 )
         look = Look(
             color=str(spec.get("color", FALLBACK_MATERIAL["color"])),
-            metalness=float(spec.get("metalness", 0.1)),
-            roughness=float(spec.get("roughness", 0.5)),
-            opacity=float(spec.get("opacity", 1.0)),
+            metalness=_number(spec.get("metalness", 0.1)),
+            roughness=_number(spec.get("roughness", 0.5)),
+            opacity=_number(spec.get("opacity", 1.0)),
         )
         return look, warning
 
@@ -185,7 +185,7 @@ def _entries(raw: list[dict]) -> tuple[MeshEntry, ...]:
             name=str(e["name"]),
             file=str(e["file"]),
             aliases=tuple(str(a) for a in e.get("aliases", ())),
-            size=tuple(float(s) for s in e.get("size", (1.0, 1.0, 1.0))),  # type: ignore[arg-type]
+            size=tuple(float(s) for s in e.get("size", (1.0, 1.0, 1.0))),  # type: ignore[arg-type]  # 3 numbers: meshes.json is checked by tests
         )
         for e in raw
     )
@@ -211,3 +211,10 @@ def load_catalogue(folder: str | Path | None = None) -> Catalogue:
 
         folder = asset_dir("meshes")
     return _load(Path(folder).resolve())
+
+
+def _number(value: object) -> float:
+    """A material property from materials.json (a number, or a string of one)."""
+    if isinstance(value, int | float | str):
+        return float(value)
+    raise ValueError(f"materials.json: expected a number, got {value!r}")

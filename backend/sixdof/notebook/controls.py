@@ -10,19 +10,33 @@ to the value the simulation kept, so what you see is always what runs.
 from __future__ import annotations
 
 import math
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from html import escape
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol, cast
 
 import ipywidgets as widgets
 
 from ..dynamics import MODELS
-from ..scenario import LIMITS
-from ..simulation import TIME_SCALE_RANGE, SimulationError
-from .plot import CHANNELS
+from ..fields import LIMITS, FieldError
+from ..simulation import LiveSimulation
+from .plot import CHANNELS, ChannelPlot
 
-if TYPE_CHECKING:  # pragma: no cover
-    from .view import BodyView
+
+class PanelHost(Protocol):
+    """What the panel acts on (a BodyView): its simulation and plot, and what to call when a
+    control changes something. The panel knows nothing else of the view."""
+
+    sim: LiveSimulation
+    plot: ChannelPlot
+
+    @property
+    def live(self) -> bool: ...
+    def refresh(self) -> None: ...
+    def reset(self) -> None: ...
+    def stop(self) -> None: ...
+    def run(self, duration: float | None = ..., realtime: bool = ...) -> Any: ...
+    def set_time_scale(self, x: float) -> None: ...
+
 
 _AXES = ("x", "y", "z")
 _NARROW = widgets.Layout(width="92px")
@@ -46,7 +60,7 @@ def _triple(make: Callable[..., widgets.Widget], **kw: Any) -> list[widgets.Widg
 class ControlPanel:
     """The panel of a BodyView: inputs, parameters, time scale, run buttons and plot choice."""
 
-    def __init__(self, view: BodyView) -> None:
+    def __init__(self, view: PanelHost) -> None:
         self.view = view
         self._syncing = False
         names = view.sim.names
@@ -62,7 +76,7 @@ class ControlPanel:
         )
         self.force = _triple(widgets.FloatText, step=0.1)
         self.moment = _triple(widgets.FloatText, step=0.01)
-        lo, hi = LIMITS["Mass"]
+        lo, hi = LIMITS["Mass"].lo, LIMITS["Mass"].hi
         self.mass = widgets.FloatLogSlider(
             value=1.0,
             base=10,
@@ -80,7 +94,7 @@ class ControlPanel:
             tooltips=["Newton–Euler (with ω × v, ω × Iω)", "FhSim 3.1 (Coriolis terms dropped)"],
             style={"button_width": "64px"},
         )
-        ts_lo, ts_hi = TIME_SCALE_RANGE
+        ts_lo, ts_hi = LIMITS["time_scale"].lo, LIMITS["time_scale"].hi
         self.time_scale = widgets.FloatLogSlider(
             value=1.0,
             base=10,
@@ -158,9 +172,11 @@ class ControlPanel:
         self._syncing = True
         try:
             self.frame.value = str(record.get("frame", "global"))
-            for w, v in zip(self.force, record.get("Force", spec.Force), strict=True):
+            force = cast(Sequence[float], record.get("Force", spec.Force))
+            moment = cast(Sequence[float], record.get("Moment", spec.Moment))
+            for w, v in zip(self.force, force, strict=True):
                 w.value = float(v)
-            for w, v in zip(self.moment, record.get("Moment", spec.Moment), strict=True):
+            for w, v in zip(self.moment, moment, strict=True):
                 w.value = float(v)
             self.mass.value = spec.Mass
             for w, v in zip(self.radii, spec.InertiaRadi, strict=True):
@@ -191,7 +207,7 @@ class ControlPanel:
     def _guard(self, action: Callable[[], Any]) -> None:
         try:
             action()
-        except (SimulationError, ValueError) as exc:
+        except (FieldError, ValueError) as exc:
             self.show(str(exc), error=True)
             self.sync_from_sim()
 

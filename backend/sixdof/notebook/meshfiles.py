@@ -206,13 +206,14 @@ def read_obj(path: Path) -> MeshData:
     if not corners:
         raise MeshFileError(f"{path.name}: no faces in OBJ")
     v = np.asarray(verts, dtype=float)
-    vi = np.array([c[0] for c in corners])
-    if vi.min() < 0 or vi.max() >= len(v):
+    vertex_index = np.array([c[0] for c in corners])
+    if vertex_index.min() < 0 or vertex_index.max() >= len(v):
         raise MeshFileError(f"{path.name}: face refers to a vertex that does not exist")
-    positions = v[vi]
+    positions = v[vertex_index]
     normals = None
     if norms and all(c[1] is not None and 0 <= c[1] < len(norms) for c in corners):
-        normals = np.asarray(norms, dtype=float)[[c[1] for c in corners]]
+        normal_index = np.array([c[1] for c in corners], dtype=np.intp)
+        normals = np.asarray(norms, dtype=float)[normal_index]
     return _finish(positions, normals, None, path)
 
 

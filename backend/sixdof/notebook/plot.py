@@ -14,6 +14,7 @@ import time
 from collections import deque
 from collections.abc import Iterable, Mapping, Sequence
 from html import escape
+from typing import cast
 
 import numpy as np
 from numpy.typing import ArrayLike
@@ -213,9 +214,9 @@ class ChannelPlot:
 
     def add_frame(self, frame: Mapping[str, object]) -> None:
         """Store the chosen body's entry of a whole `frame()` payload."""
-        bodies = frame["bodies"]  # type: ignore[index]
-        entry = next((b for b in bodies if b.get("Name") == self.body), bodies[0])  # type: ignore[union-attr]
-        self.add(float(frame["t"]), entry)  # type: ignore[arg-type]
+        bodies = cast(list[Mapping[str, object]], frame["bodies"])
+        entry = next((b for b in bodies if b.get("Name") == self.body), bodies[0])
+        self.add(float(cast(float, frame["t"])), entry)
 
     def data(self) -> tuple[np.ndarray, dict[str, np.ndarray]]:
         """Times (T,) and, per legend label, values (T,) of the buffered samples."""

@@ -23,14 +23,11 @@ import numpy as np
 import pythreejs as p3
 
 from ..scenario import BodySpec
+from ..view_style import BACKGROUND, FALLBACK_COLOUR, VIEW_FROM, WORLD_AXIS_COLOURS
 from .catalogue import Catalogue, MeshEntry
 from .frames import NED_ROOT_QUATERNION, quat_to_three, vec_to_three
 from .meshfiles import MeshFileError, read_mesh
 
-BACKGROUND = "#e8edf2"
-AXIS_COLOURS = {"N": "#c92a2a", "E": "#2b8a3e", "D": "#1c5fc9"}
-#: Default view direction from the target, NED: from the south-west and above (as the page).
-VIEW_FROM = (-0.78, -0.42, -0.46)
 MIN_SCALE = 1e-6  # a zero MeshScale × Size would make a singular matrix: keep it tiny instead
 _QUARTER_TURN_X = NED_ROOT_QUATERNION  # +90° about x: turns three.js' y axis onto z
 
@@ -112,7 +109,7 @@ class BodyDrawing:
 
     def __init__(self, index: int, spec: BodySpec, library: GeometryLibrary) -> None:
         self.library = library
-        self.material = p3.MeshStandardMaterial(color="#8a9099")
+        self.material = p3.MeshStandardMaterial(color=FALLBACK_COLOUR)
         self.mesh = p3.Mesh(
             p3.SphereBufferGeometry(0.5, 32, 16), self.material, name=f"body{index}_mesh"
         )
@@ -234,7 +231,7 @@ class Stage:
         length = 3 * cell
         parts: list[p3.Object3D] = [grid]
         for name, axis in (("N", (1, 0, 0)), ("E", (0, 1, 0)), ("D", (0, 0, 1))):
-            colour = AXIS_COLOURS[name]
+            colour = WORLD_AXIS_COLOURS[name]
             parts.append(
                 p3.ArrowHelper(
                     dir=axis,

@@ -9,6 +9,7 @@ from typing import Any
 from pydantic import ValidationError
 
 from ..scenario import Scenario, load_scenario_file
+from ..scenario.errors import field_error
 from ..scenario.presets import PRESETS, preset_scenario
 
 ScenarioLike = Scenario | Mapping[str, Any] | str | Path
@@ -31,9 +32,7 @@ def as_scenario(source: ScenarioLike) -> Scenario:
         try:
             return Scenario.model_validate(dict(source))
         except ValidationError as exc:
-            err = exc.errors()[0]
-            where = ".".join(str(p) for p in err["loc"]) or "scenario"
-            raise ValueError(f"{where}: {err['msg']}") from None
+            raise field_error(exc) from None
     if isinstance(source, Path) or (isinstance(source, str) and _looks_like_path(source)):
         return load_scenario_file(source)
     if isinstance(source, str):

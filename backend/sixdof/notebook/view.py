@@ -25,6 +25,7 @@ import pythreejs as p3
 
 from ..simulation import LiveSimulation
 from .catalogue import load_catalogue
+from .controls import ControlPanel
 from .playback import LiveLoop, Recording, animation_clip, record
 from .plot import ChannelPlot
 from .scene import BodyDrawing, GeometryLibrary, Stage
@@ -75,7 +76,6 @@ class BodyView:
         self._quiet_scrub = False
         self.scrub.observe(self._on_scrub, names="value")
         self._build_bodies()
-        from .controls import ControlPanel  # here: controls import this module's type only
 
         self.controls = ControlPanel(self)
         self.widget = widgets.HBox(

@@ -4,10 +4,9 @@ from .fhsim_xml import read_fhsim_xml, scenario_from_xml
 from .fhsim_xml_write import scenario_to_xml
 from .file_errors import ScenarioFileError, ScenarioFileWarning
 from .files import atomic_write, load_scenario_file, save_scenario_file, scenario_from_json
-from .model import LIMITS, BodySpec, Integration, Scenario, parse_toutput
+from .model import BodySpec, Integration, Scenario, parse_toutput
 
 __all__ = [
-    "LIMITS",
     "BodySpec",
     "Integration",
     "Scenario",

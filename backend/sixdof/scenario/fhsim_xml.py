@@ -21,6 +21,7 @@ from pydantic import ValidationError
 from pydantic_core import ErrorDetails
 
 from ..dynamics import INTEGRATOR_NUMBERS, ImpossibleInertiaWarning
+from .errors import reason
 from .file_errors import ScenarioFileError, warn_at
 from .model import BodySpec, Integration, Scenario, parse_toutput
 from .xml_tree import XmlNode, parse_xml
@@ -378,11 +379,4 @@ def _message_field(msg: str) -> str | None:
 
 
 def _reason(err: ErrorDetails) -> str:
-    msg = (
-        re.sub(r"^(?:Value error, )?(\w+: )?", "", err["msg"])
-        if err["type"] == "value_error"
-        else err["msg"]
-    )
-    if err["type"] != "value_error" and err["loc"]:
-        msg += f", got {err['input']!r}"
-    return msg
+    return reason(err)[1]

@@ -20,6 +20,8 @@ from typing import IO
 
 from pydantic import ValidationError
 
+from ..fields import FieldError
+from .errors import first_error, reason
 from .fhsim_xml import read_fhsim_xml
 from .fhsim_xml_write import scenario_to_xml
 from .file_errors import ScenarioFileError
@@ -69,15 +71,13 @@ def scenario_from_json(
     try:
         return Scenario.model_validate(data)
     except ValidationError as exc:
-        err = exc.errors()[0]
+        err = first_error(exc)
         loc = tuple(err["loc"])
-        msg = err["msg"].removeprefix("Value error, ")
-        named = re.match(r"(\w+): ", msg)  # a model validator naming its field
-        if err["type"] == "value_error" and named:
-            loc, msg = (*loc, named.group(1)), msg[named.end() :]
+        _, msg = reason(err)
+        inner = err.get("ctx", {}).get("error")
+        if isinstance(inner, FieldError) and inner.field not in loc:  # a validator's own field
+            loc = (*loc, inner.field)
         element, attribute = _json_where(loc)
-        if err["type"] != "value_error" and "input" in err and not isinstance(err["input"], dict):
-            msg += f", got {err['input']!r}"
         raise ScenarioFileError(
             path, msg, line=_json_line(text, loc), element=element, attribute=attribute
         ) from None
@@ -114,21 +114,21 @@ def _value_positions(text: str) -> dict[tuple, int]:
     positions: dict[tuple, int] = {}
 
     def value(i: int, path: tuple) -> int:
-        i = _SPACE.match(text, i).end()  # type: ignore[union-attr]
+        i = _SPACE.match(text, i).end()  # type: ignore[union-attr]  # the pattern matches the empty string
         positions[path] = i
         if text[i] in "{[":
             is_object, i, index = text[i] == "{", i + 1, 0
             while True:
-                i = _SPACE.match(text, i).end()  # type: ignore[union-attr]
+                i = _SPACE.match(text, i).end()  # type: ignore[union-attr]  # the pattern matches the empty string
                 if text[i] in "}]":
                     return i + 1
                 if is_object:
-                    key, i = json.decoder.scanstring(text, i + 1)  # type: ignore[attr-defined]
+                    key, i = json.decoder.scanstring(text, i + 1)  # type: ignore[attr-defined]  # public in json.decoder, not in its stubs
                     i = value(i, (*path, key))
                 else:
                     i = value(i, (*path, index))
                     index += 1
-        return _SCALAR.match(text, i).end()  # type: ignore[union-attr]
+        return _SCALAR.match(text, i).end()  # type: ignore[union-attr]  # the pattern matches the empty string
 
     with contextlib.suppress(IndexError, AttributeError, ValueError, RecursionError):
         value(0, ())

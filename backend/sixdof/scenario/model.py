@@ -14,34 +14,31 @@ from decimal import Decimal, InvalidOperation
 from typing import Annotated
 
 import numpy as np
-from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
+from pydantic import AfterValidator, BaseModel, ConfigDict, Field, model_validator
 
-from ..dynamics import (
-    METHODS,
-    Bodies,
-    BodyParams,
-    IntegratorSettings,
-    ParameterError,
-    StepSizeError,
-    make_state,
-)
-from ..dynamics.integrators import Method
+from ..dynamics import METHODS, Bodies, BodyParams, IntegratorSettings, make_state
+from ..dynamics.methods import Method
 from ..dynamics.params import Model
+from ..fields import FieldError
+from .bounded import Vec3, Vec4, Vec6, Within
 
-Finite = Annotated[float, Field(allow_inf_nan=False)]
-Vec3 = tuple[Finite, Finite, Finite]
-Vec4 = tuple[Finite, Finite, Finite, Finite]
-Vec6 = tuple[Finite, Finite, Finite, Finite, Finite, Finite]
+Finite = Annotated[float, Field(allow_inf_nan=False, strict=True)]
 
-#: Largest accepted magnitudes for live-settable values (documented limits).
-LIMITS = {
-    "Mass": (1e-6, 1e6),  # kg
-    "InertiaRadi": (1e-4, 1e3),  # m
-    "CGOffset": (0.0, 1e3),  # m, |component|
-    "Gravity": (-100.0, 100.0),  # m/s²
-    "Force": (0.0, 1e7),  # N, |component|
-    "Moment": (0.0, 1e7),  # N·m, |component|
-}
+
+def unit_quaternion(v: tuple[float, ...]) -> tuple[float, ...]:
+    """Quater normalised; zero is refused (no orientation has it)."""
+    norm = math.sqrt(sum(c * c for c in v))
+    if norm < 1e-9:
+        raise FieldError(
+            "Quater",
+            "out_of_range",
+            "Quater: must not be zero: no orientation has a zero quaternion",
+        )
+    if abs(norm - 1.0) <= 4e-16:
+        # Already unit to rounding: dividing again could move a component by
+        # one ulp, and a scenario written out and read back must compare equal.
+        return tuple(float(c) for c in v)
+    return tuple(float(c) / norm for c in v)
 
 
 class _Strict(BaseModel):
@@ -52,65 +49,42 @@ class BodySpec(_Strict):
     """One `Body/6DBody` (an FhSim `Lib` element) with its constant inputs and initial state."""
 
     Name: str = Field("B", min_length=1, max_length=64, pattern=r"^[A-Za-z_][A-Za-z0-9_\-]*$")
-    Mass: Finite = Field(1.0, gt=0.0, le=LIMITS["Mass"][1], description="kg")
-    InertiaRadi: Vec3 = Field((0.5, 0.5, 0.5), description="radii of gyration about the CG, m")
-    Inertia: Vec6 | None = Field(
+    Mass: Annotated[float, Within("Mass")] = 1.0
+    InertiaRadi: Annotated[Vec3, Within("InertiaRadi")] = Field(
+        (0.5, 0.5, 0.5), description="radii of gyration about the CG, m"
+    )
+    Inertia: Annotated[Vec6, Within("Inertia")] | None = Field(
         None, description="Ixx,Iyy,Izz,Ixy,Ixz,Iyz about the CG, kg·m²; overrides InertiaRadi"
     )
-    CGOffset: Vec3 = Field(
+    CGOffset: Annotated[Vec3, Within("CGOffset")] = Field(
         (0.0, 0.0, 0.0), description="CG relative to the reference point, body frame, m"
     )
-    Gravity: Finite = Field(
-        9.81, ge=LIMITS["Gravity"][0], le=LIMITS["Gravity"][1], description="m/s²"
-    )
+    Gravity: Annotated[float, Within("Gravity")] = 9.81
     model: Model = "full"
     Material: str = Field("Simple/Black", max_length=128)
     Mesh: str = Field("fhSphere.mesh", max_length=128)
-    MeshScale: Vec3 = (1.0, 1.0, 1.0)
-    MeshOrigin: Vec3 = (0.0, 0.0, 0.0)
-    Size: Vec3 = (1.0, 1.0, 1.0)
-    Force: Vec3 = Field((0.0, 0.0, 0.0), description="global frame, at the CG, N")
-    Moment: Vec3 = Field((0.0, 0.0, 0.0), description="global frame, about the CG, N·m")
-    Pos: Vec3 = (0.0, 0.0, 0.0)
-    Quater: Vec4 = (1.0, 0.0, 0.0, 0.0)
-    LocalVel: Vec3 = (0.0, 0.0, 0.0)
-    AngVel: Vec3 = (0.0, 0.0, 0.0)
-
-    @field_validator("InertiaRadi")
-    @classmethod
-    def _radii_positive(cls, v: Vec3) -> Vec3:
-        lo, hi = LIMITS["InertiaRadi"]
-        if any(not (lo <= r <= hi) for r in v):
-            raise ValueError(f"each radius must be in [{lo:g}, {hi:g}] m, got {list(v)}")
-        return v
-
-    @field_validator("Quater")
-    @classmethod
-    def _quater_nonzero(cls, v: Vec4) -> Vec4:
-        norm = float(np.linalg.norm(v))
-        if norm < 1e-9:
-            raise ValueError("must not be zero: no orientation has a zero quaternion")
-        if abs(norm - 1.0) <= 4e-16:
-            # Already unit to rounding: dividing again could move a component by
-            # one ulp, and a scenario written out and read back must compare equal.
-            return tuple(float(c) for c in v)  # type: ignore[return-value]
-        return tuple(float(c) / norm for c in v)  # type: ignore[return-value]
-
-    @field_validator("CGOffset", "Force", "Moment")
-    @classmethod
-    def _bounded(cls, v: Vec3, info: object) -> Vec3:
-        name = info.field_name  # type: ignore[attr-defined]
-        hi = LIMITS[name][1]
-        if any(abs(c) > hi for c in v):
-            raise ValueError(f"each component must be within ±{hi:g}, got {list(v)}")
-        return v
+    MeshScale: Annotated[Vec3, Within("MeshScale")] = (1.0, 1.0, 1.0)
+    MeshOrigin: Annotated[Vec3, Within("MeshOrigin")] = (0.0, 0.0, 0.0)
+    Size: Annotated[Vec3, Within("Size")] = (1.0, 1.0, 1.0)
+    Force: Annotated[Vec3, Within("Force")] = Field(
+        (0.0, 0.0, 0.0), description="global frame, at the CG, N"
+    )
+    Moment: Annotated[Vec3, Within("Moment")] = Field(
+        (0.0, 0.0, 0.0), description="global frame, about the CG, N·m"
+    )
+    Pos: Annotated[Vec3, Within("Pos")] = (0.0, 0.0, 0.0)
+    Quater: Annotated[Vec4, Within("Quater"), AfterValidator(lambda v: unit_quaternion(v))] = (
+        1.0,
+        0.0,
+        0.0,
+        0.0,
+    )
+    LocalVel: Annotated[Vec3, Within("LocalVel")] = (0.0, 0.0, 0.0)
+    AngVel: Annotated[Vec3, Within("AngVel")] = (0.0, 0.0, 0.0)
 
     @model_validator(mode="after")
     def _physical(self) -> BodySpec:
-        try:
-            self.params()
-        except ParameterError as exc:
-            raise ValueError(str(exc)) from None
+        self.params()  # a FieldError (a ValueError) names the field
         return self
 
     def params(self) -> BodyParams:
@@ -141,10 +115,7 @@ class Integration(_Strict):
 
     @model_validator(mode="after")
     def _consistent(self) -> Integration:
-        try:
-            self.settings()
-        except StepSizeError as exc:
-            raise ValueError(str(exc)) from None
+        self.settings()  # a FieldError (a ValueError) names the field
         parse_toutput(self.TOutput)
         return self
 
@@ -253,4 +224,4 @@ def _decimal_range(item: str, start: Decimal, step: Decimal, end: Decimal) -> np
     return float(start) + float(step) * np.arange(count)
 
 
-__all__ = ["LIMITS", "METHODS", "BodySpec", "Integration", "Scenario", "parse_toutput"]
+__all__ = ["METHODS", "BodySpec", "Integration", "Scenario", "parse_toutput"]

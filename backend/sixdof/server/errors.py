@@ -11,23 +11,11 @@ import math
 from dataclasses import dataclass
 from typing import Any
 
-from pydantic import BaseModel, ValidationError
+from pydantic import ValidationError
 
-from .protocol import CLIENT_MESSAGES, RANGES, ErrorCode
-
-#: pydantic error types that are a number outside its range (everything else is "invalid").
-_RANGE_ERRORS = {"greater_than", "greater_than_equal", "less_than", "less_than_equal"}
-#: Shown first when a message has several faults: a wrong shape explains the rest.
-_SHAPE_ERRORS = {
-    "missing",
-    "extra_forbidden",
-    "too_short",
-    "too_long",
-    "list_type",
-    "tuple_type",
-    "model_type",
-    "model_attributes_type",
-}
+from ..fields import FieldError
+from ..scenario.errors import field_error
+from .protocol import CLIENT_MESSAGES, ClientModel, Error, ErrorCode
 
 
 @dataclass(frozen=True)
@@ -39,72 +27,18 @@ class Refusal(Exception):
     field: str | None = None
     id: str | int | None = None
 
+    @classmethod
+    def of(cls, exc: FieldError, mid: str | int | None = None) -> Refusal:
+        return cls(exc.code, exc.message, exc.field or None, mid)
+
+    def model(self) -> Error:
+        return Error(id=self.id, code=self.code, message=self.message, field=self.field)
+
     def payload(self) -> dict[str, Any]:
-        return {
-            "type": "error",
-            "id": self.id,
-            "code": self.code,
-            "message": self.message,
-            "field": self.field,
-        }
+        return self.model().model_dump(mode="json")
 
-
-def _fmt(x: float) -> str:
-    return f"{x:g}" if isinstance(x, float) else str(x)
-
-
-def _dotted(loc: tuple[int | str, ...]) -> str:
-    out = ""
-    for part in loc:
-        out += f"[{part}]" if isinstance(part, int) else (f".{part}" if out else str(part))
-    return out
-
-
-def describe(
-    exc: ValidationError, prefix: str = "", what: str = "message"
-) -> tuple[ErrorCode, str, str | None]:
-    """(code, message, field) for the most telling error of `exc`.
-
-    `field` is the top-level name (prefixed, e.g. "scenario.bodies"), the message names the
-    exact element (e.g. "InertiaRadi[1]") and, for numbers, the allowed range with its unit.
-    """
-    errors = exc.errors(include_url=False)
-    errors.sort(key=lambda e: (e["type"] not in _SHAPE_ERRORS, e["type"] in _RANGE_ERRORS))
-    err = errors[0]
-    loc = ((prefix,) if prefix else ()) + tuple(err["loc"])
-    # pydantic puts a validator's own complaint at the model's place: name no field then.
-    while loc and isinstance(loc[-1], int):
-        loc = loc[:-1]
-    head = _dotted(loc) or None
-    where = _dotted(((prefix,) if prefix else ()) + tuple(err["loc"])) or what
-    names = [p for p in loc if isinstance(p, str)]
-    kind, got = err["type"], err.get("input")
-    if kind in _RANGE_ERRORS:
-        key = names[0] if len(names) == 1 else ""
-        if key in RANGES:
-            lo, hi, unit = RANGES[key]
-            span = f"in [{_fmt(lo)}, {_fmt(hi)}]" + (f" {unit}" if unit else "")
-        else:
-            span = err["msg"].removeprefix("Input should be ")
-        return "out_of_range", f"{where}: must be {span}, got {_fmt(got)}", head
-    if kind == "finite_number":
-        return "invalid", f"{where}: must be a finite number, got {got!r}", head
-    if kind in ("too_short", "too_long"):
-        width = err["ctx"].get("max_length") or err["ctx"].get("min_length")
-        n = len(got) if isinstance(got, list | tuple) else "?"
-        return "invalid", f"{where}: must be a list of {width} numbers, got {n}", head
-    if kind == "missing" and isinstance(err["loc"][-1], int):
-        return "invalid", f"{head}: too few numbers ({where} is missing)", head
-    if kind == "missing":
-        return "invalid", f"{where}: required", head
-    if kind == "extra_forbidden":
-        return "invalid", f"{where}: unknown field", head
-    if kind == "float_type" or kind == "int_type":
-        want = "an integer" if kind == "int_type" else "a number"
-        return "invalid", f"{where}: must be {want}, got {json.dumps(got)}", head
-    msg = err["msg"].removeprefix("Value error, ").replace("Input should be", "must be")
-    code: ErrorCode = "unstable_step" if "stability limit" in msg else "invalid"
-    return code, f"{where}: {msg}", head
+    def text(self) -> str:
+        return self.model().model_dump_json()
 
 
 def _message_id(obj: dict[str, Any]) -> str | int | None:
@@ -119,7 +53,7 @@ def _reject_constant(name: str) -> float:
     return {"NaN": math.nan, "Infinity": math.inf, "-Infinity": -math.inf}[name]
 
 
-def parse_client_message(text: str) -> BaseModel:
+def parse_client_message(text: str) -> ClientModel:
     """Validate one client text frame; raise `Refusal` with code, message, field and id."""
     try:
         obj = json.loads(text, parse_constant=_reject_constant)
@@ -145,5 +79,4 @@ def parse_client_message(text: str) -> BaseModel:
     try:
         return model.model_validate(obj)
     except ValidationError as exc:
-        code, message, field = describe(exc, what=kind)
-        raise Refusal(code, message, field, mid) from None
+        raise Refusal.of(field_error(exc, what=kind), mid) from None

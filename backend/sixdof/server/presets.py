@@ -6,7 +6,13 @@ from ..scenario import Scenario
 from ..scenario.presets import DEFAULT_PRESET, PRESETS
 from .errors import Refusal
 
-__all__ = ["DEFAULT_PRESET", "default_scenario", "infos", "scenario"]
+__all__ = ["DEFAULT_PRESET", "default_scenario", "infos", "origin", "scenario"]
+
+#: What the body parameters say about the motion: a scenario whose bodies differ from its
+#: preset in one of these no longer does what the preset's caption says. The looks (Mesh,
+#: Material, …) and the initial state do not make a caption wrong.
+PHYSICS = ("Name", "Mass", "InertiaRadi", "Inertia", "CGOffset", "Gravity", "model", "Force",
+           "Moment")  # fmt: skip
 
 
 def infos() -> list[dict[str, str]]:
@@ -24,6 +30,30 @@ def scenario(name: str) -> Scenario:
             "preset",
         )
     return preset.scenario()
+
+
+def _same(a: object, b: object) -> bool:
+    if isinstance(a, (tuple, list)) and isinstance(b, (tuple, list)):
+        return len(a) == len(b) and all(_same(x, y) for x, y in zip(a, b, strict=True))
+    if isinstance(a, float | int) and isinstance(b, float | int):
+        return abs(a - b) <= 1e-9 * max(1.0, abs(a), abs(b))
+    return a == b
+
+
+def origin(current: Scenario) -> tuple[str | None, bool]:
+    """(the preset `current` was loaded from or None, whether its physics differs from it)."""
+    preset = PRESETS.get(current.name)
+    if preset is None:
+        return None, True
+    base = preset.scenario()
+    if len(base.bodies) != len(current.bodies):
+        return current.name, True
+    differs = any(
+        not _same(getattr(b, k), getattr(c, k))
+        for b, c in zip(base.bodies, current.bodies, strict=True)
+        for k in PHYSICS
+    )
+    return current.name, differs
 
 
 def default_scenario() -> Scenario:

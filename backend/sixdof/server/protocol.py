@@ -4,8 +4,9 @@ Each message is a pydantic model with a `type` literal; `ServerMessage` and `Cli
 are discriminated unions on it. docs/protocol.md and the published JSON Schema
 (GET /api/protocol.schema.json) are generated from these models, and a test fails when
 they drift. Field names at this edge are FhSim's (Force, Moment, Mass, InertiaRadi, Pos, …).
-Ranges live in `RANGES` so that validation, the error messages and the `limits` sent in
-`hello` all say the same thing.
+Every number's range comes from the one table, `sixdof.fields.LIMITS` (through
+`Within`), so validation, the error messages, the `limits` sent in `hello`, the published
+schema and the page's generated `protocol.gen.js` all say the same thing.
 """
 
 from __future__ import annotations
@@ -15,57 +16,27 @@ from typing import Annotated, Any, Literal, Union
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, model_validator
 
 from ..scenario import Scenario
-from ..simulation import STEP_MIN, live_limits
+from ..scenario.bounded import Vec3, Vec4, Vec6, Within
+from ..simulation import live_limits
 
 PROTOCOL_VERSION = 1
 
-#: Allowed range (low, high, unit) of each numeric field; vectors apply it per component.
-RANGES: dict[str, tuple[float, float, str]] = {
-    "Mass": (1e-6, 1e6, "kg"),
-    "InertiaRadi": (1e-4, 1e3, "m"),
-    "Inertia": (-1e12, 1e12, "kg·m²"),
-    "CGOffset": (-1e3, 1e3, "m"),
-    "Gravity": (-100.0, 100.0, "m/s²"),
-    "Force": (-1e7, 1e7, "N"),
-    "Moment": (-1e7, 1e7, "N·m"),
-    "point": (-1e3, 1e3, "m"),
-    "MeshScale": (-1e6, 1e6, ""),
-    "Size": (-1e6, 1e6, "m"),
-    "MeshOrigin": (-1e6, 1e6, "m"),
-    "step": (STEP_MIN, 1.0, "s"),
-    "time_scale": (0.01, 100.0, ""),
-    "n": (1, 10_000, "steps"),
-    "Pos": (-5e5, 5e5, "m"),
-    "Quater": (-1e3, 1e3, ""),
-    "LocalVel": (-1e4, 1e4, "m/s"),
-    "AngVel": (-1e3, 1e3, "rad/s"),
-}
-
 ErrorCode = Literal[
-    "bad_json",
-    "unknown_type",
+    # a value refused (sixdof.fields.ERROR_CODES)
     "invalid",
     "out_of_range",
     "unstable_step",
     "unknown_body",
+    "diverged",
+    # the message or the connection refused
+    "bad_json",
+    "unknown_type",
     "unknown_preset",
     "forbidden",
     "too_large",
     "rate_limited",
-    "diverged",
     "internal",
 ]
-
-
-def _num(name: str) -> Any:
-    lo, hi, unit = RANGES[name]
-    return Annotated[
-        float, Field(ge=lo, le=hi, allow_inf_nan=False, strict=True, description=unit or None)
-    ]
-
-
-def _vec(name: str, width: int) -> Any:
-    return Annotated[list[_num(name)], Field(min_length=width, max_length=width)]
 
 
 MessageId = Annotated[str, Field(max_length=64)] | int | None
@@ -139,11 +110,15 @@ class Hello(_Message):
     every client of the room whenever the scenario, a parameter or the integrator changes."""
 
     type: Literal["hello"] = "hello"
-    protocol: Literal[1] = PROTOCOL_VERSION
+    protocol: Literal[1] = 1  # PROTOCOL_VERSION
     version: str = Field(description="sixdof version")
     room: str
     can_control: bool = Field(description="false: watch only (the server needs a token)")
     scenario: Scenario = Field(description="as GET /api/rooms/{room}/scenario")
+    preset: str | None = Field(description="the preset the room's scenario was loaded from, if any")
+    preset_modified: bool = Field(
+        description="true when the scenario differs from that preset (or came from no preset)"
+    )
     integrator: str
     step: float
     presets: list[PresetInfo]
@@ -182,11 +157,14 @@ class Error(_Message):
 # --------------------------------------------------------------------------- client -> server
 
 
-class _ClientMessage(_Message):
+class ClientModel(_Message):
+    """The fields every client message has (each narrows `type` to its own literal)."""
+
+    type: str
     id: MessageId = Field(None, description="optional; echoed in the ack or error")
 
 
-class SetInput(_ClientMessage):
+class SetInput(ClientModel):
     """client -> server: set a body's applied force and moment.
 
     channel "constant" replaces the body's constant Force/Moment (kept in the scenario);
@@ -202,35 +180,37 @@ class SetInput(_ClientMessage):
     frame: Literal["global", "body"] = Field(
         "global", description="axes of Force and Moment: global (NED) or body (turns with it)"
     )
-    Force: _vec("Force", 3) = Field([0.0, 0.0, 0.0], description="at the CG, or at point")
-    Moment: _vec("Moment", 3) = Field([0.0, 0.0, 0.0], description="about the CG")
-    point: _vec("point", 3) | None = Field(
+    Force: Annotated[Vec3, Within("Force")] = Field(
+        (0.0, 0.0, 0.0), description="at the CG, or at point"
+    )
+    Moment: Annotated[Vec3, Within("Moment")] = Field((0.0, 0.0, 0.0), description="about the CG")
+    point: Annotated[Vec3, Within("point")] | None = Field(
         None, description="where Force acts: body frame, relative to the reference point"
     )
 
 
-class SetParams(_ClientMessage):
+class SetParams(ClientModel):
     """client -> server: change parameters while the body moves (no jump in pose).
 
     All or nothing: if any field is invalid, nothing changes. Give at least one field."""
 
     type: Literal["set_params"]
     body: str | None = Field(None, description="body Name; default the first body")
-    Mass: _num("Mass") | None = None
-    InertiaRadi: _vec("InertiaRadi", 3) | None = None
-    Inertia: _vec("Inertia", 6) | None = Field(
+    Mass: Annotated[float, Within("Mass")] | None = None
+    InertiaRadi: Annotated[Vec3, Within("InertiaRadi")] | None = None
+    Inertia: Annotated[Vec6, Within("Inertia")] | None = Field(
         None, description="Ixx, Iyy, Izz, Ixy, Ixz, Iyz about the CG; null: use InertiaRadi"
     )
-    CGOffset: _vec("CGOffset", 3) | None = None
-    Gravity: _num("Gravity") | None = None
+    CGOffset: Annotated[Vec3, Within("CGOffset")] | None = None
+    Gravity: Annotated[float, Within("Gravity")] | None = None
     model: Literal["full", "fhsim"] | None = None
     Mesh: Annotated[str, Field(max_length=128)] | None = None
     Material: Annotated[str, Field(max_length=128)] | None = None
-    MeshScale: _vec("MeshScale", 3) | None = None
-    Size: _vec("Size", 3) | None = None
-    MeshOrigin: _vec("MeshOrigin", 3) | None = None
+    MeshScale: Annotated[Vec3, Within("MeshScale")] | None = None
+    Size: Annotated[Vec3, Within("Size")] | None = None
+    MeshOrigin: Annotated[Vec3, Within("MeshOrigin")] | None = None
     integrator: Literal["euler", "rk4"] | None = Field(None, description="simulation-wide")
-    step: _num("step") | None = Field(
+    step: Annotated[float, Within("step")] | None = Field(
         None,
         description="simulation-wide integrator step; must also be below the integrator's "
         "stability limit (limits.step in hello: 0.02 s euler, 0.0279 s rk4), else unstable_step",
@@ -247,35 +227,35 @@ class SetParams(_ClientMessage):
         return self
 
 
-class Pause(_ClientMessage):
+class Pause(ClientModel):
     """client -> server: pause the simulation (frames keep coming, t stands still)."""
 
     type: Literal["pause"]
 
 
-class Resume(_ClientMessage):
+class Resume(ClientModel):
     """client -> server: resume real-time running."""
 
     type: Literal["resume"]
 
 
-class Step(_ClientMessage):
+class Step(ClientModel):
     """client -> server: advance n integrator steps (works while paused)."""
 
     type: Literal["step"]
-    n: Annotated[int, Field(ge=1, le=10_000, strict=True)] = 1
+    n: Annotated[int, Within("n")] = 1
 
 
 class BodyState(_Message):
     """A body's state; omitted parts keep their values from the scenario's initial state."""
 
-    Pos: _vec("Pos", 3) | None = None
-    Quater: _vec("Quater", 4) | None = None
-    LocalVel: _vec("LocalVel", 3) | None = None
-    AngVel: _vec("AngVel", 3) | None = None
+    Pos: Annotated[Vec3, Within("Pos")] | None = None
+    Quater: Annotated[Vec4, Within("Quater")] | None = None
+    LocalVel: Annotated[Vec3, Within("LocalVel")] | None = None
+    AngVel: Annotated[Vec3, Within("AngVel")] | None = None
 
 
-class Reset(_ClientMessage):
+class Reset(ClientModel):
     """client -> server: reset to the scenario's initial state, or set one body's state."""
 
     type: Literal["reset"]
@@ -283,14 +263,14 @@ class Reset(_ClientMessage):
     state: BodyState | None = None
 
 
-class SetTimeScale(_ClientMessage):
+class SetTimeScale(ClientModel):
     """client -> server: simulated seconds per wall-clock second."""
 
     type: Literal["set_time_scale"]
-    time_scale: _num("time_scale")
+    time_scale: Annotated[float, Within("time_scale")]
 
 
-class LoadScenario(_ClientMessage):
+class LoadScenario(ClientModel):
     """client -> server: replace the room's scenario by a preset or a whole scenario."""
 
     type: Literal["load_scenario"]
@@ -316,7 +296,7 @@ SERVER_MESSAGES: dict[str, type[BaseModel]] = {
     "ack": Ack,
     "error": Error,
 }
-CLIENT_MESSAGES: dict[str, type[_ClientMessage]] = {
+CLIENT_MESSAGES: dict[str, type[ClientModel]] = {
     "set_input": SetInput,
     "set_params": SetParams,
     "pause": Pause,
@@ -332,14 +312,15 @@ client_message_adapter: TypeAdapter[Any] = TypeAdapter(ClientMessage)
 
 
 def limits() -> dict[str, Any]:
-    """The `limits` object of `hello` (the simulation's own; a test checks it against RANGES)."""
+    """The `limits` object of `hello`, from the one table (sixdof.fields.LIMITS)."""
     return live_limits()
 
 
 def json_schema() -> dict[str, Any]:
     """JSON Schema (2020-12) of every message, server -> client and client -> server."""
     every = (*SERVER_MESSAGES.values(), *CLIENT_MESSAGES.values())
-    schema = TypeAdapter(Annotated[Union[every], Field(discriminator="type")]).json_schema()  # noqa: UP007
+    union: Any = Annotated[Union[every], Field(discriminator="type")]  # noqa: UP007
+    schema = TypeAdapter(union).json_schema()
     return {
         "$schema": "https://json-schema.org/draft/2020-12/schema",
         "title": f"sixdof websocket protocol v{PROTOCOL_VERSION}",

@@ -8,10 +8,12 @@ from typing import Annotated, Any
 
 from fastapi import APIRouter, Header, HTTPException, Query, Request
 from fastapi.responses import JSONResponse, Response
+from pydantic import ValidationError
 
 from .. import __version__
+from ..fields import FieldError
 from ..scenario import Scenario
-from ..simulation import SimulationError
+from ..scenario.errors import dotted, field_error, reason
 from . import presets
 from .errors import Refusal
 from .protocol import json_schema
@@ -78,16 +80,59 @@ async def get_scenario(request: Request, room: str) -> Scenario:
     return _room(request, room).sim.scenario
 
 
-@router.put("/rooms/{room}/scenario", response_model=Scenario)
+def _unprocessable(errors: list[FieldError]) -> HTTPException:
+    """422 with FastAPI's detail list, each entry also carrying our code and field."""
+    detail = [
+        {"loc": ["body", *_loc(e.field)], "msg": e.message, "type": e.code, "field": e.field}
+        for e in errors
+    ]
+    return HTTPException(422, detail)
+
+
+def _loc(field: str) -> list[str | int]:
+    """'bodies[0].Mass' -> ['bodies', 0, 'Mass']."""
+    out: list[str | int] = []
+    for part in field.replace("]", "").replace("[", ".").split("."):
+        out.append(int(part) if part.isdigit() else part)
+    return out
+
+
+def scenario_from_body(body: bytes) -> Scenario:
+    """The request body as a Scenario, or 422 naming every bad field (the most telling
+    first, worded as the websocket words it)."""
+    try:
+        return Scenario.model_validate_json(body)
+    except ValidationError as exc:
+        first = field_error(exc)
+        rest = []
+        for err in exc.errors(include_url=False):
+            code, text = reason(err)
+            where = dotted(tuple(err["loc"])) or "scenario"
+            rest.append(FieldError(where, code, f"{where}: {text}"))
+        raise _unprocessable([first, *rest]) from None
+
+
+@router.put(
+    "/rooms/{room}/scenario",
+    response_model=Scenario,
+    openapi_extra={
+        "requestBody": {
+            "required": True,
+            "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Scenario"}}},
+        }
+    },
+)
 async def put_scenario(
     request: Request,
     room: str,
-    scenario: Scenario,
     token: Annotated[str | None, Query()] = None,
     authorization: Annotated[str | None, Header()] = None,
 ) -> Scenario:
     """Replace the room's scenario (creating the room); needs the token if the server has one
-    (?token=… or `Authorization: Bearer …`). Every client of the room gets a new hello."""
+    (?token=… or `Authorization: Bearer …`). Every client of the room gets a new hello.
+
+    The token is checked before the body is read: nobody without it can make the server
+    parse anything."""
     settings: Settings = request.app.state.settings
     if not origin_allowed(request.headers, settings):  # the websocket's rule, for browsers
         raise HTTPException(403, "this Origin may not change rooms (see --allow-origin)")
@@ -95,15 +140,15 @@ async def put_scenario(
     if not has_control(given, settings):
         raise HTTPException(403, "this server needs a token to change a room: ?token=…")
     _valid_name(room)
+    scenario = scenario_from_body(await request.body())
     try:
         target = _rooms(request).get_or_create(room)
     except Refusal as exc:
         raise HTTPException(503, exc.message) from None
     try:
         target.load(scenario)
-    except SimulationError as exc:
-        loc = ["body", *exc.field.split(".")]
-        raise HTTPException(422, [{"loc": loc, "msg": exc.message, "type": exc.code}]) from None
+    except FieldError as exc:
+        raise _unprocessable([exc]) from None
     target.sync_hello()
     return target.sim.scenario
 

@@ -10,7 +10,6 @@ from __future__ import annotations
 import asyncio
 import hmac
 import ipaddress
-import json
 import logging
 from urllib.parse import urlsplit
 
@@ -19,6 +18,7 @@ from starlette.websockets import WebSocket
 
 from .clients import Client, RateLimiter
 from .errors import Refusal, parse_client_message
+from .protocol import Ack
 from .rooms import Room, Rooms
 from .settings import Settings
 
@@ -64,12 +64,8 @@ def has_control(token: str | None, settings: Settings) -> bool:
     return token is not None and hmac.compare_digest(token.encode(), settings.token.encode())
 
 
-def _text(payload: dict[str, object]) -> str:
-    return json.dumps(payload, separators=(",", ":"))
-
-
 async def _close_with(client: Client, refusal: Refusal, code: int) -> None:
-    client.send_reply(_text(refusal.payload()))
+    client.send_reply(refusal.text())
     client.close_after_replies(code, refusal.message)
     try:
         await asyncio.wait_for(client.closed.wait(), CLOSE_WAIT)
@@ -141,9 +137,9 @@ async def _receive_loop(ws: WebSocket, client: Client, room: Room, settings: Set
                 log.warning("room %s: client %d flooding, closed", room.name, client.id)
                 await _close_with(client, refusal, CLOSE_POLICY)
                 return
-            client.send_reply(_text(refusal.payload()))
+            client.send_reply(refusal.text())
             continue
-        client.send_reply(_text(_handle(text, client, room)))
+        client.send_reply(_handle(text, client, room))
         room.sync_hello()
         if client.overflowed:
             log.warning(
@@ -152,13 +148,13 @@ async def _receive_loop(ws: WebSocket, client: Client, room: Room, settings: Set
             return
 
 
-def _handle(text: str | None, client: Client, room: Room) -> dict[str, object]:
-    """Validate and apply one message; return the ack or error payload. Never raises."""
+def _handle(text: str | None, client: Client, room: Room) -> str:
+    """Validate and apply one message; return the encoded ack or error. Never raises."""
     mid = None
     try:
         if text is None:
             raise Refusal("invalid", "message: send JSON text frames, not binary ones")
-        msg = parse_client_message(text)
+        msg = parse_client_message(text)  # one of protocol.CLIENT_MESSAGES
         mid = msg.id
         if not client.can_control:
             raise Refusal(
@@ -169,11 +165,9 @@ def _handle(text: str | None, client: Client, room: Room) -> dict[str, object]:
                 mid,
             )
         room.apply(msg)
-        return {"type": "ack", "id": mid, "of": msg.type}
+        return Ack(id=mid, of=msg.type).model_dump_json()
     except Refusal as refusal:
-        return refusal.payload()
+        return refusal.text()
     except Exception as exc:  # a bug must cost one reply, not the connection or the room
         log.exception("room %s: error handling a message", room.name)
-        return Refusal(
-            "internal", f"server error: {type(exc).__name__}: {exc}", None, mid
-        ).payload()
+        return Refusal("internal", f"server error: {type(exc).__name__}: {exc}", None, mid).text()

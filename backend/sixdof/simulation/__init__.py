@@ -1,45 +1,36 @@
 """Layer 3: a live simulation that advances a scenario in real time (pause, step, reset,
 inputs and parameters that change while it runs, history for plots and CSV)."""
 
-from .errors import ERROR_CODES, SimulationError
+from ..fields import ERROR_CODES, FieldError
+from .engine import Engine
 from .history import History
-from .hub import SimulationHub
-from .inputs import InputChannels
-from .limits import (
-    LIVE_INTEGRATORS,
-    MAX_ANG_VEL,
-    MAX_LOCAL_VEL,
-    MAX_POS,
-    STEP_MIN,
-    TIME_SCALE_RANGE,
-    divergence_reason,
-    live_limits,
-    step_range,
-)
+from .limits import LIVE_INTEGRATORS, divergence_reason, live_limits, step_range
 from .live import LiveSimulation
 from .pacing import Pacer
-from .stepping import run_steps, run_steps_checked, warm_up
 from .validation import PARAM_FIELDS
+
+
+def warm_up() -> float:
+    """Compile (or load from numba's cache) every kernel the engine uses; seconds taken.
+
+    Call it once at start-up so the first advance does not stall for the compilation.
+    """
+    from ..dynamics import kernel
+
+    return kernel.warm_up()
+
 
 __all__ = [
     "ERROR_CODES",
     "LIVE_INTEGRATORS",
-    "MAX_ANG_VEL",
-    "MAX_LOCAL_VEL",
-    "MAX_POS",
     "PARAM_FIELDS",
-    "STEP_MIN",
-    "TIME_SCALE_RANGE",
+    "Engine",
+    "FieldError",
     "History",
-    "InputChannels",
     "LiveSimulation",
     "Pacer",
-    "SimulationError",
-    "SimulationHub",
     "divergence_reason",
     "live_limits",
-    "run_steps",
-    "run_steps_checked",
     "step_range",
     "warm_up",
 ]

@@ -31,18 +31,18 @@ from pydantic import ValidationError
 
 from ..dynamics import Bodies, BodyParams
 from ..dynamics import quaternion as quat
-from ..dynamics.integrators import Method
+from ..dynamics.inputs import InputChannels
+from ..dynamics.methods import Method
 from ..dynamics.quaternion import Array
+from ..fields import FieldError
 from ..scenario import Scenario
-from .errors import SimulationError
-from .inputs import InputChannels
+from ..scenario.errors import field_error
 from .limits import DEFAULT_STEP, LIVE_INTEGRATORS
 from .validation import (
     BODY_FIELDS,
     SIMULATION_FIELDS,
     VISUAL_FIELDS,
     body_update,
-    from_pydantic,
     integration_update,
     live_step,
 )
@@ -75,7 +75,7 @@ def move_reference_point(x: Array, rotmat: Array, r_old: Array, r_new: Array) ->
 
 
 def plan_params(current: Plan, index: int, fields: Mapping[str, Any]) -> Plan:
-    """The world after set_params(fields) on body `index`; raises SimulationError."""
+    """The world after set_params(fields) on body `index`; raises FieldError."""
     body_fields = {k: v for k, v in fields.items() if k in BODY_FIELDS + VISUAL_FIELDS}
     sim_fields = {k: v for k, v in fields.items() if k in SIMULATION_FIELDS}
     scenario, params, bodies, x = current.scenario, current.params, current.bodies, current.x
@@ -111,7 +111,7 @@ def plan_load(scenario: Scenario | Mapping[str, Any]) -> tuple[Plan, InputChanne
     """
     if not isinstance(scenario, Scenario):
         if not isinstance(scenario, Mapping):
-            raise SimulationError(
+            raise FieldError(
                 "scenario",
                 "invalid",
                 f"scenario: expected a Scenario or its JSON object, got {type(scenario).__name__}",
@@ -121,12 +121,12 @@ def plan_load(scenario: Scenario | Mapping[str, Any]) -> tuple[Plan, InputChanne
                 warnings.simplefilter("ignore")  # an impossible inertia: FhSim runs it too
                 scenario = Scenario.model_validate(scenario)
         except ValidationError as exc:
-            raise from_pydantic(exc) from None
+            raise field_error(exc) from None
     integ = scenario.integration
     method: Method = integ.method if integ.method in LIVE_INTEGRATORS else "rk4"
     try:
         step = live_step(method, integ.stepsize)
-    except SimulationError:
+    except FieldError:
         if integ.method in LIVE_INTEGRATORS:
             raise
         step = DEFAULT_STEP

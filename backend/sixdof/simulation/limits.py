@@ -1,16 +1,15 @@
-"""Documented limits of the live simulation, and the divergence test that enforces them.
+"""The live simulation's own limits, and the divergence test that enforces the state's.
 
-Parameters are limited by `sixdof.scenario.LIMITS` (Mass, InertiaRadi, CGOffset,
-Gravity, Force, Moment). The live loop adds:
+Every numeric field's range is in `sixdof.fields.LIMITS` (the one table). The live loop
+adds:
 
-- time scale (simulated seconds per wall-clock second) in [0.01, 100];
-- live integrators `euler` and `rk4`, with a fixed step h in [1e-5 s, h_max)
-  where h_max is the method's stability limit (`dynamics.stability_limit`:
-  2τ = 0.02 s for Euler, 2.785τ ≈ 0.02785 s for RK4, τ = 0.01 s);
-- a state is *diverged* when it is not finite or beyond
-  |Pos| > 1e6 m, |LocalVel| > 1e5 m/s, |AngVel| > 1e4 rad/s (Euclidean norms),
-  or when |Quater| has left [0.5, 2] (the quaternion-norm term keeps |q| within
-  about 1e-9 of one; far from it the step is too large for the spin rate).
+- live integrators `euler` and `rk4`, with a fixed step h in [1e-5 s, h_max) where h_max
+  is the method's stability limit (`dynamics.stability_limit`: 2τ = 0.02 s for Euler,
+  2.785τ ≈ 0.02785 s for RK4, τ = 0.01 s, both computed from their tableaus);
+- a state is *diverged* when it is not finite or beyond |Pos| > 1e6 m,
+  |LocalVel| > 1e5 m/s, |AngVel| > 1e4 rad/s (Euclidean norms), or when |Quater| has
+  left [0.5, 2] (the quaternion-norm term keeps |q| within about 1e-9 of one; far from
+  it the step is too large for the spin rate).
 """
 
 from __future__ import annotations
@@ -21,26 +20,14 @@ import numpy as np
 from numpy.typing import NDArray
 
 from ..dynamics import MODELS, stability_limit
-from ..dynamics.integrators import Method
+from ..dynamics.methods import Method
 from ..dynamics.quaternion import Array
-from ..scenario import LIMITS
+from ..fields import LIMITS, MAX_ANG_VEL, MAX_LOCAL_VEL, MAX_POS, QUATER_NORM_RANGE, STEP_MIN
 
-TIME_SCALE_RANGE = (0.01, 100.0)
 LIVE_INTEGRATORS: tuple[Method, ...] = ("euler", "rk4")
 DEFAULT_INTEGRATOR: Method = "rk4"
 DEFAULT_STEP = 1e-3  # s
-STEP_MIN = 1e-5  # s: below this a real-time run needs more than 1e5 steps per second
 MAX_STEPS_PER_CALL = 1_000_000  # sim.step(n)
-
-MAX_POS = 1e6  # m
-MAX_LOCAL_VEL = 1e5  # m/s
-MAX_ANG_VEL = 1e4  # rad/s
-QUATER_NORM_RANGE = (0.5, 2.0)
-
-#: Visual parameters: only stored and drawn, never used by the physics.
-MAX_VISUAL = 1e6  # |MeshScale|, |Size|, |MeshOrigin| components
-MAX_POINT = LIMITS["CGOffset"][1]  # m, |component| of a force's point of application
-MAX_INERTIA_ENTRY = LIMITS["Mass"][1] * LIMITS["InertiaRadi"][1] ** 2  # kg·m²
 
 
 _BLOCK_STARTS = np.array([0, 3, 7, 10])
@@ -56,13 +43,9 @@ def step_range(method: Method) -> tuple[float, float]:
 def live_limits() -> dict[str, object]:
     """The `limits` object of the protocol's hello message, as plain Python values."""
     out: dict[str, object] = {
-        "Mass": [LIMITS["Mass"][0], LIMITS["Mass"][1]],
-        "InertiaRadi": [LIMITS["InertiaRadi"][0], LIMITS["InertiaRadi"][1]],
+        name: LIMITS[name].pair()
+        for name in ("Mass", "InertiaRadi", "CGOffset", "Gravity", "Force", "Moment", "time_scale")
     }
-    for name in ("CGOffset", "Force", "Moment"):
-        out[name] = [-LIMITS[name][1], LIMITS[name][1]]
-    out["Gravity"] = [LIMITS["Gravity"][0], LIMITS["Gravity"][1]]
-    out["time_scale"] = list(TIME_SCALE_RANGE)
     out["step"] = {m: list(step_range(m)) for m in LIVE_INTEGRATORS}
     out["integrators"] = list(LIVE_INTEGRATORS)
     out["models"] = list(MODELS)

@@ -24,19 +24,19 @@ from typing import Any
 
 import numpy as np
 
-from ..dynamics import outputs
-from ..dynamics.integrators import Method
+from ..dynamics import Bodies, outputs
+from ..dynamics.inputs import InputChannels
+from ..dynamics.methods import Method
 from ..dynamics.quaternion import Array
+from ..fields import FieldError, check_number, number
 from ..scenario import Scenario
 from .changes import Plan, plan_load, plan_params, with_constant_input, with_initial_states
-from .errors import SimulationError
+from .engine import Engine
 from .history import History, row_plan
-from .inputs import InputChannels
-from .limits import MAX_STEPS_PER_CALL, TIME_SCALE_RANGE
+from .limits import MAX_STEPS_PER_CALL
 from .pacing import Pacer
 from .payload import body_entries
-from .stepping import run_until
-from .validation import check_param_names, input_update, number, number_in, state_update
+from .validation import check_param_names, input_update, state_update
 
 
 class LiveSimulation:
@@ -62,20 +62,22 @@ class LiveSimulation:
         max_compute: float | None = None,
         running: bool = True,
     ) -> None:
-        self.frame_rate = number_in(frame_rate, "frame_rate", 1.0, 1000.0, "Hz")
-        self.history_seconds = number_in(history_seconds, "history_seconds", 0.1, 3600.0, "s")
-        catch_up = number_in(max_catch_up, "max_catch_up", 1e-3, 10.0, "s")
+        self.frame_rate = check_number(frame_rate, "frame_rate")
+        self.history_seconds = check_number(history_seconds, "history_seconds")
+        catch_up = check_number(max_catch_up, "max_catch_up")
         compute = catch_up
         if max_compute is not None:
-            compute = number_in(max_compute, "max_compute", 1e-3, 10.0, "s")
-        self._lock = threading.RLock()
+            compute = check_number(max_compute, "max_compute")
+        self.lock = threading.RLock()
         self._clock = clock
         self._pacer = Pacer(clock, max_catch_up=catch_up, max_compute=compute)
+        self._engine = Engine(clock, [self])  # a lone simulation is an engine of one
+        self._n_steps_total = 0  # steps ever taken (advance's return value)
         self.running = bool(running)
         self.paused_reason: str | None = None
         self.version = 0
         self._rev = 0  # bumps on every change of state, inputs or parameters (output cache key)
-        self._cache: tuple[int, dict[str, Array]] | None = None
+        self._cache: tuple[int, Mapping[str, Array]] | None = None
         self._commit_load(*plan_load(scenario))
 
     # ------------------------------------------------------------------ reading
@@ -121,31 +123,36 @@ class LiveSimulation:
         return list(self._names)
 
     @property
+    def bodies(self) -> Bodies:
+        """The physics parameters of all bodies (replaced whole on a change)."""
+        return self._w.bodies
+
+    @property
     def scenario(self) -> Scenario:
         """The live scenario (a copy): current parameters, constant global inputs, integrator;
         its Pos/Quater/LocalVel/AngVel are the initial state `reset()` returns to."""
-        with self._lock:
+        with self.lock:
             return self._w.scenario.model_copy(deep=True)
 
     def snapshot_scenario(self) -> Scenario:
         """The live scenario with the current state as its initial state."""
-        with self._lock:
+        with self.lock:
             return with_initial_states(self._w.scenario, self._x)
 
     def state_array(self) -> Array:
         """A copy of the state of all bodies, (N, 13): Pos, Quater, LocalVel, AngVel."""
-        with self._lock:
+        with self.lock:
             return self._x.copy()
 
     def applied_inputs(self) -> Array:
         """The total applied input now, (N, 6): global Force and Moment about the CG."""
-        with self._lock:
+        with self.lock:
             return self._inputs.total(self._x).copy()
 
     def inputs(self) -> dict[str, dict[str, dict[str, object]]]:
         """Per body its records: {"B": {"constant": {frame, Force, Moment, lever}, "push": …}};
         `lever`: point of application − CGOffset, body axes; None for a force at the CG."""
-        with self._lock:
+        with self.lock:
             return {
                 name: {ch: self._inputs.record(ch, i) for ch in ("constant", "push")}
                 for i, name in enumerate(self._names)
@@ -153,7 +160,7 @@ class LiveSimulation:
 
     def status(self) -> dict[str, object]:
         """The `status` object of the state message."""
-        with self._lock:
+        with self.lock:
             return {
                 "running": self.running,
                 "time_scale": self.time_scale,
@@ -166,7 +173,7 @@ class LiveSimulation:
 
     def frame(self) -> dict[str, object]:
         """The state message's payload {"t", "status", "bodies": [{Name, Pos, …}]}, plain Python."""
-        with self._lock:
+        with self.lock:
             outs = self._outputs()
             shared = getattr(outs, "body_entries", None)  # a hub's rows: lists made once per tick
             bodies = shared(self._names) if shared else body_entries(outs, self._names)
@@ -174,12 +181,12 @@ class LiveSimulation:
 
     def history_csv(self) -> str:
         """The bounded history as CSV (history.py documents the columns)."""
-        with self._lock:
+        with self.lock:
             return self._history.csv()
 
     def history_arrays(self) -> dict[str, Array]:
         """The bounded history as arrays: `Time` (T,), `B.Pos` (T, 3), `B.TotalEnergy` (T,), …"""
-        with self._lock:
+        with self.lock:
             return self._history.arrays()
 
     # ------------------------------------------------------------------ running
@@ -191,15 +198,13 @@ class LiveSimulation:
         interval. Catch-up is bounded (pacing.py): lag beyond max_catch_up and
         compute beyond max_compute are dropped and counted in `overruns`.
         """
-        with self._lock:
+        with self.lock:
+            before = self._n_steps_total
             now = self._clock() if now is None else number(now, "now")
-            planned = self._pacer.begin(now, self._w.step, running=self.running)
-            if planned == 0:
-                return 0
-            deadline = self._pacer.compute_deadline(self._clock())
-            taken, cut_short = self._run(planned, deadline)
-            self._pacer.done(planned, taken, self._w.step, cut_short=cut_short)
-            return taken
+            errors = self._engine.advance(now)
+            if errors:
+                raise errors[self]
+            return self._n_steps_total - before
 
     def step(self, n: int = 1) -> int:
         """Take n physics steps now, running or paused; returns the steps taken.
@@ -208,18 +213,18 @@ class LiveSimulation:
         itself). The history gets a row every 1/frame_rate of simulated time.
         """
         if isinstance(n, bool) or not isinstance(n, (int, np.integer)):
-            raise SimulationError("n", "invalid", f"n: expected a whole number of steps, got {n!r}")
+            raise FieldError("n", "invalid", f"n: expected a whole number of steps, got {n!r}")
         if not 1 <= n <= MAX_STEPS_PER_CALL:
-            raise SimulationError(
+            raise FieldError(
                 "n", "out_of_range", f"n: must be in [1, {MAX_STEPS_PER_CALL}] steps, got {n}"
             )
-        with self._lock:
+        with self.lock:
             per_row = max(1, round(1.0 / (self.frame_rate * self._w.step)))
             batches, first_unrecorded = row_plan(n, per_row, self._history.capacity)
             done = 0
             for j, k in enumerate(batches):
                 quiet = first_unrecorded and j == 0
-                taken, _ = self._run(k, None, record=not quiet)
+                taken = self._engine.run(self, k, record=not quiet)
                 done += taken
                 if taken < k:  # diverged: paused at the last good state
                     if quiet:
@@ -227,27 +232,55 @@ class LiveSimulation:
                     break
             return done
 
-    def _run(self, k: int, deadline: float | None, record: bool = True) -> tuple[int, bool]:
-        """Up to k steps; stop on divergence (pausing) or past the deadline: (taken, cut short)."""
-        w = self._w
-        res = run_until(w.bodies, self._x, self._inputs, w.step, w.method, k, self._names,
-                        self._clock, deadline)  # fmt: skip
-        self._adopt(res.x, res.taken, res.reason)
-        if res.taken and record:
-            self._history.record(self.t, self._outputs())
-        return res.taken, res.cut_short
+    # ------------------------------------------------------------------ the engine's contract
 
-    def _adopt(self, x: Array, taken: int, reason: str | None) -> None:
-        """x (N, 13) is the state after `taken` good steps; a divergence `reason` pauses."""
+    def owed(self, now: float) -> int:
+        """Steps owed at wall time `now` (pacing.py); 0 while paused. Hold `lock`."""
+        return self._pacer.begin(now, self._w.step, running=self.running)
+
+    def compute_deadline(self, start: float) -> float:
+        """The wall time by which an advance that started at `start` must stop stepping."""
+        return self._pacer.compute_deadline(start)
+
+    def state(self) -> Array:
+        """The live state (N, 13) itself (read-only: `commit` replaces it)."""
+        return self._x
+
+    def loads(self) -> Array:
+        """The load rows (N, LOAD_SIZE) of the inputs, for the kernel (read-only)."""
+        return self._inputs.loads()
+
+    def commit(
+        self,
+        x: Array,
+        taken: int,
+        reason: str | None = None,
+        outs: Mapping[str, Array] | None = None,
+        row: Array | None = None,
+    ) -> None:
+        """x (N, 13) is the state after `taken` good steps; a divergence `reason` pauses.
+
+        `outs`: the outputs at x (kept until something changes); `row`: the history row
+        of those outputs, laid out as history.COLUMNS, recorded at the new t.
+        """
         self._x, self._n_steps = x, self._n_steps + taken
+        self._n_steps_total += taken
         if reason is not None:
             self.running, self.paused_reason = False, reason
         if taken:
             self._touch()
+            if outs is not None:
+                self._cache = (self._rev, outs)
+            if row is not None:
+                self._history.record_row(self.t, row)
+
+    def settle(self, planned: int, taken: int, *, cut_short: bool) -> None:
+        """Close the pacing of an advance: `taken` of `planned` steps (cut_short: dropped)."""
+        self._pacer.done(planned, taken, self._w.step, cut_short=cut_short)
 
     def pause(self, reason: str | None = None) -> None:
         """Stop the clock; `reason`, when given, is shown as paused_reason (e.g. a fault)."""
-        with self._lock:
+        with self.lock:
             self.running = False
             if reason is not None:
                 self.paused_reason = reason
@@ -255,15 +288,15 @@ class LiveSimulation:
 
     def resume(self) -> None:
         """Run again from now; clears paused_reason (a diverged run may diverge again)."""
-        with self._lock:
+        with self.lock:
             self.running = True
             self.paused_reason = None
             self._pacer.restart()
 
     def set_time_scale(self, x: float) -> None:
         """Simulated seconds per wall-clock second, in [0.01, 100]."""
-        value = number_in(x, "time_scale", *TIME_SCALE_RANGE, "(simulated s per wall s)")
-        with self._lock:
+        value = check_number(x, "time_scale")
+        with self.lock:
             self._pacer.time_scale = value
 
     def reset(self, body: str | None = None, state: Mapping[str, Any] | None = None) -> None:
@@ -276,7 +309,7 @@ class LiveSimulation:
         others come from the scenario's initial state. Running or paused stays;
         paused_reason is cleared.
         """
-        with self._lock:
+        with self.lock:
             initial = self._w.scenario.initial_states()
             if body is None:
                 if state is not None:
@@ -318,7 +351,7 @@ class LiveSimulation:
         reference point, m): the force acts there, adding the moment
         (point − CGOffset) × F about the CG. None force/moment mean zero.
         """
-        with self._lock:
+        with self.lock:
             i = self._index(body)
             f, m, frame_, p, channel_ = input_update(force, moment, frame, point, channel)
             lever = None if p is None else p - self._w.params[i].r_cg_body
@@ -327,7 +360,7 @@ class LiveSimulation:
                 scenario = with_constant_input(self._w.scenario, i, f if plain else None, m)
                 self._w = dataclasses.replace(self._w, scenario=scenario)
                 self.version += 1
-            self._inputs.set(i, channel_, frame_, f, m, lever)  # type: ignore[arg-type]
+            self._inputs.set(i, channel_, frame_, f, m, lever)  # type: ignore[arg-type]  # checked choices
             self._touch()
 
     def set_params(self, body: str | None = None, **fields: Any) -> list[str]:
@@ -338,7 +371,7 @@ class LiveSimulation:
         integrator ("euler"|"rk4"), step (s). InertiaRadi without Inertia clears
         a full tensor. On error nothing changes.
         """
-        with self._lock:
+        with self.lock:
             check_param_names(fields)
             i = self._index(body)
             plan = plan_params(dataclasses.replace(self._w, x=self._x), i, fields)
@@ -359,7 +392,7 @@ class LiveSimulation:
         integrator (dopri5, radau) runs with rk4 (changes.plan_load).
         """
         planned = plan_load(scenario)
-        with self._lock:
+        with self.lock:
             self._commit_load(*planned)
 
     # ------------------------------------------------------------------ internals
@@ -369,7 +402,7 @@ class LiveSimulation:
             return 0
         i = self._name_index.get(body) if isinstance(body, str) else None
         if i is None:
-            raise SimulationError(
+            raise FieldError(
                 "body", "unknown_body", f"body: no body named {body!r}; bodies are {self._names}"
             )
         return i
@@ -377,7 +410,7 @@ class LiveSimulation:
     def _touch(self) -> None:
         self._rev += 1
 
-    def _outputs(self) -> dict[str, Array]:
+    def _outputs(self) -> Mapping[str, Array]:
         """dynamics.outputs at the current state and inputs, cached until something changes."""
         if self._cache is None or self._cache[0] != self._rev:
             u = self._inputs.total(self._x)

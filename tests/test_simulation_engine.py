@@ -1,8 +1,9 @@
-"""SimulationHub: many live simulations in one compiled call, bit-identical to each alone.
+"""The Engine: many live simulations in one compiled call, bit-identical to each alone.
 
 Every test drives two copies of the same simulations with the same fake clock: one set
-through `sim.advance(now)`, one through `hub.advance(now)`, and compares states, time,
-frames and history exactly (the kernel is deterministic, so equal means equal bits).
+through `sim.advance(now)` (each its own engine of one), one through one shared
+`engine.advance(now)`, and compares states, time, frames and history exactly (the kernel
+is deterministic, so equal means equal bits).
 """
 
 from __future__ import annotations
@@ -15,12 +16,8 @@ import numpy as np
 import pytest
 from fakes import FakeClock
 
-from sixdof.dynamics import kernel
 from sixdof.scenario import BodySpec, Integration, Scenario
-from sixdof.simulation import LiveSimulation
-from sixdof.simulation.hub import SimulationHub
-
-pytestmark = pytest.mark.skipif(not kernel.AVAILABLE, reason="the hub batches with numba")
+from sixdof.simulation import Engine, LiveSimulation
 
 
 def scenario(i: int) -> Scenario:
@@ -43,23 +40,23 @@ def scenario(i: int) -> Scenario:
     )
 
 
-def pair(n: int) -> tuple[FakeClock, list[LiveSimulation], list[LiveSimulation], SimulationHub]:
-    """n simulations stepped alone and n copies held by a hub, on one clock."""
+def pair(n: int) -> tuple[FakeClock, list[LiveSimulation], list[LiveSimulation], Engine]:
+    """n simulations stepped alone and n copies held by a engine, on one clock."""
     clock = FakeClock()
     alone = [LiveSimulation(scenario(i), clock=clock) for i in range(n)]
     held = [LiveSimulation(scenario(i), clock=clock) for i in range(n)]
-    hub = SimulationHub(clock=clock)
+    engine = Engine(clock=clock)
     for sim in held:
-        hub.add(sim)
-    return clock, alone, held, hub
+        engine.add(sim)
+    return clock, alone, held, engine
 
 
-def tick(clock: FakeClock, alone: list[LiveSimulation], hub: SimulationHub, dt: float) -> None:
+def tick(clock: FakeClock, alone: list[LiveSimulation], engine: Engine, dt: float) -> None:
     clock.t += dt
     now = clock.t
     for sim in alone:
         sim.advance(now)
-    assert hub.advance(now) == {}
+    assert engine.advance(now) == {}
 
 
 def assert_same(alone: list[LiveSimulation], held: list[LiveSimulation]) -> None:
@@ -71,16 +68,16 @@ def assert_same(alone: list[LiveSimulation], held: list[LiveSimulation]) -> None
         assert a.history_csv() == b.history_csv()
 
 
-def test_hub_matches_each_simulation_stepped_alone_bit_for_bit() -> None:
-    clock, alone, held, hub = pair(6)
+def test_engine_matches_each_simulation_stepped_alone_bit_for_bit() -> None:
+    clock, alone, held, engine = pair(6)
     for sims in (alone, held):
         sims[2].set_time_scale(5.0)  # 5 × 16.7 ms per tick: more steps than one chunk of 32
         sims[4].set_time_scale(0.3)
         sims[3].pause()
     for _ in range(40):
-        tick(clock, alone, hub, 1 / 60)
-    assert hub.last_batched == 5 and hub.last_alone == 0
-    tick(clock, alone, hub, 0.09)  # a late tick: catch-up of several chunks in one advance
+        tick(clock, alone, engine, 1 / 60)
+    assert engine.last_stepped == 5  # every running simulation, in one shared call
+    tick(clock, alone, engine, 0.09)  # a late tick: catch-up of several chunks in one advance
     assert_same(alone, held)
     assert held[0].t > 0.6 and held[3].t == 0.0  # it ran; the paused one did not step
     # per-room pacing: simulated time = time scale × wall time (to within one step)
@@ -90,10 +87,10 @@ def test_hub_matches_each_simulation_stepped_alone_bit_for_bit() -> None:
 
 
 def test_changes_between_ticks_rebuild_the_batch_and_stay_identical() -> None:
-    clock, alone, held, hub = pair(4)
+    clock, alone, held, engine = pair(4)
     for _ in range(10):
-        tick(clock, alone, hub, 1 / 60)
-    first = hub._batch
+        tick(clock, alone, engine, 1 / 60)
+    first = engine._batch
     assert first is not None and len(first.pk) == 6  # 1 + 2 + 1 + 2 bodies
     for sims in (alone, held):
         sims[1].set_params("A", Mass=7.5, CGOffset=(0.1, 0.0, 0.0))
@@ -102,21 +99,21 @@ def test_changes_between_ticks_rebuild_the_batch_and_stay_identical() -> None:
         sims[0].set_input("A", (1.0, 2.0, 3.0), (0.1, 0.0, 0.0))
         sims[0].reset()
     for _ in range(15):
-        tick(clock, alone, hub, 1 / 60)
+        tick(clock, alone, engine, 1 / 60)
     assert_same(alone, held)
-    batch = hub._batch
+    batch = engine._batch
     assert batch is not None and batch is not first and len(batch.pk) == 5
     assert batch.pk.params[1, 0] == 7.5  # the new mass is in the packed rows
     assert batch.h_rows[3] == 5e-4 and batch.code_rows[3] == 0
 
 
 def test_a_diverging_room_pauses_alone_at_its_last_good_state() -> None:
-    clock, alone, held, hub = pair(3)
+    clock, alone, held, engine = pair(3)
     for sims in (alone, held):
         sims[1].set_params("A", Mass=1e-6, Gravity=0.0)
         sims[1].set_input("A", (0.5, 0.0, 0.0))  # 5e5 m/s²: |LocalVel| > 1e5 m/s at ~0.2 s
     for _ in range(30):
-        tick(clock, alone, hub, 1 / 60)
+        tick(clock, alone, engine, 1 / 60)
     assert_same(alone, held)
     bad = held[1]
     assert not bad.running and bad.paused_reason.startswith("diverged: body 'A'")
@@ -125,34 +122,27 @@ def test_a_diverging_room_pauses_alone_at_its_last_good_state() -> None:
     assert held[0].running and held[2].running and held[0].t == pytest.approx(0.5, abs=2e-3)
 
 
-def test_orientation_dependent_inputs_and_replaced_advance_step_alone() -> None:
-    clock, alone, held, hub = pair(3)
+def test_orientation_dependent_inputs_step_in_the_shared_call() -> None:
+    """A body-frame force at a point is evaluated inside the kernel, so it batches too."""
+    clock, alone, held, engine = pair(3)
     for sims in (alone, held):
         sims[0].set_input("A", (0.0, 0.0, -5.0), frame="body", point=(0.2, 0.0, 0.0))
-    calls = []
-    original = held[2].advance
-
-    def counting(now: float | None = None) -> int:
-        calls.append(now)
-        return original(now)
-
-    held[2].advance = counting  # type: ignore[method-assign]
     for _ in range(12):
-        tick(clock, alone, hub, 1 / 60)
-    assert hub.last_batched == 1 and hub.last_alone == 2
-    assert len(calls) == 12
+        tick(clock, alone, engine, 1 / 60)
+    assert engine.last_stepped == 3
     assert_same(alone, held)
+    assert np.any(held[0].state_array()[0, 10:13] != alone[1].state_array()[0, 10:13])
 
 
 def test_an_exception_is_returned_for_its_simulation_only() -> None:
-    clock, _, held, hub = pair(3)
+    clock, _, held, engine = pair(3)
 
-    def broken(now: float | None = None) -> int:
+    def broken(now: float) -> int:
         raise RuntimeError("physics on fire")
 
-    held[1].advance = broken  # type: ignore[method-assign]
+    held[1].owed = broken  # type: ignore[method-assign]  # a fault in one simulation's pacing
     clock.t += 0.1
-    errors = hub.advance(clock.t)
+    errors = engine.advance(clock.t)
     assert list(errors) == [held[1]] and "on fire" in str(errors[held[1]])
     assert held[0].t > 0.09 and held[2].t > 0.09
 
@@ -161,10 +151,10 @@ def test_the_compute_deadline_cuts_a_long_catch_up_and_counts_an_overrun() -> No
     clock = FakeClock(tick=1e-3)  # every clock read costs 1 ms of "computing"
     sim = LiveSimulation(scenario(1), clock=clock, max_catch_up=1.0, max_compute=5e-3)
     sim.set_time_scale(10.0)
-    hub = SimulationHub(clock=clock)
-    hub.add(sim)
+    engine = Engine(clock=clock)
+    engine.add(sim)
     clock.t += 0.5  # owes 5 s of simulated time: 2500 steps of 2 ms
-    hub.advance(clock.t)
+    engine.advance(clock.t)
     assert sim.overruns == 1
     # rounds of 32, 64, … steps, one clock read (1 ms) each: cut after a few rounds
     assert 0.0 < sim.t < 2.5
@@ -175,21 +165,23 @@ def test_the_compute_deadline_cuts_a_long_catch_up_and_counts_an_overrun() -> No
 FRESH_PROCESS = """
 import sys
 sys.path.insert(0, {tests!r})
-from test_simulation_hub import kernel, pair, tick
-from sixdof.simulation import input_kernel, warm_up
+from test_simulation_engine import pair, tick
+from sixdof.dynamics import kernel_compiled
+from sixdof.simulation import warm_up
 
 warm_up()
-dispatchers = [getattr(kernel, name) for name in dir(kernel) if name.startswith("_")]
-dispatchers = [d for d in dispatchers if hasattr(d, "signatures")] + [input_kernel.total_inputs]
+names = [name for name in dir(kernel_compiled) if name.startswith("_")]
+dispatchers = [getattr(kernel_compiled, name) for name in names]
+dispatchers = [d for d in dispatchers if hasattr(d, "signatures")]
 before = [len(d.signatures) for d in dispatchers]
-clock, alone, held, hub = pair(4)
+clock, alone, held, engine = pair(4)
 for sims in (alone, held):
     sims[0].set_input("A", (0.0, 1.0, 0.0), frame="body", point=(0.1, 0.0, 0.0))
     sims[1].set_params(integrator="euler", step=1e-4)
     sims[2].set_time_scale(50.0)  # many steps per tick: several rounds
     sims[3].step(500)
 for _ in range(5):
-    tick(clock, alone, hub, 1 / 60)
+    tick(clock, alone, engine, 1 / 60)
 after = [len(d.signatures) for d in dispatchers]
 print(sum(before), sum(after), [d.__name__ for d, a, b in zip(dispatchers, after, before) if a > b])
 """
@@ -204,5 +196,5 @@ def test_nothing_compiles_after_warm_up() -> None:
     run = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
     assert run.returncode == 0, run.stderr
     n_before, n_after, grown = run.stdout.split(maxsplit=2)
-    assert int(n_before) >= 8  # warm_up compiled (or loaded) the 7 kernels and the input one
+    assert int(n_before) >= 8  # warm_up compiled (or loaded) the kernels and their helpers
     assert (int(n_after), grown.strip()) == (int(n_before), "[]")

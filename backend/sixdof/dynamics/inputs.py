@@ -1,4 +1,4 @@
-"""Inputs that change while the simulation runs: per body a constant and a push channel.
+"""Live inputs: per body a constant and a push channel, packed into load rows for the kernel.
 
 Each channel of each body holds one record (frame, F, M, lever):
 
@@ -11,42 +11,39 @@ Each channel of each body holds one record (frame, F, M, lever):
   the force acts where it was. No point means the force acts at the CG (ℓ = 0).
 
 The model's input u = (F_n, M_n) is global and about the CG (DESIGN.md
-section 1). With R = R(q) the body's current rotation matrix, a record gives
+section 1). With R = R(q/|q|) the body's rotation at the state where it is evaluated,
+a record gives
 
     F_n = F                         (global)   or  R F        (body)
     M_n = M + (R ℓ) × F_n           (global)   or  R M + (R ℓ) × F_n   (body)
 
-with R the rotation of q/|q| (for body frame, (R ℓ) × (R F) = R (ℓ × F): the
-moment of a body-fixed force at a body-fixed point is fixed in the body). u is
-the sum over both channels.
-Inputs are held constant over a physics step (zero-order hold): `total` is
-evaluated once per step at the state the step starts from. When no record is
-in the body frame or has a lever, u does not depend on the state and is
-cached.
+(for body frame, (R ℓ) × (R F) = R (ℓ × F): the moment of a body-fixed force at a
+body-fixed point is fixed in the body), summed over both channels.
+
+The records do not change between steps, but u depends on the state: `loads()` packs them
+into load rows (kernel_compiled's L_* layout) which the compiled derivative evaluates at
+every stage of every step from that stage's own orientation, so a body-frame force or a
+force at a point keeps the integrator's order (RK4: fourth). `total(x)` is the same sum at
+given states (the outputs' Force and Moment).
 """
 
 from __future__ import annotations
 
-from types import ModuleType
 from typing import Literal
 
 import numpy as np
 
-from ..dynamics import quaternion as quat
-from ..dynamics.quaternion import Array
-
-_KERNEL: ModuleType | bool | None = False  # False: not looked up yet
-
-
-def _kernel() -> ModuleType | None:
-    """input_kernel when numba is available, else None (imported on first use)."""
-    global _KERNEL
-    if _KERNEL is False:
-        from . import input_kernel
-
-        _KERNEL = input_kernel if input_kernel.AVAILABLE else None
-    return _KERNEL  # type: ignore[return-value]
-
+from . import kernel
+from .kernel_compiled import (
+    L_F_BODY,
+    L_F_GLOBAL,
+    L_M_BODY,
+    L_M_GLOBAL,
+    L_POINTS,
+    L_STATE_DEPENDENT,
+    LOAD_SIZE,
+)
+from .quaternion import Array
 
 Channel = Literal["constant", "push"]
 Frame = Literal["global", "body"]
@@ -128,45 +125,39 @@ class InputChannels:
         return not (self.is_body[c, index] or self.has_point[c, index])
 
     @property
-    def rotating(self) -> bool:
-        """True when u depends on the orientation and must be evaluated every step."""
-        return self._rotating
+    def state_dependent(self) -> bool:
+        """True when u depends on the orientation (a body-frame record or a lever)."""
+        return bool(self._loads[:, L_STATE_DEPENDENT].any())
 
     def _refresh(self) -> None:
-        self._rotating = bool(self.is_body.any() or self.has_point.any())
-        # Global records without a point simply add up; cache the sum (N, 6).
-        self._static = np.ascontiguousarray(
-            np.concatenate([self.force.sum(axis=0), self.moment.sum(axis=0)], axis=-1)
+        self._loads = self._pack()
+
+    def _pack(self) -> Array:
+        """The load rows (N, LOAD_SIZE) of the records (kernel_compiled's L_* layout)."""
+        rows = np.zeros((self.n, LOAD_SIZE))
+        body = self.is_body[..., None]
+        point = self.has_point[..., None]
+        glob_at_cg = ~body & ~point
+        rows[:, L_F_GLOBAL : L_F_GLOBAL + 3] = np.where(glob_at_cg, self.force, 0.0).sum(axis=0)
+        rows[:, L_M_GLOBAL : L_M_GLOBAL + 3] = np.where(body, 0.0, self.moment).sum(axis=0)
+        rows[:, L_F_BODY : L_F_BODY + 3] = np.where(body, self.force, 0.0).sum(axis=0)
+        # A body force at a body point: its moment R (ℓ × F) turns with the body.
+        lever_moment = np.cross(self.lever_body, self.force)
+        rows[:, L_M_BODY : L_M_BODY + 3] = np.where(body, self.moment + lever_moment, 0.0).sum(
+            axis=0
         )
+        for c in range(len(CHANNELS)):  # one slot per channel: a global force at a point
+            o = L_POINTS + 6 * c
+            at_point = (~self.is_body[c] & self.has_point[c])[:, None]
+            rows[:, o : o + 3] = np.where(at_point, self.lever_body[c], 0.0)
+            rows[:, o + 3 : o + 6] = np.where(at_point, self.force[c], 0.0)
+        rows[:, L_STATE_DEPENDENT] = (self.is_body | self.has_point).any(axis=0)
+        return rows
+
+    def loads(self) -> Array:
+        """The load rows (N, LOAD_SIZE) for the kernel: the cached array itself, read-only."""
+        return self._loads
 
     def total(self, x: Array) -> Array:
-        """u = (F_n, M_n), shape (N, 6), global and about the CG, at the states x (N, 13).
-
-        Returns the cached array itself when u does not depend on x: do not modify it.
-        Orientation-dependent inputs are evaluated by the compiled twin of
-        `total_numpy` (input_kernel.py) when numba is available.
-        """
-        if not self._rotating:
-            return self._static
-        kern = _kernel()
-        if kern is None:
-            return self.total_numpy(x)
-        out = np.empty((self.n, 6))
-        kern.total_inputs(self.force, self.moment, self.lever_body, self.is_body,
-                          np.ascontiguousarray(x, dtype=np.float64), out)  # fmt: skip
-        return out
-
-    def total_numpy(self, x: Array) -> Array:
-        """`total` in numpy (the reference for the compiled kernel)."""
-        if not self._rotating:
-            return self._static
-        # A true rotation of q/|q|: |q| drifts from one by up to ~1e-6 between the
-        # norm term's corrections, and R of a non-unit q would scale the input.
-        q = x[:, 3:7]
-        rotmat = quat.to_rotmat(q / np.sqrt(np.einsum("ni,ni->n", q, q))[:, None])  # (N, 3, 3)
-        body = self.is_body[..., None]
-        force_n = np.where(body, np.einsum("nij,cnj->cni", rotmat, self.force), self.force)
-        moment_n = np.where(body, np.einsum("nij,cnj->cni", rotmat, self.moment), self.moment)
-        lever_n = np.einsum("nij,cnj->cni", rotmat, self.lever_body)
-        moment_n = moment_n + np.cross(lever_n, force_n)
-        return np.concatenate([force_n.sum(axis=0), moment_n.sum(axis=0)], axis=-1)
+        """u = (F_n, M_n), shape (N, 6), global and about the CG, at the states x (N, 13)."""
+        return kernel.applied(self._loads, x)

@@ -1,0 +1,148 @@
+"""The integration methods: Butcher tableaus, their stability limits and the step check.
+
+Both the compiled kernel (fixed steps) and the adaptive integrators import this module;
+neither imports the other's internals.
+
+The quaternion-norm term of the kinematics has the real eigenvalue −1/τ (τ = 0.01 s), so
+an explicit method is stable only while h/τ stays inside its stability interval on the
+negative real axis. That interval is a property of the tableau: with the stability
+function R(z) = 1 + Σ_k z^k bᵀA^(k−1)𝟙 (a polynomial for an explicit method), the limit
+is the first z < 0 where |R(z)| = 1 (2 for Euler, 2.785 for RK4, 3.307 for Dormand–Prince
+5). `real_stability` computes it from the coefficients; nothing is typed in by hand.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+from typing import Literal
+
+import numpy as np
+
+from ..fields import FieldError
+from .model import NORM_TIME_CONSTANT
+from .quaternion import Array
+
+Method = Literal["euler", "rk4", "dopri5", "radau"]
+METHODS: tuple[Method, ...] = ("euler", "rk4", "dopri5", "radau")
+FIXED_STEP_METHODS: tuple[Method, ...] = ("euler", "rk4")
+
+#: FhSim-style `IntegratorMethod` numbers (docs/fhsim.md explains the choice).
+INTEGRATOR_NUMBERS: dict[int, Method] = {0: "euler", 1: "rk4", 2: "dopri5", 3: "radau"}
+
+#: Method codes of the compiled kernel (the IntegratorMethod numbers of the fixed methods).
+METHOD_CODES: dict[Method, int] = {"euler": 0, "rk4": 1}
+
+
+def real_stability(a: Array, b: Array) -> float:
+    """h|λ| at the left end of an explicit method's stability interval on the real axis.
+
+    R(z) = Σ_k c_k z^k with c_0 = 1, c_k = bᵀ A^(k−1) 𝟙; the interval ends at the
+    negative root of R(z)² − 1 nearest to 0.
+    """
+    s = len(b)
+    coeffs = [1.0]
+    v = np.ones(s)
+    for _ in range(s):
+        coeffs.append(float(b @ v))
+        v = a @ v
+    poly = np.polynomial.Polynomial(coeffs)
+    roots = (poly * poly - 1.0).roots()
+    real = [r.real for r in roots if abs(r.imag) < 1e-9 and r.real < -1e-9]
+    return -max(real)
+
+
+@dataclass(frozen=True)
+class Tableau:
+    """An explicit Runge–Kutta method: c, A (strictly lower), b, and b − b̂ for an embedded
+    pair's error estimate."""
+
+    c: Array
+    a: Array
+    b: Array
+    b_err: Array | None
+    order: int
+    real_stability: float = field(init=False)  # h|λ| limit on the negative real axis
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "real_stability", real_stability(self.a, self.b))
+
+
+EULER = Tableau(np.array([0.0]), np.zeros((1, 1)), np.array([1.0]), None, 1)
+
+RK4 = Tableau(
+    c=np.array([0.0, 0.5, 0.5, 1.0]),
+    a=np.array([[0, 0, 0, 0], [0.5, 0, 0, 0], [0, 0.5, 0, 0], [0, 0, 1.0, 0]], dtype=float),
+    b=np.array([1 / 6, 1 / 3, 1 / 3, 1 / 6]),
+    b_err=None,
+    order=4,
+)
+
+# Dormand & Prince (1980), the 5(4) pair with the FSAL property; b is the 5th-order solution.
+_DP_B = np.array([35 / 384, 0, 500 / 1113, 125 / 192, -2187 / 6784, 11 / 84, 0])
+_DP_BHAT = np.array([5179 / 57600, 0, 7571 / 16695, 393 / 640, -92097 / 339200, 187 / 2100, 1 / 40])
+DOPRI5 = Tableau(
+    c=np.array([0, 1 / 5, 3 / 10, 4 / 5, 8 / 9, 1, 1]),
+    a=np.array(
+        [
+            [0, 0, 0, 0, 0, 0, 0],
+            [1 / 5, 0, 0, 0, 0, 0, 0],
+            [3 / 40, 9 / 40, 0, 0, 0, 0, 0],
+            [44 / 45, -56 / 15, 32 / 9, 0, 0, 0, 0],
+            [19372 / 6561, -25360 / 2187, 64448 / 6561, -212 / 729, 0, 0, 0],
+            [9017 / 3168, -355 / 33, 46732 / 5247, 49 / 176, -5103 / 18656, 0, 0],
+            [35 / 384, 0, 500 / 1113, 125 / 192, -2187 / 6784, 11 / 84, 0],
+        ]
+    ),
+    b=_DP_B,
+    b_err=_DP_B - _DP_BHAT,
+    order=5,
+)
+
+TABLEAUS: dict[Method, Tableau] = {"euler": EULER, "rk4": RK4, "dopri5": DOPRI5}
+
+
+def stability_limit(method: Method) -> float:
+    """The largest stable fixed step h (s) of an explicit method; inf for Radau."""
+    if method == "radau":
+        return math.inf
+    return TABLEAUS[method].real_stability * NORM_TIME_CONSTANT
+
+
+def check_step(method: Method, step: float, field: str = "step") -> float:
+    """Return `step` if the method can take it, else raise FieldError saying the limit."""
+    if method not in METHODS:
+        raise FieldError(
+            "integrator", "invalid", f"integrator: must be one of {list(METHODS)}, got {method!r}"
+        )
+    h = float(step)
+    if not math.isfinite(h) or h <= 0.0:
+        raise FieldError(field, "invalid", f"{field}: must be a finite number > 0 s, got {step!r}")
+    limit = stability_limit(method)
+    if h >= limit:
+        raise FieldError(
+            field,
+            "unstable_step",
+            f"{field}: {h:g} s is beyond the stability limit of {method} for this model: "
+            f"h must be below {limit:.4g} s (the quaternion-norm term has time "
+            f"constant τ = {NORM_TIME_CONSTANT} s; {method} is stable for h < "
+            f"{limit / NORM_TIME_CONSTANT:.4g}τ)",
+        )
+    return h
+
+
+__all__ = [
+    "DOPRI5",
+    "EULER",
+    "FIXED_STEP_METHODS",
+    "INTEGRATOR_NUMBERS",
+    "METHODS",
+    "METHOD_CODES",
+    "RK4",
+    "TABLEAUS",
+    "Method",
+    "Tableau",
+    "check_step",
+    "real_stability",
+    "stability_limit",
+]
