@@ -5,7 +5,7 @@ BIN    := $(VENV)/bin
 HOST   ?= 127.0.0.1
 PORT   ?= 8000
 
-.PHONY: setup python frontend browser run test lint bench clean
+.PHONY: setup python frontend frontend-deps browser run test lint bench clean
 
 setup: python frontend
 
@@ -17,10 +17,14 @@ $(VENV)/.installed: pyproject.toml
 	$(BIN)/pip install --quiet -e '.[test,notebook]'
 	touch $@
 
-frontend:
-	@if [ -f frontend/package.json ]; then \
-	  (cd frontend && npm ci --no-audit --no-fund --loglevel=error && npm run --silent build); \
-	fi
+frontend: frontend-deps
+	cd frontend && npm run --silent build
+
+frontend-deps: frontend/node_modules/.installed
+
+frontend/node_modules/.installed: frontend/package-lock.json
+	cd frontend && npm ci --no-audit --no-fund --loglevel=error
+	touch $@
 
 browser:
 	@bash scripts/ensure-chromium.sh
@@ -28,12 +32,16 @@ browser:
 run: setup
 	$(BIN)/sixdof serve --host $(HOST) --port $(PORT)
 
-lint: python
+# ruff (lint and format), mypy with the pydantic plugin on backend/, the generated protocol
+# files current, ESLint and tsc (// @ts-check) on the page.
+lint: python frontend-deps
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
+	$(BIN)/mypy
+	$(BIN)/python scripts/gen_protocol.py --check
+	cd frontend && npm run --silent lint
 
 test: setup browser
-	$(BIN)/ruff check .
 	$(BIN)/pytest
 
 bench: python

@@ -64,8 +64,10 @@ class SlowSocket:
         self.sent: list[str] = []
         self.closed: tuple[int, str] | None = None
         self.gate = asyncio.Event()
+        self.writing = asyncio.Event()
 
     async def send(self, message: dict[str, Any]) -> None:
+        self.writing.set()  # a send has begun (and waits for the gate)
         await self.gate.wait()
         self.sent.append(message["text"])
 
@@ -79,7 +81,7 @@ def test_slow_client_gets_only_the_newest_frame_and_every_reply_in_order() -> No
         client = Client(ws, can_control=True, max_pending=8)  # type: ignore[arg-type]
         client.start()
         client.offer_frame("frame-0")
-        await asyncio.sleep(0.01)  # the sender is now stuck writing frame-0
+        await asyncio.wait_for(ws.writing.wait(), 1.0)  # the sender is now stuck on frame-0
         for i in range(1, 1000):
             client.offer_frame(f"frame-{i}")
         client.send_reply("ack-1")
@@ -87,7 +89,10 @@ def test_slow_client_gets_only_the_newest_frame_and_every_reply_in_order() -> No
         client.send_reply("ack-2")
         client.send_reply("hello-new", "hello")  # replaces hello-old, keeps its order slot
         ws.gate.set()
-        await asyncio.sleep(0.01)
+        for _ in range(1000):  # until everything offered so far is written
+            if len(ws.sent) == 5:
+                break
+            await asyncio.sleep(0)
         await client.stop()
         return ws, client
 
@@ -105,7 +110,7 @@ def test_replies_are_bounded_and_overflow_is_flagged() -> None:
         client.start()
         for i in range(20):
             client.send_reply(f"ack-{i}")
-        await asyncio.sleep(0.01)
+        await asyncio.wait_for(ws.writing.wait(), 1.0)  # the sender took the first reply
         await client.stop()
         return client
 

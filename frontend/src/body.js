@@ -1,3 +1,4 @@
+// @ts-check
 // One body as FhSim describes it, drawn in NED inside the root group.
 //
 //   group        at Pos (the reference point o), turned by Quater
@@ -10,8 +11,15 @@
 import { Box3, Group, Mesh, Vector3 } from 'three';
 import { Arrow, Trail, makeTriad } from './glyphs.js';
 import { emergencyGeometry } from './meshes.js';
+import { VIEW } from './protocol.gen.js';
 
-const COLORS = { force: '#e8590c', moment: '#7b3fe4', velocity: '#0a9396', drag: '#d6336c' };
+const COLORS = VIEW.GLYPH_COLOURS;
+const STANDARD_GRAVITY = 9.80665; // m/s², the scale of a body without gravity
+
+/** The weight that scales pushes and force arrows: m·g with the body's own g (1 g without gravity). */
+export function weightScale(spec) {
+  return (spec?.Mass ?? 1) * (Math.abs(spec?.Gravity ?? 0) || STANDARD_GRAVITY);
+}
 export { COLORS as ARROW_COLORS };
 
 function vec3(a, fallback = [0, 0, 0]) {
@@ -36,12 +44,14 @@ export class BodyView {
       velocity: new Arrow(COLORS.velocity),
     };
     for (const a of Object.values(this.arrows)) root.add(a);
-    this.trail = new Trail(root, '#1d3557', background);
+    this.trail = new Trail(root, VIEW.GLYPH_COLOURS.trail, background);
     this.spec = null;
     this.meshKey = null;
     this.materialKey = null;
     this.status = { mesh: null, meshKnown: true, material: null, materialKnown: true, loaded: false };
     this.cg = new Vector3();
+    // reused every frame: the render loop allocates nothing
+    this.scratch = { force: new Vector3(), moment: new Vector3(), velocity: new Vector3() };
     this.loading = Promise.resolve();
   }
 
@@ -61,7 +71,7 @@ export class BodyView {
     if (spec.Material !== this.materialKey) {
       this.materialKey = spec.Material;
       const { material, known } = this.library.material(spec.Material);
-      this.mesh.material.dispose?.();
+      /** @type {import('three').Material} */ (this.mesh.material).dispose();
       this.mesh.material = material;
       this.status.material = spec.Material;
       this.status.materialKnown = known;
@@ -115,11 +125,10 @@ export class BodyView {
     this.cg.set(cgOff[0], cgOff[1], cgOff[2]).applyQuaternion(quat).add(this.group.position);
     this.triad.visible = show.triad;
     const L = this.extent();
-    const mass = this.spec?.Mass ?? 1;
-    const weight = mass * 9.81;
-    const f = new Vector3(...vec3(frame.Force));
-    const m = new Vector3(...vec3(frame.Moment));
-    const v = new Vector3(...vec3(frame.Vel));
+    const weight = weightScale(this.spec); // the scale of the force arrows
+    const f = this.scratch.force.fromArray(vec3(frame.Force));
+    const m = this.scratch.moment.fromArray(vec3(frame.Moment));
+    const v = this.scratch.velocity.fromArray(vec3(frame.Vel));
     // lengths saturate so a large input stays on screen; the HUD gives the numbers
     const sat = (x, cap) => cap * (1 - Math.exp(-x / cap));
     this.place(this.arrows.force, f, L * sat(f.length() / weight, 3), show.arrows);
@@ -136,7 +145,7 @@ export class BodyView {
       return;
     }
     arrow.radius = Math.max(0.01, 0.035 * this.extent());
-    arrow.set(this.cg, vec.clone().divideScalar(n), Math.max(length, 0.15 * this.extent()));
+    arrow.set(this.cg, vec.divideScalar(n), Math.max(length, 0.15 * this.extent())); // vec: a scratch
   }
 
   /** The mesh's bounding box in the body frame (m): what MeshScale × Size and MeshOrigin made of it. */
@@ -153,6 +162,6 @@ export class BodyView {
     for (const a of Object.values(this.arrows)) this.root.remove(a);
     this.trail.clear();
     this.trail.flush();
-    this.mesh.material.dispose?.();
+    /** @type {import('three').Material} */ (this.mesh.material).dispose();
   }
 }

@@ -1,3 +1,4 @@
+// @ts-check
 // The websocket to the server: connect, reconnect with backoff, number outgoing messages and
 // route acks and errors back to whoever sent the message (so errors can appear next to the
 // control that caused them). Protocol v1 (docs/protocol.md).

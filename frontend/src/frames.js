@@ -1,3 +1,4 @@
+// @ts-check
 // Frames: the one place where FhSim's North-East-Down (NED) frame meets three.js' y-up frame,
 // and where our scalar-first quaternions meet three.js' scalar-last ones.
 //

@@ -1,3 +1,4 @@
+// @ts-check
 // Drawn helpers that are not the body itself: thick arrows (force, moment, velocity, drag),
 // the body's axes triad, a fading trail, and text labels. All are placed in NED coordinates
 // (children of the NED root or of a body group).
@@ -16,9 +17,10 @@ import {
   SRGBColorSpace,
   Vector3,
 } from 'three';
-import { Line2 } from 'three/examples/jsm/lines/Line2.js';
-import { LineGeometry } from 'three/examples/jsm/lines/LineGeometry.js';
-import { LineMaterial } from 'three/examples/jsm/lines/LineMaterial.js';
+import { VIEW } from './protocol.gen.js';
+import { Line2 } from 'three/addons/lines/Line2.js';
+import { LineGeometry } from 'three/addons/lines/LineGeometry.js';
+import { LineMaterial } from 'three/addons/lines/LineMaterial.js';
 
 const UP = new Vector3(0, 1, 0);
 const shaftGeometry = new CylinderGeometry(1, 1, 1, 16).translate(0, 0.5, 0); // base at origin
@@ -66,9 +68,9 @@ export class Arrow extends Group {
 export function makeTriad(length = 1) {
   const g = new Group();
   const axes = [
-    [new Vector3(1, 0, 0), '#d0312d'],
-    [new Vector3(0, 1, 0), '#2e9d4a'],
-    [new Vector3(0, 0, 1), '#2660c9'],
+    [new Vector3(1, 0, 0), VIEW.BODY_AXIS_COLOURS.x],
+    [new Vector3(0, 1, 0), VIEW.BODY_AXIS_COLOURS.y],
+    [new Vector3(0, 0, 1), VIEW.BODY_AXIS_COLOURS.z],
   ];
   for (const [dir, color] of axes) {
     const a = new Arrow(color, { radius: 0.012 });
@@ -174,4 +176,17 @@ export class Trail {
 /** Rotation helper shared by callers that need a quaternion from +y to a direction. */
 export function quatFromUp(dir) {
   return new Quaternion().setFromUnitVectors(UP, dir);
+}
+
+/** Free the GPU buffers, materials and textures of `object` and everything below it. */
+export function disposeTree(object) {
+  object.traverse((node) => {
+    const any = /** @type {any} */ (node);
+    any.geometry?.dispose?.();
+    const materials = Array.isArray(any.material) ? any.material : any.material ? [any.material] : [];
+    for (const m of materials) {
+      m.map?.dispose?.();
+      m.dispose?.();
+    }
+  });
 }

@@ -1,3 +1,4 @@
+// @ts-check
 // Readouts over the view: simulated time, real-time factor, frame rate, connection state,
 // warning banners, the preset caption.
 
@@ -19,7 +20,7 @@ export class Hud {
     this.caption = document.getElementById('caption');
     this.captionTitle = this.caption.querySelector('.caption-title');
     this.captionText = this.caption.querySelector('.caption-text');
-    this.captionNoteEl = this.caption.querySelector('.caption-note');
+    this.captionNoteEl = /** @type {HTMLElement} */ (this.caption.querySelector('.caption-note'));
     this.caption.querySelector('button').addEventListener('click', () => (this.caption.hidden = true));
     this.frames = 0;
     this.fpsSince = performance.now();

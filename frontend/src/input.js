@@ -1,8 +1,10 @@
+// @ts-check
 // Pushing the body by hand: keyboard pushes and Shift+drag "drag to push". Both send the
 // transient "push" channel of set_input and clear it (zeros) when they stop. Plain drags are
 // left to the orbit camera; a drag that should push needs Shift and has to start on the body.
 
 import { Matrix3, Plane, Raycaster, Vector2, Vector3 } from 'three';
+import { weightScale } from './body.js';
 import { nedToThree, rotateBodyToNed, rotateNedToBody, threeToNed } from './frames.js';
 
 const add = (a, b) => [a[0] + b[0], a[1] + b[1], a[2] + b[2]];
@@ -17,18 +19,21 @@ export function effectiveMass(spec, quater, point, u) {
   const cg = spec.CGOffset ?? [0, 0, 0];
   const r = [point[0] - cg[0], point[1] - cg[1], point[2] - cg[2]];
   const ub = rotateNedToBody(quater, u);
-  let inertia;
-  if (Array.isArray(spec.Inertia) && spec.Inertia.length === 6) {
-    const [xx, yy, zz, xy, xz, yz] = spec.Inertia;
-    inertia = new Matrix3().set(xx, xy, xz, xy, yy, yz, xz, yz, zz);
-  } else {
-    const [a, b, c] = spec.InertiaRadi ?? [0.5, 0.5, 0.5];
-    inertia = new Matrix3().set(m * a * a, 0, 0, 0, m * b * b, 0, 0, 0, m * c * c);
-  }
   // u·(S(r) I⁻¹ S(r)) u = −(r × u)·I⁻¹(r × u): turning makes the point lighter
   const rxu = new Vector3(...cross(r, ub));
-  const turn = rxu.clone().applyMatrix3(inertia.invert()).dot(rxu);
+  const turn = rxu.clone().applyMatrix3(inertiaTensor(spec).invert()).dot(rxu);
   return 1 / (1 / m + turn);
+}
+
+/** The inertia tensor about the CG in body axes: Inertia when given, else from InertiaRadi. */
+export function inertiaTensor(spec) {
+  if (Array.isArray(spec.Inertia) && spec.Inertia.length === 6) {
+    const [xx, yy, zz, xy, xz, yz] = spec.Inertia;
+    return new Matrix3().set(xx, xy, xz, xy, yy, yz, xz, yz, zz);
+  }
+  const m = spec.Mass;
+  const [a, b, c] = spec.InertiaRadi ?? [0.5, 0.5, 0.5];
+  return new Matrix3().set(m * a * a, 0, 0, 0, m * b * b, 0, 0, 0, m * c * c);
 }
 
 // key -> [kind, axis, sign]; axes are N/E/D in the global frame, x/y/z in the body frame
@@ -53,8 +58,9 @@ function typing(ev) {
  * Space pauses/resumes, "." steps once, Backspace resets, H or ? toggles the help, V resets the view.
  */
 export class Keyboard {
-  constructor({ getBody, getPanel, push, commands }) {
+  constructor({ getBody, getFrame, getPanel, push, commands }) {
     this.getBody = getBody; // () => {spec} of the body the panel edits
+    this.getFrame = getFrame; // () => its latest raw state frame {Quater, …}, or null
     this.getPanel = getPanel; // () => {frame, pushAccel, pushAlpha}
     this.push = push; // (source, input|null)
     this.commands = commands; // {togglePause, step, reset, help, view, follow}
@@ -101,13 +107,19 @@ export class Keyboard {
     const body = this.getBody()?.spec ?? { Mass: 1, InertiaRadi: [0.5, 0.5, 0.5] };
     const panel = this.getPanel();
     const F = [0, 0, 0];
-    const M = [0, 0, 0];
-    const radii = body.InertiaRadi ?? [0.5, 0.5, 0.5];
+    const alpha = [0, 0, 0]; // the angular acceleration asked for, in the panel's frame
     for (const code of this.held) {
       const [kind, axis, sign] = KEYS[code];
       if (kind === 'F') F[axis] += sign * body.Mass * panel.pushAccel;
-      else M[axis] += sign * body.Mass * radii[axis] ** 2 * panel.pushAlpha;
+      else alpha[axis] += sign * panel.pushAlpha;
     }
+    // M = I α with the body's whole inertia tensor (about the CG, body axes): a global α is
+    // turned into body axes and the moment back, M = R I Rᵀ α
+    const quater = this.getFrame()?.Quater ?? [1, 0, 0, 0];
+    const global = panel.frame !== 'body';
+    const alphaBody = global ? rotateNedToBody(quater, alpha) : alpha;
+    const momentBody = new Vector3(...alphaBody).applyMatrix3(inertiaTensor(body)).toArray();
+    const M = global ? rotateBodyToNed(quater, momentBody) : momentBody;
     this.push('keys', { frame: panel.frame, Force: F, Moment: M, point: null });
   }
 }
@@ -191,7 +203,7 @@ export class DragPush {
     const w0 = 2 * Math.PI * 0.6;
     const k = mEff * w0 * w0;
     const c = 2 * 0.8 * Math.sqrt(k * mEff);
-    const lim = Math.min(1e7, 40 * m * 9.81); // a hand, not a hammer
+    const lim = Math.min(1e7, 40 * weightScale(spec)); // a hand, not a hammer
     let F = [0, 1, 2].map((i) => k * d[i] - c * vp[i]);
     const norm = Math.hypot(...F);
     if (norm > lim) F = F.map((x) => (x * lim) / norm);

@@ -1,3 +1,4 @@
+// @ts-check
 // State frames arrive at the server's frame rate (60 Hz) with network jitter; the page renders at
 // the display's rate. This buffer plays the frames back on a smooth clock a little behind the
 // newest one and interpolates between the two frames around the playhead: positions linearly,
@@ -10,8 +11,11 @@ import { quatFromWxyz } from './frames.js';
 const LAG = 1.6; // frames behind the newest: absorbs jitter of about one frame
 const KEEP = 120; // frames kept
 
-function lerp3(a, b, s) {
-  return [a[0] + (b[0] - a[0]) * s, a[1] + (b[1] - a[1]) * s, a[2] + (b[2] - a[2]) * s];
+function lerp3(a, b, s, out) {
+  out[0] = a[0] + (b[0] - a[0]) * s;
+  out[1] = a[1] + (b[1] - a[1]) * s;
+  out[2] = a[2] + (b[2] - a[2]) * s;
+  return out;
 }
 
 export class StateBuffer {
@@ -20,7 +24,10 @@ export class StateBuffer {
     this.period = 1 / 60; // s per frame, estimated from arrivals
     this.playhead = null; // in seq units
     this.lastArrival = null;
+    /** @type {(frame: any) => void} called with the frame that broke the sequence */
     this.onDiscontinuity = () => {};
+    /** The sample `sample()` returns: refilled on every call (read it before the next). */
+    this.out = { gen: 0, t: 0, bodies: /** @type {Array<{Pos: number[], quat: Quaternion, frame: any}>} */ ([]) };
   }
 
   clear() {
@@ -74,14 +81,18 @@ export class StateBuffer {
     const b = this.frames[i];
     const a = i > 0 ? this.frames[i - 1] : b;
     const s = b.seq === a.seq ? 1 : Math.min(1, Math.max(0, (this.playhead - a.seq) / (b.seq - a.seq)));
-    return {
-      gen: b.gen, // set by the caller: which hello the frame came after
-      t: a.t + (b.t - a.t) * s,
-      bodies: b.bodies.map((bb, k) => ({
-        Pos: lerp3(a.bodies[k].Pos, bb.Pos, s),
-        quat: new Quaternion().slerpQuaternions(a.quats[k], b.quats[k], s),
-        frame: s < 0.5 ? a.bodies[k] : bb,
-      })),
-    };
+    // One sample object, reused: the render loop allocates nothing once the body count is set.
+    const out = this.out;
+    out.gen = b.gen; // set by the caller: which hello the frame came after
+    out.t = a.t + (b.t - a.t) * s;
+    while (out.bodies.length < b.bodies.length) out.bodies.push({ Pos: [0, 0, 0], quat: new Quaternion(), frame: null });
+    out.bodies.length = b.bodies.length;
+    for (let k = 0; k < b.bodies.length; k++) {
+      const o = out.bodies[k];
+      lerp3(a.bodies[k].Pos, b.bodies[k].Pos, s, o.Pos);
+      o.quat.slerpQuaternions(a.quats[k], b.quats[k], s);
+      o.frame = s < 0.5 ? a.bodies[k] : b.bodies[k];
+    }
+    return out;
   }
 }

@@ -1,3 +1,4 @@
+// @ts-check
 // Wires the parts together: connection → state buffer → bodies → one render loop; panel, keys
 // and drag send inputs back. No physics here: the server owns the state.
 
@@ -34,7 +35,6 @@ let lastScenarioName = null;
 let pendingView = null; // the hello after which the view is reset (a new scenario arrived)
 let helloCount = 0;
 let reloading = false; // our load_scenario was acked: treat the next hello as a new scenario
-let presetSpec = null; // {name, scenario} of the preset as the server defines it (GET /api/presets/…)
 
 const conn = new Connection({ room, token, onMessage: receive, onStatus: (s) => hud.connection(s) });
 
@@ -75,6 +75,7 @@ const selectedFrame = () => lastState?.bodies.find((b) => b.Name === panel.bodyN
 
 new Keyboard({
   getBody: selectedView,
+  getFrame: selectedFrame,
   getPanel: () => panel.p,
   push,
   commands: {
@@ -167,39 +168,13 @@ function onHello(msg) {
   checkPresetChanged(msg);
 }
 
-// What the body parameters say about the motion; the looks (Mesh, Material…) and the initial
-// state do not make a caption wrong.
-const PHYSICS = ['Name', 'Mass', 'InertiaRadi', 'Inertia', 'CGOffset', 'Gravity', 'model', 'Force', 'Moment'];
-
-function sameValue(a, b) {
-  if (Array.isArray(a) && Array.isArray(b)) return a.length === b.length && a.every((x, i) => sameValue(x, b[i]));
-  if (typeof a === 'number' && typeof b === 'number') return Math.abs(a - b) <= 1e-9 * Math.max(1, Math.abs(a), Math.abs(b));
-  return (a ?? null) === (b ?? null);
-}
-
-function differsFromPreset(scenario, preset) {
-  if (scenario.bodies.length !== preset.bodies.length) return true;
-  return scenario.bodies.some((b, i) => PHYSICS.some((k) => !sameValue(b[k], preset.bodies[i][k])));
-}
-
 /**
- * A preset's caption describes the preset's motion: once the scenario's physics differs from it
- * (the preset as the server defines it, so a page joining a changed room sees it too), say so.
+ * A preset's caption describes the preset's motion: once the room's physics differs from it
+ * (the server compares, so a page joining a changed room sees it too), say so.
+ * @param {import('./protocol.gen.js').Hello} msg
  */
-async function checkPresetChanged(msg) {
-  const name = msg.scenario.name;
-  if (!msg.presets.some((p) => p.name === name)) return hud.captionNote(null);
-  if (presetSpec?.name !== name) {
-    try {
-      const r = await fetch(new URL(`api/presets/${encodeURIComponent(name)}`, window.location.href));
-      if (!r.ok) throw new Error(`HTTP ${r.status}`);
-      presetSpec = { name, scenario: await r.json() };
-    } catch {
-      return; // without the preset nothing can be compared: leave the caption as it is
-    }
-  }
-  if (hello !== msg) return; // a newer hello arrived meanwhile and decides
-  const changed = differsFromPreset(msg.scenario, presetSpec.scenario);
+function checkPresetChanged(msg) {
+  const changed = msg.preset != null && msg.preset_modified;
   hud.captionNote(changed ? 'Changed since the preset was loaded — Reload preset (Scenario) to go back.' : null);
 }
 
@@ -267,7 +242,7 @@ $('btn-plots').addEventListener('click', () => {
 });
 const csv = new URL(`api/rooms/${encodeURIComponent(room)}/history.csv`, window.location.href);
 if (token) csv.searchParams.set('token', token);
-$('btn-csv').href = csv.toString();
+/** @type {HTMLAnchorElement} */ ($('btn-csv')).href = csv.toString();
 $('btn-shot').addEventListener('click', () => {
   const a = document.createElement('a');
   a.href = stage.screenshot();
@@ -280,11 +255,15 @@ setFollow(true);
 
 let prev = null;
 let lastFlush = 0;
+let rendered = 0; // frames drawn so far
+let drawnT = -1; // the simulated time of the pose drawn last
 stage.renderer.setAnimationLoop((time) => {
   const now = time / 1000;
   const dt = prev == null ? 0 : Math.min(0.1, now - prev);
   prev = now;
   const sample = buffer.sample(dt);
+  rendered += 1;
+  if (sample) drawnT = sample.t;
   if (sample && hello) {
     sample.bodies.forEach((b, k) => views.get(b.frame.Name ?? hello.scenario.bodies[k]?.Name)?.update(b, show));
     const v = selectedView();
@@ -308,7 +287,7 @@ stage.renderer.setAnimationLoop((time) => {
 
 // ---------------------------------------------------------------- test hook
 
-window.__sixdof = {
+/** @type {any} */ (window).__sixdof = {
   room,
   get lastState() {
     return lastState;
@@ -321,6 +300,16 @@ window.__sixdof = {
   },
   get fps() {
     return hud.fps;
+  },
+  /** Frames rendered so far, and the simulated time of the pose drawn last (tests wait on these). */
+  get rendered() {
+    return rendered;
+  },
+  get drawnT() {
+    return drawnT;
+  },
+  get plotDraws() {
+    return plots.draws;
   },
   /** How many hellos have arrived (each scenario or parameter change sends one). */
   get helloCount() {

@@ -1,3 +1,4 @@
+// @ts-check
 // Meshes and materials as FhSim names them. The catalogue (GET api/meshes: meshes/meshes.json
 // and meshes/materials.json) maps FhSim names such as "fhSphere.mesh" or "Simple/Red" to shipped
 // files and three.js materials. Mesh files are in body coordinates (x forward, y starboard,
@@ -6,10 +7,10 @@
 // show a warning instead of an empty scene.
 
 import { BufferGeometry, Color, MeshStandardMaterial, SphereGeometry } from 'three';
-import { GLTFLoader } from 'three/examples/jsm/loaders/GLTFLoader.js';
-import { OBJLoader } from 'three/examples/jsm/loaders/OBJLoader.js';
-import { STLLoader } from 'three/examples/jsm/loaders/STLLoader.js';
-import { mergeGeometries, toCreasedNormals } from 'three/examples/jsm/utils/BufferGeometryUtils.js';
+import { GLTFLoader } from 'three/addons/loaders/GLTFLoader.js';
+import { OBJLoader } from 'three/addons/loaders/OBJLoader.js';
+import { STLLoader } from 'three/addons/loaders/STLLoader.js';
+import { mergeGeometries, toCreasedNormals } from 'three/addons/utils/BufferGeometryUtils.js';
 
 export const FALLBACK_MESH = 'sphere';
 export const FALLBACK_MATERIAL = { color: '#8a9099', metalness: 0.1, roughness: 0.55 };

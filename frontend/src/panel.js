@@ -1,3 +1,4 @@
+// @ts-check
 // The control panel (lil-gui). Values follow every hello, so all panels of a room agree; a
 // change is sent to the server, and the server's answer decides: an ack clears the control's
 // error line, an error shows the server's words next to the control that caused it and puts
@@ -27,6 +28,11 @@ export function formatVector(v) {
   return v.map((x) => String(Math.round(x * 1e6) / 1e6)).join(', ');
 }
 
+/**
+ * A lil-gui controller that knows the protocol field it edits (errors are shown under it).
+ * @typedef {import('lil-gui').Controller & {_field?: string, _errorEl?: HTMLElement}} FieldController
+ */
+
 export class Panel {
   /**
    * @param {HTMLElement} container
@@ -50,8 +56,10 @@ export class Panel {
     }; // prettier-ignore
     const gui = new GUI({ container, title: 'sixdof', width: 320 });
     this.gui = gui;
+    /** @type {Record<string, FieldController>} the controllers, by key */
     this.c = {};
     const c = this.c;
+    /** @type {Record<string, any>} */
     const p = this.p;
 
     const fs = gui.addFolder('Scenario');
@@ -291,7 +299,7 @@ export class Panel {
     c.body.show(names.length > 1);
     if (hello.limits?.integrators) c.integrator.options(hello.limits.integrators);
     const canControl = hello.can_control !== false;
-    for (const ctl of this.gui.controllersRecursive()) {
+    for (const ctl of Object.values(this.c)) {
       if (!['triad', 'arrows', 'trail', 'follow', 'pushAccel', 'pushAlpha', 'frame', 'body'].includes(ctl._field)) ctl.disable(!canControl);
     }
     this.p.body = bodyName;

@@ -1,3 +1,4 @@
+// @ts-check
 // Live plots (uPlot) of channels the user picks, fed from ring buffers of the state frames of
 // one body and redrawn at most 30 times a second.
 
@@ -67,6 +68,7 @@ export class Plots {
     this.rings = Object.fromEntries(Object.entries(CHANNELS).map(([k, ch]) => [k, new Ring(ch.series.length)]));
     this.charts = new Map();
     this.lastDraw = 0;
+    this.draws = 0; // redraws so far (tests wait for one after a change)
     this.dirty = false;
     this.chosen = new Set(['Pos', 'Energy']);
     for (const [key, ch] of Object.entries(CHANNELS)) {
@@ -125,7 +127,7 @@ export class Plots {
       width: 320,
       height: HEIGHT,
       // a flat line gets a ±1 band instead of uPlot's default 0…100
-      scales: { x: { time: false }, y: { range: (u, lo, hi) => (hi - lo < 1e-9 ? [lo - 1, hi + 1] : uPlot.rangeNum(lo, hi, 0.1, true)) } },
+      scales: { x: { time: false }, y: { range: (_u, lo, hi) => /** @type {uPlot.Range.MinMax} */ (hi - lo < 1e-9 ? [lo - 1, hi + 1] : uPlot.rangeNum(lo, hi, 0.1, true)) } },
       axes: [{ label: 't (s)', size: 30, labelSize: 14 }, { size: 58, space: Y_SPACE, values: yValues }],
       legend: { live: false },
       series: [{ label: 't' }, ...ch.series.map((s, i) => ({ label: s, stroke: COLORS[i], width: 1.6 }))],
@@ -156,6 +158,7 @@ export class Plots {
     if (!this.dirty || now - this.lastDraw < 1 / 30 || this.charts.size === 0) return;
     this.lastDraw = now;
     this.dirty = false;
+    this.draws += 1;
     for (const [key, chart] of this.charts) chart.setData(this.rings[key].ordered());
   }
 }

@@ -1,3 +1,4 @@
+// @ts-check
 // The 3-D stage: renderer, camera, orbit controls with a follow mode, lights, the ground grid
 // with labelled N/E/D axes. Bodies are added by the caller into `ned` (see frames.js).
 
@@ -17,15 +18,18 @@ import {
   Vector3,
   WebGLRenderer,
 } from 'three';
-import { OrbitControls } from 'three/examples/jsm/controls/OrbitControls.js';
-import { RoomEnvironment } from 'three/examples/jsm/environments/RoomEnvironment.js';
+import { OrbitControls } from 'three/addons/controls/OrbitControls.js';
+import { RoomEnvironment } from 'three/addons/environments/RoomEnvironment.js';
 import { makeNedRoot, nedToThree } from './frames.js';
-import { Arrow, makeLabel } from './glyphs.js';
+import { Arrow, disposeTree, makeLabel } from './glyphs.js';
+import { VIEW } from './protocol.gen.js';
 
-export const BACKGROUND = '#e8edf2';
+export const BACKGROUND = VIEW.BACKGROUND;
 // Default view direction from the target, NED: from the south (a little west) and above, so
 // north runs away from the viewer, east to the right, down is down: the arrow keys match.
-const VIEW_FROM = [-0.8, -0.32, -0.5];
+const VIEW_FROM = VIEW.VIEW_FROM;
+/** @type {Array<[string, [number, number, number]]>} */
+const WORLD_AXES = [['N', [1, 0, 0]], ['E', [0, 1, 0]], ['D', [0, 0, 1]]];
 
 /**
  * The ground grid in the NED x-y plane (z = 0), `cells` × `cells` of size `cell`, fading into
@@ -36,8 +40,8 @@ function makeGrid(cell, cells) {
   const half = (cell * cells) / 2;
   const pos = [];
   const col = [];
-  const major = new Color('#8996a3');
-  const minor = new Color('#bcc6d0');
+  const major = new Color(VIEW.GRID_MAJOR);
+  const minor = new Color(VIEW.GRID_MINOR);
   const bg = new Color(BACKGROUND);
   const c = new Color();
   const push = (x0, y0, x1, y1, isMajor) => {
@@ -79,6 +83,8 @@ function niceStep(x) {
 
 export class Stage {
   constructor(canvas) {
+    // reused every frame: the render loop allocates nothing
+    this.scratch = { moved: new Vector3(), err: new Vector3(), screen: new Vector3() };
     this.canvas = canvas;
     this.renderer = new WebGLRenderer({ canvas, antialias: true });
     this.renderer.setPixelRatio(Math.min(window.devicePixelRatio || 1, 2));
@@ -120,17 +126,16 @@ export class Stage {
     const cell = niceStep(Math.max(0.25, extent * 0.75));
     if (cell === this.scale) return;
     this.scale = cell;
-    for (const c of [...this.ground.children]) this.ground.remove(c);
+    for (const c of [...this.ground.children]) {
+      this.ground.remove(c);
+      disposeTree(c); // the old grid, axes and labels: free their GPU buffers and textures
+    }
     const grid = makeGrid(cell, 40);
     this.grid = grid;
     this.ground.add(grid);
-    const L = 2 * cell;
-    const axes = [
-      ['N', [1, 0, 0], '#c92a2a'],
-      ['E', [0, 1, 0], '#2b8a3e'],
-      ['D', [0, 0, 1], '#1c5fc9'],
-    ];
-    for (const [name, dir, color] of axes) {
+    const L = VIEW.WORLD_AXIS_CELLS * cell;
+    for (const [name, dir] of WORLD_AXES) {
+      const color = VIEW.WORLD_AXIS_COLOURS[name];
       const a = new Arrow(color, { radius: 0.025 * cell });
       a.set(new Vector3(), new Vector3(...dir), L);
       this.ground.add(a);
@@ -171,9 +176,10 @@ export class Stage {
       return;
     }
     const far = 50 * Math.max(1, this.scale);
-    const moved = this.lastCg ? cgWorld.clone().sub(this.lastCg) : new Vector3();
-    this.lastCg = cgWorld.clone();
-    const err = cgWorld.clone().sub(this.controls.target);
+    const moved = this.scratch.moved.set(0, 0, 0);
+    if (this.lastCg) moved.copy(cgWorld).sub(this.lastCg);
+    this.lastCg = (this.lastCg ?? new Vector3()).copy(cgWorld);
+    const err = this.scratch.err.copy(cgWorld).sub(this.controls.target);
     if (err.length() > far || moved.length() > far) {
       this.camera.position.add(err);
       this.controls.target.add(err);
@@ -198,7 +204,7 @@ export class Stage {
 
   /** Screen position (CSS px, page coordinates) of a three world point; null when behind the camera. */
   toScreen(world) {
-    const p = world.clone().project(this.camera);
+    const p = this.scratch.screen.copy(world).project(this.camera);
     if (p.z > 1) return null;
     const r = this.canvas.getBoundingClientRect();
     return { x: r.left + ((p.x + 1) / 2) * r.width, y: r.top + ((1 - p.y) / 2) * r.height };

@@ -137,6 +137,33 @@ def body(page: Page) -> dict:
     return page.evaluate("__sixdof.lastState.bodies[0]")
 
 
+def wait_sim(page: Page, seconds: float, timeout: float = 15_000) -> dict:
+    """Wait until the simulation has run `seconds` of simulated time; the newest state."""
+    t0 = page.evaluate("__sixdof.lastState.t")
+    page.wait_for_function("(t) => __sixdof.lastState.t >= t", arg=t0 + seconds, timeout=timeout)
+    return page.evaluate("__sixdof.lastState")
+
+
+def wait_drawn(page: Page, timeout: float = 10_000) -> None:
+    """Wait until the view shows the newest state: a pose at least that recent is drawn, and
+    another frame after it (interpolation lags a frame or two behind the newest state)."""
+    t = page.evaluate("__sixdof.lastState.t")
+    page.wait_for_function("(t) => __sixdof.drawnT >= t - 1e-9", arg=t, timeout=timeout)
+    wait_frames(page, 2)
+
+
+def wait_frames(page: Page, n: int, timeout: float = 10_000) -> None:
+    """Wait until the page has rendered `n` more frames (layout and drawing settled)."""
+    k = page.evaluate("__sixdof.rendered")
+    page.wait_for_function("(k) => __sixdof.rendered >= k", arg=k + n, timeout=timeout)
+
+
+def wait_plot_redraw(page: Page, timeout: float = 10_000) -> None:
+    """Wait until the plots have redrawn after now."""
+    k = page.evaluate("__sixdof.plotDraws")
+    page.wait_for_function("(k) => __sixdof.plotDraws > k", arg=k, timeout=timeout)
+
+
 def load_preset(page: Page, name: str) -> None:
     """Choose a preset in the panel, as a user would, and wait for its scenario to arrive."""
     select = page.get_by_label("Preset", exact=True)

@@ -7,7 +7,16 @@ and checks what is on screen against the server's own values.
 from __future__ import annotations
 
 import pytest
-from pagekit import SHOTS, PageRun, Server, load_preset, open_page
+from pagekit import (
+    SHOTS,
+    PageRun,
+    Server,
+    load_preset,
+    open_page,
+    wait_frames,
+    wait_plot_redraw,
+    wait_sim,
+)
 from playwright.sync_api import Browser, Page
 
 pytestmark = pytest.mark.browser
@@ -108,7 +117,8 @@ def test_only_the_ticked_plots_take_space_and_the_y_axis_is_labelled(page_run: P
     assert a["x"] == pytest.approx(grid["x"], abs=2) and b["x"] > a["x"] + a["width"] - 1
     assert b["x"] - (a["x"] + a["width"]) < 12 and b["y"] == pytest.approx(a["y"], abs=2)
 
-    page.wait_for_timeout(800)
+    wait_sim(page, 0.5)
+    wait_plot_redraw(page)
     ticks = page.evaluate("__sixdof.plotTicks('AngVel')")
     values = [float(t) for t in ticks]
     assert len(values) >= 4, f"too few y labels: {ticks}"
@@ -158,7 +168,8 @@ def test_phone_toolbar_fits_and_plots_hide_the_caption(browser: Browser, server:
     page.screenshot(path=str(SHOTS / "phone_toolbar.png"))
 
     page.click("#btn-plots")
-    page.wait_for_timeout(300)
+    page.locator("#plots").wait_for(state="visible")
+    wait_frames(page, 2)
     assert page.locator("#plots").is_visible() and not page.locator("#caption").is_visible()
     page.screenshot(path=str(SHOTS / "phone_plots.png"))
     page.click("#btn-plots")

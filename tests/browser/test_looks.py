@@ -12,7 +12,7 @@ from collections.abc import Iterator
 
 import numpy as np
 import pytest
-from pagekit import REPO, PageRun, Server, grab, open_page
+from pagekit import REPO, PageRun, Server, grab, open_page, wait_frames
 from playwright.sync_api import Browser
 
 pytestmark = pytest.mark.browser
@@ -44,7 +44,7 @@ def set_looks(run: PageRun, **params: object) -> dict:
         arg=[before, params],
         timeout=10_000,
     )
-    page.wait_for_timeout(150)  # a frame or two to draw it
+    wait_frames(page, 2)  # a frame or two to draw it
     return page.evaluate("__sixdof.bodyBox()")
 
 

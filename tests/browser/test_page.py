@@ -8,7 +8,19 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from pagekit import SHOTS, PageRun, Server, body, grab, load_preset, open_page
+from pagekit import (
+    SHOTS,
+    PageRun,
+    Server,
+    body,
+    grab,
+    load_preset,
+    open_page,
+    wait_drawn,
+    wait_frames,
+    wait_plot_redraw,
+    wait_sim,
+)
 from playwright.sync_api import Browser, Locator, Page
 
 pytestmark = pytest.mark.browser
@@ -45,7 +57,7 @@ def test_page_loads_without_console_errors_and_draws_the_body(page_run: PageRun)
     load_preset(page, "hover")  # an orange box (Simple/Orange) held still by a constant Force
     hello = page.evaluate("__sixdof.hello")
     assert hello["scenario"]["bodies"][0]["Material"] == "Simple/Orange"
-    page.wait_for_timeout(300)
+    wait_drawn(page)
     x, y = screen(page)
     px = grab(page, x, y, 5).reshape(-1, 3).astype(int).mean(0)
     r, g, b = px
@@ -55,8 +67,7 @@ def test_page_loads_without_console_errors_and_draws_the_body(page_run: PageRun)
     assert far[2] >= far[0], f"the corner should show the background, got {far}"
     # the clock runs and the HUD says so
     t0 = page.evaluate("__sixdof.lastState.t")
-    page.wait_for_timeout(500)
-    assert page.evaluate("__sixdof.lastState.t") > t0 + 0.2
+    page.wait_for_function("(t) => __sixdof.lastState.t > t", arg=t0 + 0.2)
     assert "connected" in page.inner_text("#hud")
     assert page_run.errors == []
 
@@ -70,11 +81,11 @@ def test_free_fall_moves_down_on_screen(page_run: PageRun) -> None:
     page.wait_for_function("!__sixdof.lastState.status.running")
     page.click("#btn-reset")
     page.wait_for_function("__sixdof.lastState.t === 0")
-    page.wait_for_timeout(200)  # let the interpolated pose settle on the reset state
+    wait_drawn(page)  # the interpolated pose has settled on the reset state
     x0, y0 = screen(page)
     page.click("#btn-pause")  # resume
     page.wait_for_function("__sixdof.lastState.status.running")
-    page.wait_for_timeout(600)
+    wait_sim(page, 0.6)
     x1, y1 = screen(page)
     state = page.evaluate("__sixdof.lastState")
     t, z = state["t"], state["bodies"][0]["Pos"][2]
@@ -96,7 +107,7 @@ def test_keys_and_panel_apply_force_the_right_way(page_run: PageRun, server: Ser
     page.wait_for_function("__sixdof.lastState.bodies[0].Force[1] > 0")
     on = page.evaluate("__sixdof.lastState")
     assert on["bodies"][0]["Force"][1] == pytest.approx(mass * 10.0, rel=1e-6)  # Mass × 10 m/s²
-    page.wait_for_timeout(500)
+    wait_sim(page, 0.5)
     page.keyboard.up("ArrowRight")
     page.wait_for_function("__sixdof.lastState.bodies[0].Force[1] === 0")
     off = page.evaluate("__sixdof.lastState")
@@ -107,7 +118,7 @@ def test_keys_and_panel_apply_force_the_right_way(page_run: PageRun, server: Ser
     assert held > 0.2 and 10.0 * (held - 0.15) - 1e-6 < gained <= 10.0 * held + 1e-6
     assert abs(after["Vel"][0]) < 0.05 and abs(after["Vel"][2]) < 0.05
     assert after["Force"] == pytest.approx([0, 0, -mass * G], abs=1e-6)  # back to the constant
-    page.wait_for_timeout(200)
+    wait_drawn(page)
     x1, _ = screen(page)
     assert x1 - x0 > 40, "east is to the right in the default view"
 
@@ -121,8 +132,7 @@ def test_keys_and_panel_apply_force_the_right_way(page_run: PageRun, server: Ser
     assert sc["bodies"][0]["Force"] == pytest.approx([4.0, 0.0, -mass * G])
     page.wait_for_function("__sixdof.lastState.bodies[0].Force[0] === 4")
     s0 = page.evaluate("__sixdof.lastState")
-    page.wait_for_timeout(500)
-    s1 = page.evaluate("__sixdof.lastState")
+    s1 = wait_sim(page, 0.5)
     # Newton in the inertial frame: dVel/dt = F/m exactly, while the box turns
     dv = s1["bodies"][0]["Vel"][0] - s0["bodies"][0]["Vel"][0]
     assert dv == pytest.approx(4.0 / mass * (s1["t"] - s0["t"]), rel=1e-3)
@@ -142,7 +152,8 @@ def test_follow_mode_keeps_a_fast_body_in_view(page_run: PageRun) -> None:
     page.keyboard.down("ArrowRight")
     page.wait_for_function("__sixdof.lastState.bodies[0].Vel[1] > 10")
     page.keyboard.up("ArrowRight")
-    page.wait_for_timeout(1000)  # coasting at > 10 m/s: a lagging camera would lose it
+    wait_sim(page, 1.0)  # coasting at > 10 m/s: a lagging camera would lose it
+    wait_drawn(page)
     state = page.evaluate("__sixdof.lastState")
     assert state["bodies"][0]["Vel"][1] > 10.0 and state["bodies"][0]["Pos"][1] > 10.0
     x, y = screen(page)
@@ -243,7 +254,8 @@ def test_screenshots_of_default_view_plots_and_phone(browser: Browser, server: S
     SHOTS.mkdir(parents=True, exist_ok=True)
     run = open_page(browser, server.url)
     page = run.page
-    page.wait_for_timeout(800)
+    wait_sim(page, 0.3)
+    wait_drawn(page)
     page.screenshot(path=str(SHOTS / "default.png"))
     side = page.locator("#side").bounding_box()
     canvas = page.locator("#scene").bounding_box()
@@ -254,7 +266,8 @@ def test_screenshots_of_default_view_plots_and_phone(browser: Browser, server: S
     page.uncheck("#plot-chooser input[data-channel='Pos']")
     page.uncheck("#plot-chooser input[data-channel='Energy']")
     page.check("#plot-chooser input[data-channel='AngVel']")
-    page.wait_for_timeout(1500)
+    wait_sim(page, 1.5)
+    wait_plot_redraw(page)
     assert page.locator(".plot-cell").count() == 1  # only the ticked AngVel
     assert page.locator("#caption").is_visible()
     assert "Dzhanibekov" in page.inner_text("#caption")
@@ -276,7 +289,8 @@ def test_screenshots_of_default_view_plots_and_phone(browser: Browser, server: S
 
     phone = open_page(browser, server.url, width=390, height=844)
     page = phone.page
-    page.wait_for_timeout(800)
+    wait_sim(page, 0.3)
+    wait_drawn(page)
     page.screenshot(path=str(SHOTS / "phone.png"))
     canvas = page.locator("#scene").bounding_box()
     assert canvas["width"] == pytest.approx(390, abs=1)  # the view takes the whole width
@@ -284,7 +298,10 @@ def test_screenshots_of_default_view_plots_and_phone(browser: Browser, server: S
         "e => e.getBoundingClientRect().left < 390"
     )  # panel tucked away
     page.click("#btn-panel")
-    page.wait_for_timeout(400)
+    page.wait_for_function(
+        "document.getElementById('side').getBoundingClientRect().right <= 391"
+    )  # the drawer slid in
+    wait_frames(page, 2)
     assert page.locator("#side").evaluate("e => e.getBoundingClientRect().right <= 391")
     x, y = screen(page)
     assert 0 < x < 390 and 0 < y < 844
