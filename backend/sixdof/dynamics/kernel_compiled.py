@@ -64,16 +64,8 @@ _B2 = float(RK4.b[1])
 
 
 @njit(cache=True, fastmath=False)
-def _applied(u, i, qw, qx, qy, qz):
-    """(F_n, M_n) of load row u[i] at orientation q: global, about the CG (loads.py)."""
-    fx = u[i, L_F_GLOBAL]
-    fy = u[i, L_F_GLOBAL + 1]
-    fz = u[i, L_F_GLOBAL + 2]
-    mx = u[i, L_M_GLOBAL]
-    my = u[i, L_M_GLOBAL + 1]
-    mz = u[i, L_M_GLOBAL + 2]
-    if u[i, L_STATE_DEPENDENT] == 0.0:
-        return fx, fy, fz, mx, my, mz
+def _turning(u, i, qw, qx, qy, qz):
+    """The state-dependent part of load row u[i] at orientation q, global (F_n, M_n)."""
     # A true rotation R(q/|q|): |q| drifts from one between the norm term's corrections, and
     # R of a non-unit q would scale the load.
     s = 2.0 / (qw * qw + qx * qx + qy * qy + qz * qz)
@@ -89,15 +81,15 @@ def _applied(u, i, qw, qx, qy, qz):
     a0 = u[i, L_F_BODY]
     a1 = u[i, L_F_BODY + 1]
     a2 = u[i, L_F_BODY + 2]
-    fx += e00 * a0 + e01 * a1 + e02 * a2
-    fy += e10 * a0 + e11 * a1 + e12 * a2
-    fz += e20 * a0 + e21 * a1 + e22 * a2
+    fx = e00 * a0 + e01 * a1 + e02 * a2
+    fy = e10 * a0 + e11 * a1 + e12 * a2
+    fz = e20 * a0 + e21 * a1 + e22 * a2
     a0 = u[i, L_M_BODY]
     a1 = u[i, L_M_BODY + 1]
     a2 = u[i, L_M_BODY + 2]
-    mx += e00 * a0 + e01 * a1 + e02 * a2
-    my += e10 * a0 + e11 * a1 + e12 * a2
-    mz += e20 * a0 + e21 * a1 + e22 * a2
+    mx = e00 * a0 + e01 * a1 + e02 * a2
+    my = e10 * a0 + e11 * a1 + e12 * a2
+    mz = e20 * a0 + e21 * a1 + e22 * a2
     for j in range(POINT_SLOTS):  # global forces at body points: F, and (R ℓ) × F
         o = L_POINTS + 6 * j
         l0 = u[i, o]
@@ -119,6 +111,26 @@ def _applied(u, i, qw, qx, qy, qz):
 
 
 @njit(cache=True, fastmath=False)
+def _applied(u, i, qw, qx, qy, qz):
+    """(F_n, M_n) of load row u[i] at orientation q: global, about the CG (inputs.py)."""
+    fx = u[i, L_F_GLOBAL]
+    fy = u[i, L_F_GLOBAL + 1]
+    fz = u[i, L_F_GLOBAL + 2]
+    mx = u[i, L_M_GLOBAL]
+    my = u[i, L_M_GLOBAL + 1]
+    mz = u[i, L_M_GLOBAL + 2]
+    if u[i, L_STATE_DEPENDENT] != 0.0:
+        tfx, tfy, tfz, tmx, tmy, tmz = _turning(u, i, qw, qx, qy, qz)
+        fx += tfx
+        fy += tfy
+        fz += tfz
+        mx += tmx
+        my += tmy
+        mz += tmz
+    return fx, fy, fz, mx, my, mz
+
+
+@njit(cache=True, fastmath=False)
 def _applied_batch(u, x, out):
     """out (N, 6) ← the global (F_n, M_n) of load rows u (N, LOAD_SIZE) at states x (N, 13)."""
     for i in range(x.shape[0]):
@@ -131,9 +143,10 @@ def _applied_batch(u, x, out):
         out[i, 5] = mz
 
 
-@njit(cache=True, fastmath=False)
-def _derivative(p, u, i, y):
-    """ẋ of body i at state y (13-tuple), parameter row p[i], load row u[i]; a 13-tuple."""
+@njit(cache=True, fastmath=False, inline="always")
+def _rigid_body(p, i, y, fnx, fny, fnz, mnx, mny, mnz):
+    """ẋ of body i at state y (13-tuple), parameter row p[i], under the global load (F_n, M_n)
+    at the CG; a 13-tuple. Inlined into its two callers, so each compiles to straight code."""
     qw = y[3]
     qx = y[4]
     qy = y[5]
@@ -164,9 +177,7 @@ def _derivative(p, u, i, y):
     qdx = 0.5 * (qw * wx + (qy * wz - qz * wy)) + kn * qx
     qdy = 0.5 * (qw * wy + (qz * wx - qx * wz)) + kn * qy
     qdz = 0.5 * (qw * wz + (qx * wy - qy * wx)) + kn * qz
-    # The applied load at this stage's own orientation (loads.py), then
     # F_b = Rᵀ (F_n + m g_n), M_b = Rᵀ M_n + r_g × F_b
-    fnx, fny, fnz, mnx, mny, mnz = _applied(u, i, qw, qx, qy, qz)
     m = p[i, P_MASS]
     fnz += m * p[i, P_GRAVITY]
     t0 = r00 * fnx + r10 * fny + r20 * fnz
@@ -276,6 +287,19 @@ def _derivative(p, u, i, y):
 
 
 @njit(cache=True, fastmath=False)
+def _derivative(p, u, i, y):
+    """ẋ of body i under the global part of load row u[i] only (a row with nothing turning)."""
+    return _rigid_body(p, i, y, u[i, 0], u[i, 1], u[i, 2], u[i, 3], u[i, 4], u[i, 5])
+
+
+@njit(cache=True, fastmath=False)
+def _derivative_turning(p, u, i, y):
+    """ẋ of body i under its whole load row u[i], evaluated at this stage's orientation."""
+    fnx, fny, fnz, mnx, mny, mnz = _applied(u, i, y[3], y[4], y[5], y[6])
+    return _rigid_body(p, i, y, fnx, fny, fnz, mnx, mny, mnz)
+
+
+@njit(cache=True, fastmath=False)
 def _axpy(y, h, k):
     """y + h k for 13-tuples."""
     return (
@@ -308,7 +332,7 @@ def _rk4_sum(y, h, a, b, c, d):
 
 @njit(cache=True, fastmath=False)
 def _step(p, u, i, y, h, method):
-    """One step of body i: explicit Euler (method 0) or classic RK4 (method 1)."""
+    """One step of body i, global load only: explicit Euler (method 0) or classic RK4 (1)."""
     k1 = _derivative(p, u, i, y)
     if method == 0:
         return _axpy(y, h, k1)
@@ -316,6 +340,18 @@ def _step(p, u, i, y, h, method):
     k2 = _derivative(p, u, i, _axpy(y, 0.5 * h, k1))
     k3 = _derivative(p, u, i, _axpy(y, 0.5 * h, k2))
     k4 = _derivative(p, u, i, _axpy(y, h, k3))
+    return _rk4_sum(y, h, k1, k2, k3, k4)
+
+
+@njit(cache=True, fastmath=False)
+def _step_turning(p, u, i, y, h, method):
+    """`_step` with the whole load row evaluated at every stage (body frame, at a point)."""
+    k1 = _derivative_turning(p, u, i, y)
+    if method == 0:
+        return _axpy(y, h, k1)
+    k2 = _derivative_turning(p, u, i, _axpy(y, 0.5 * h, k1))
+    k3 = _derivative_turning(p, u, i, _axpy(y, 0.5 * h, k2))
+    k4 = _derivative_turning(p, u, i, _axpy(y, h, k3))
     return _rk4_sum(y, h, k1, k2, k3, k4)
 
 
@@ -347,16 +383,21 @@ def _store(row, y):
 @njit(cache=True, fastmath=False)
 def _derivative_batch(p, x, u, out):
     for i in range(x.shape[0]):
-        _store(out[i], _derivative(p, u, i, _load(x[i])))
+        _store(out[i], _derivative_turning(p, u, i, _load(x[i])))
 
 
 @njit(cache=True, fastmath=False)
 def _spans_body(p, x, u, i, h_spans, n_spans, method, out):
     y = _load(x[i])
+    turning = u[i, L_STATE_DEPENDENT] != 0.0  # decided once: each loop stays straight code
     for s in range(h_spans.shape[0]):
         h = h_spans[s]
-        for _ in range(n_spans[s]):
-            y = _step(p, u, i, y, h, method)
+        if turning:
+            for _ in range(n_spans[s]):
+                y = _step_turning(p, u, i, y, h, method)
+        else:
+            for _ in range(n_spans[s]):
+                y = _step(p, u, i, y, h, method)
         _store(out[s, i], y)
     _store(x[i], y)
 
@@ -376,8 +417,12 @@ def _spans_parallel(p, x, u, h_spans, n_spans, method, out):
 @njit(cache=True, fastmath=False)
 def _advance_body(p, x, u, i, h, n, method):
     y = _load(x[i])
-    for _ in range(n):
-        y = _step(p, u, i, y, h, method)
+    if u[i, L_STATE_DEPENDENT] != 0.0:  # decided once: each loop stays straight code
+        for _ in range(n):
+            y = _step_turning(p, u, i, y, h, method)
+    else:
+        for _ in range(n):
+            y = _step(p, u, i, y, h, method)
     _store(x[i], y)
 
 
