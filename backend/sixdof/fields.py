@@ -184,23 +184,3 @@ def choice(value: Any, field: str, allowed: Sequence[str]) -> str:
             field, "invalid", f"{field}: must be one of {list(allowed)}, got {value!r}"
         )
     return value
-
-
-__all__ = [
-    "ERROR_CODES",
-    "LIMITS",
-    "MAX_ANG_VEL",
-    "MAX_LOCAL_VEL",
-    "MAX_POS",
-    "NORM_LIMITS",
-    "QUATER_NORM_RANGE",
-    "STEP_MIN",
-    "ErrorCode",
-    "FieldError",
-    "Limit",
-    "check_number",
-    "check_vector",
-    "choice",
-    "number",
-    "out_of_range",
-]

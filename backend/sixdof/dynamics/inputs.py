@@ -119,11 +119,6 @@ class InputChannels:
             "lever": self.lever_body[c, index].tolist() if self.has_point[c, index] else None,
         }
 
-    def is_plain_global(self, channel: Channel, index: int) -> bool:
-        """True when the record is global and at the CG, so a scenario's Force/Moment holds it."""
-        c = CHANNELS.index(channel)
-        return not (self.is_body[c, index] or self.has_point[c, index])
-
     @property
     def state_dependent(self) -> bool:
         """True when u depends on the orientation (a body-frame record or a lever)."""

@@ -129,20 +129,3 @@ def check_step(method: Method, step: float, field: str = "step") -> float:
             f"{limit / NORM_TIME_CONSTANT:.4g}τ)",
         )
     return h
-
-
-__all__ = [
-    "DOPRI5",
-    "EULER",
-    "FIXED_STEP_METHODS",
-    "INTEGRATOR_NUMBERS",
-    "METHODS",
-    "METHOD_CODES",
-    "RK4",
-    "TABLEAUS",
-    "Method",
-    "Tableau",
-    "check_step",
-    "real_stability",
-    "stability_limit",
-]

@@ -56,6 +56,3 @@ class Within:
                 lambda v: tuple(check_vector(v, width, name)), schema
             )
         return schema
-
-
-__all__ = ["Vec3", "Vec4", "Vec6", "Within"]

@@ -117,6 +117,3 @@ def field_error(exc: ValidationError, prefix: str = "", what: str = "scenario") 
         named = dotted((*head, inner.field)) if inner.field not in head else field
         return FieldError(named, code, f"{named}: {text}")
     return FieldError(field, code, f"{where}: {text}")
-
-
-__all__ = ["RANGE_ERRORS", "dotted", "field_error", "first_error", "leaf_field", "reason"]

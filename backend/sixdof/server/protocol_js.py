@@ -103,6 +103,3 @@ def render_js() -> str:
         _const("VIEW", view_style.as_dict(), "how the scene looks (shared with the notebook)"),
     ]
     return "\n".join(parts)
-
-
-__all__ = ["render_js"]

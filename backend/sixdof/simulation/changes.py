@@ -137,21 +137,6 @@ def plan_load(scenario: Scenario | Mapping[str, Any]) -> tuple[Plan, InputChanne
     return plan, InputChannels.from_global(scenario.inputs())
 
 
-def with_initial_states(scenario: Scenario, x: Array) -> Scenario:
-    """A copy of `scenario` whose bodies start from the states x (N, 13)."""
-    specs = []
-    for spec, row in zip(scenario.bodies, x, strict=True):
-        q = row[3:7] / np.linalg.norm(row[3:7])
-        update = {
-            "Pos": tuple(row[0:3].tolist()),
-            "Quater": tuple(q.tolist()),
-            "LocalVel": tuple(row[7:10].tolist()),
-            "AngVel": tuple(row[10:13].tolist()),
-        }
-        specs.append(spec.model_copy(update=update))
-    return scenario.model_copy(update={"bodies": specs}, deep=True)
-
-
 def with_constant_input(
     scenario: Scenario, index: int, force: Array | None, moment: Array
 ) -> Scenario:

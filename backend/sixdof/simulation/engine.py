@@ -327,6 +327,3 @@ class Engine:
             sim.commit(x[a:b], done, reasons.get(r), outs, rows[a:b] if record and done else None)
             if settle:
                 sim.settle(int(owed[r]), done, cut_short=r in cut)
-
-
-__all__ = ["CHUNK", "CHUNK_MAX", "CHUNK_SECONDS", "Engine", "Rows", "Steppable"]

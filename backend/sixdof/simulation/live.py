@@ -30,7 +30,7 @@ from ..dynamics.methods import Method
 from ..dynamics.quaternion import Array
 from ..fields import FieldError, check_number, number
 from ..scenario import Scenario
-from .changes import Plan, plan_load, plan_params, with_constant_input, with_initial_states
+from .changes import Plan, plan_load, plan_params, with_constant_input
 from .engine import Engine
 from .history import History, row_plan
 from .limits import MAX_STEPS_PER_CALL
@@ -133,11 +133,6 @@ class LiveSimulation:
         its Pos/Quater/LocalVel/AngVel are the initial state `reset()` returns to."""
         with self.lock:
             return self._w.scenario.model_copy(deep=True)
-
-    def snapshot_scenario(self) -> Scenario:
-        """The live scenario with the current state as its initial state."""
-        with self.lock:
-            return with_initial_states(self._w.scenario, self._x)
 
     def state_array(self) -> Array:
         """A copy of the state of all bodies, (N, 13): Pos, Quater, LocalVel, AngVel."""

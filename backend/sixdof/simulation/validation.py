@@ -22,6 +22,7 @@ from ..dynamics.quaternion import Array
 from ..fields import STEP_MIN, FieldError, check_number, check_vector, choice, number
 from ..scenario import BodySpec
 from ..scenario.errors import field_error
+from ..scenario.model import unit_quaternion
 from .limits import LIVE_INTEGRATORS, step_range
 
 BODY_FIELDS = ("Mass", "InertiaRadi", "Inertia", "CGOffset", "Gravity", "model")
@@ -143,23 +144,12 @@ def state_update(base: Array, state: Mapping[str, Any]) -> Array:
     if "Pos" in state:
         x[0:3] = check_vector(state["Pos"], 3, "Pos")
     if "Quater" in state:
-        x[3:7] = unit_quaternion(state["Quater"])
+        x[3:7] = unit_quaternion(check_vector(state["Quater"], 4, "Quater"))
     if "LocalVel" in state:
         x[7:10] = check_vector(state["LocalVel"], 3, "LocalVel")
     if "AngVel" in state:
         x[10:13] = check_vector(state["AngVel"], 3, "AngVel")
     return x
-
-
-def unit_quaternion(value: Any) -> Array:
-    """Quater normalised; zero, or so large that normalising would overflow, is refused."""
-    q = np.array(check_vector(value, 4, "Quater"))
-    norm = float(np.linalg.norm(q))
-    if norm < 1e-9:
-        raise FieldError(
-            "Quater", "out_of_range", "Quater: must not be zero (|Quater| ≥ 1e-9); it is normalised"
-        )
-    return q / norm
 
 
 def input_update(
