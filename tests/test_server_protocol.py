@@ -115,3 +115,12 @@ def test_client_message_ids_are_echoable() -> None:
     with pytest.raises(ValueError, match="64"):
         client_message_adapter.validate_python({"type": "pause", "id": "x" * 65})
     assert re.search(r"200 messages per second", DOC.read_text(encoding="utf-8"))
+
+
+def test_the_state_frame_shape_is_the_simulations() -> None:
+    """The hot `state` frame is encoded by hand (orjson); its keys are payload.FRAME_KEYS,
+    and the BodyFrame model documents exactly those, in that order."""
+    from sixdof.server.protocol import BodyFrame
+    from sixdof.simulation.payload import FRAME_KEYS
+
+    assert list(BodyFrame.model_fields) == ["Name", *FRAME_KEYS]
