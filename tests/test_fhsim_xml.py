@@ -375,8 +375,19 @@ def test_unknown_attributes_and_sections_warn_with_their_place() -> None:
     assert any(m.startswith("w.xml:13: <VARIABLES>") for m in messages)
     assert len(messages) == 3
     assert scenario.bodies[0].Mass == 2.0  # the run goes on
-    with pytest.warns(ScenarioFileWarning, match="LibName: expected 'fhsim_base'"):
+    with pytest.warns(ScenarioFileWarning, match="LibName: expected 'fhsim_base' or 'base'"):
         scenario_from_xml(body_xml().replace('LibName="fhsim_base"', 'LibName="mylib"'))
+
+
+def test_both_names_of_fhsim_base_library_are_read_without_a_warning() -> None:
+    """Public FhSim input files name the base library `base` and `fhsim_base`."""
+    import warnings
+
+    for name in ("base", "fhsim_base"):
+        with warnings.catch_warnings():
+            warnings.simplefilter("error")
+            text = body_xml().replace('LibName="fhsim_base"', f'LibName="{name}"')
+            assert scenario_from_xml(text).bodies[0].Mass == 2.0
 
 
 def test_file_level_errors(tmp_path: Path) -> None:

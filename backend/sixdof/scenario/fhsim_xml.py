@@ -27,7 +27,9 @@ from .model import BodySpec, Integration, Scenario, parse_toutput
 from .xml_tree import XmlNode, parse_xml
 
 SIM_OBJECT = "Body/6DBody"
-LIB_NAME = "fhsim_base"
+LIB_NAME = "fhsim_base"  # what sixdof writes
+#: Library names public FhSim input files give the base library (both name the same one).
+LIB_NAMES = ("fhsim_base", "base")
 SECTIONS = ("OBJECTS", "INTERCONNECTIONS", "INITIALIZATION", "INTEGRATION")
 #: Lib attributes and their widths (None: text). Coriolis, Inertia, CGOffset, Gravity are ours.
 LIB_NUMBERS = {
@@ -197,11 +199,12 @@ class _Reader:
                 "SimObject",
                 f"{got}; expected {SIM_OBJECT!r} (the only SimObject sixdof simulates)",
             )
-        if attrib.get("LibName") != LIB_NAME:
+        if attrib.get("LibName") not in LIB_NAMES:
+            names = " or ".join(repr(n) for n in LIB_NAMES)
             self.warn(
                 node,
                 "LibName",
-                f"expected {LIB_NAME!r} (FhSim's library of "
+                f"expected {names} (FhSim's base library, which holds "
                 f"{SIM_OBJECT}), got {attrib.get('LibName')!r}; read as {SIM_OBJECT}",
             )
         for required in ("Name", "Mass"):
