@@ -452,3 +452,23 @@ def test_example_offset_cg_turns_about_its_cg() -> None:
     speed = np.linalg.norm(rotate(r.states[:, 0, 3:7], r.states[:, 0, 7:10]), axis=1)
     k = int(np.argmin(np.abs(r.times - np.pi)))
     assert speed[k] < 0.01 and speed.max() == pytest.approx(2.0, abs=1e-3)
+
+
+def test_a_non_unit_initial_quater_is_run_as_given_and_warned(tmp_path: Path, capsys) -> None:
+    src = tmp_path / "q.xml"
+    text = FALL_XML.format(tout="0, 0.05").replace(
+        "</OBJECTS>",
+        '</OBJECTS>\n  <INITIALIZATION>\n    <InitialCondition Ball.Quater="1.1,0,0,0"/>\n'
+        "  </INITIALIZATION>",
+    )
+    src.write_text(text)
+    out = tmp_path / "q.csv"
+    assert main(["run", "--input-file", str(src), "--output-file", str(out)]) == 0
+    assert "Ball.Quater: |Quater| = 1.1 is not 1; kept as given" in capsys.readouterr().err
+    header, rows = read_csv(out)
+    q0 = float(rows[0][header.index("Ball.Quater[0]")])
+    q1 = float(rows[1][header.index("Ball.Quater[0]")])
+    assert q0 == 1.1  # the first row is the state as given
+    # n = q² follows 1 / (1 + (1/n0 − 1) e^(−t/τ)): after 5 τ, |q| − 1 ≈ 1.2e-3
+    n = 1.0 / (1.0 + (1.0 / 1.21 - 1.0) * np.exp(-5.0))
+    assert q1 == pytest.approx(np.sqrt(n), rel=1e-6)

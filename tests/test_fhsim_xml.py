@@ -286,7 +286,14 @@ BAD_FILES = [
         11,
         "<InitialCondition>",
         "B.Quater",
-        "must not be zero",
+        "norm must be in [0.5, 2]",
+    ),
+    (  # overflow is refused, never normalised to zeros
+        body_xml(initial='B.Quater="1,0,0,1e200"'),
+        11,
+        "<InitialCondition>",
+        "B.Quater",
+        "must be in [-2, 2]",
     ),
     (body_xml(initial='B.Quater="1,0,0"'), 11, "<InitialCondition>", "B.Quater", "expected 4"),
     (

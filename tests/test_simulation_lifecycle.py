@@ -79,7 +79,7 @@ def test_reset_one_body_to_a_given_state_time_runs_on() -> None:
     sim.reset("A", {"Pos": [5.0, 0.0, 0.0], "Quater": [2.0, 0.0, 0.0, 0.0]})
     x = sim.state_array()
     np.testing.assert_array_equal(x[0, 0:3], [5.0, 0.0, 0.0])
-    np.testing.assert_array_equal(x[0, 3:7], [1.0, 0.0, 0.0, 0.0])  # normalised
+    np.testing.assert_array_equal(x[0, 3:7], [2.0, 0.0, 0.0, 0.0])  # kept: the norm term acts
     np.testing.assert_array_equal(x[0, 7:10], [1.0, 0.0, 0.0])  # the scenario's initial LocalVel
     np.testing.assert_array_equal(x[1], other)
     assert sim.t == pytest.approx(10 * H)

@@ -175,6 +175,8 @@ def _run(args: argparse.Namespace, err: TextIO) -> int:
         print(f"sixdof: cannot write {args.output_file}: {exc.strerror or exc}", file=err)
         return EXIT_FAILED
     if not args.quiet:
+        for note in scenario.notes():  # e.g. an initial Quater that is not unit
+            print(f"sixdof: warning: {note}", file=err)
         n = len(scenario.bodies)
         speed = t_end / result.wall_time if result.wall_time > 0 else float("inf")
         print(

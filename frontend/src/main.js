@@ -153,6 +153,7 @@ function onHello(msg) {
   $('version').replaceChildren(`sixdof ${msg.version}`, where);
   hud.banner('watch', msg.can_control === false ? 'Watching only: this server needs ?token=… in the address to control the body.' : null, 'info');
   checkLooks();
+  checkQuaternions(msg);
   const name = msg.scenario.name;
   if (name !== lastScenarioName || reloading) {
     reloading = false;
@@ -176,6 +177,20 @@ function onHello(msg) {
 function checkPresetChanged(msg) {
   const changed = msg.preset != null && msg.preset_modified;
   hud.captionNote(changed ? 'Changed since the preset was loaded — Reload preset (Scenario) to go back.' : null);
+}
+
+/**
+ * An initial Quater that is not unit is kept as given: say so (the norm term pulls |q| back
+ * to 1 within a few hundredths of a second, which the plots then show).
+ * @param {import('./protocol.gen.js').Hello} msg
+ */
+function checkQuaternions(msg) {
+  const off = msg.scenario.bodies
+    .map((b) => [b.Name, Math.hypot(...(b.Quater ?? [1, 0, 0, 0]))])
+    .filter(([, n]) => Math.abs(Number(n) - 1) > 1e-9)
+    .map(([name, n]) => `${name}: |Quater| = ${Number(n).toPrecision(4)}`);
+  const text = off.length ? `Initial quaternion not unit (${off.join(', ')}): kept as given, the norm term pulls it back to 1 (τ = 0.01 s).` : null;
+  hud.banner('quater', text, 'info');
 }
 
 /** Warn about meshes and materials the catalogue does not know (they are drawn with a fallback). */

@@ -176,3 +176,18 @@ def test_phone_toolbar_fits_and_plots_hide_the_caption(browser: Browser, server:
     assert page.locator("#caption").is_visible()
     assert run.errors == []
     page.context.close()
+
+
+def test_a_non_unit_initial_quaternion_is_kept_and_said(page_run: PageRun) -> None:
+    page = page_run.page
+    before = page.evaluate("__sixdof.helloCount")
+    page.evaluate(
+        "__sixdof.send({type: 'load_scenario', scenario: {name: 'q', bodies: "
+        "[{Name: 'B', Quater: [1.1, 0, 0, 0], Gravity: 0}]}})"
+    )
+    page.wait_for_function("(b) => __sixdof.helloCount > b", arg=before)
+    banner = page.locator("[data-banner='quater']")
+    banner.wait_for(state="visible")
+    assert "|Quater| = 1.100" in banner.inner_text()
+    assert page.evaluate("__sixdof.hello.scenario.bodies[0].Quater[0]") == 1.1
+    assert page_run.errors == []

@@ -18,27 +18,42 @@ from pydantic import AfterValidator, BaseModel, ConfigDict, Field, model_validat
 
 from ..dynamics import METHODS, Bodies, BodyParams, IntegratorSettings, make_state
 from ..dynamics.methods import Method
+from ..dynamics.model import NORM_TIME_CONSTANT
 from ..dynamics.params import Model
-from ..fields import FieldError
+from ..fields import QUATER_NORM_RANGE, FieldError
 from .bounded import Vec3, Vec4, Vec6, Within
 
 Finite = Annotated[float, Field(allow_inf_nan=False, strict=True)]
 
 
-def unit_quaternion(v: tuple[float, ...]) -> tuple[float, ...]:
-    """Quater normalised; zero is refused (no orientation has it)."""
-    norm = math.sqrt(sum(c * c for c in v))
-    if norm < 1e-9:
+def checked_quaternion(v: tuple[float, ...]) -> tuple[float, ...]:
+    """Quater as given, when its norm is within QUATER_NORM_RANGE ([0.5, 2]).
+
+    A non-unit Quater is kept, not normalised: the norm term of the kinematics pulls |q|
+    back to one with time constant τ (seed 001), which a run then shows. Zero, or a norm
+    outside the range (where the simulation would call the state diverged), is refused.
+    """
+    norm = math.sqrt(sum(c * c for c in v))  # components are within ±2: no overflow
+    lo, hi = QUATER_NORM_RANGE
+    if not lo <= norm <= hi:
         raise FieldError(
             "Quater",
             "out_of_range",
-            "Quater: must not be zero: no orientation has a zero quaternion",
+            f"Quater: its norm must be in [{lo:g}, {hi:g}] (1 for a rotation; the norm term "
+            f"pulls it back to 1), got {norm:g}",
         )
-    if abs(norm - 1.0) <= 4e-16:
-        # Already unit to rounding: dividing again could move a component by
-        # one ulp, and a scenario written out and read back must compare equal.
-        return tuple(float(c) for c in v)
-    return tuple(float(c) / norm for c in v)
+    return tuple(float(c) for c in v)
+
+
+def quaternion_note(name: str, quater: tuple[float, ...]) -> str | None:
+    """A warning when an initial Quater is not unit (it is kept as given), else None."""
+    norm = math.sqrt(sum(c * c for c in quater))
+    if abs(norm - 1.0) <= 1e-9:
+        return None
+    return (
+        f"{name}.Quater: |Quater| = {norm:.6g} is not 1; kept as given, the norm term pulls it "
+        f"back to 1 with time constant τ = {NORM_TIME_CONSTANT} s"
+    )
 
 
 class _Strict(BaseModel):
@@ -73,7 +88,7 @@ class BodySpec(_Strict):
         (0.0, 0.0, 0.0), description="global frame, about the CG, N·m"
     )
     Pos: Annotated[Vec3, Within("Pos")] = (0.0, 0.0, 0.0)
-    Quater: Annotated[Vec4, Within("Quater"), AfterValidator(lambda v: unit_quaternion(v))] = (
+    Quater: Annotated[Vec4, Within("Quater"), AfterValidator(checked_quaternion)] = (
         1.0,
         0.0,
         0.0,
@@ -158,6 +173,11 @@ class Scenario(_Strict):
 
     def inputs(self) -> np.ndarray:
         return np.stack([b.inputs() for b in self.bodies])
+
+    def notes(self) -> list[str]:
+        """Warnings worth showing before a run: initial quaternions that are not unit."""
+        notes = (quaternion_note(b.Name, b.Quater) for b in self.bodies)
+        return [n for n in notes if n is not None]
 
     def body(self, name: str) -> BodySpec:
         for b in self.bodies:

@@ -22,7 +22,7 @@ from ..dynamics.quaternion import Array
 from ..fields import STEP_MIN, FieldError, check_number, check_vector, choice, number
 from ..scenario import BodySpec
 from ..scenario.errors import field_error
-from ..scenario.model import unit_quaternion
+from ..scenario.model import checked_quaternion
 from .limits import LIVE_INTEGRATORS, step_range
 
 BODY_FIELDS = ("Mass", "InertiaRadi", "Inertia", "CGOffset", "Gravity", "model")
@@ -129,7 +129,8 @@ def state_update(base: Array, state: Mapping[str, Any]) -> Array:
     """A body state (13,) from `base` with some of Pos, Quater, LocalVel, AngVel replaced.
 
     Limits are those of the divergence test (limits.py): a reset may not start
-    a body in a state the simulation would call diverged. Quater is normalised.
+    a body in a state the simulation would call diverged. Quater is kept as given
+    (its norm in [0.5, 2]): the norm term pulls it back to one.
     """
     if not isinstance(state, Mapping):
         raise FieldError("state", "invalid", f"state: expected an object with {list(STATE_FIELDS)}")
@@ -144,7 +145,7 @@ def state_update(base: Array, state: Mapping[str, Any]) -> Array:
     if "Pos" in state:
         x[0:3] = check_vector(state["Pos"], 3, "Pos")
     if "Quater" in state:
-        x[3:7] = unit_quaternion(check_vector(state["Quater"], 4, "Quater"))
+        x[3:7] = checked_quaternion(check_vector(state["Quater"], 4, "Quater"))
     if "LocalVel" in state:
         x[7:10] = check_vector(state["LocalVel"], 3, "LocalVel")
     if "AngVel" in state:
