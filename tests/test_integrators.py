@@ -255,3 +255,32 @@ def test_dopri5_first_step_honours_hmin() -> None:
 def test_dopri5_hmin_above_the_stability_cap_is_refused() -> None:
     with pytest.raises(match=r"HMin: must be below 0\.03141 s"):
         IntegratorSettings(method="dopri5", hmin=0.05, hmax=0.1)
+
+
+def test_radau_reports_the_solvers_own_steps_whatever_the_output_grid() -> None:
+    """RunStats counts Radau's accepted steps (not output rows), with its derivative and
+    Jacobian evaluations and LU decompositions; the output grid changes none of them."""
+    from scipy.integrate import solve_ivp
+
+    from sixdof.dynamics import state_jacobian
+
+    bodies = Bodies.of(BodyParams.from_radii(2.0, [0.3, 0.5, 0.4]))
+    x0 = make_state(ang_vel=[0.2, 4.0, 0.1], local_vel=[1.0, 0.0, 0.0])
+    u = np.array([[0.5, 0.0, 0.0, 0.0, 0.1, 0.0]])
+    settings = IntegratorSettings("radau", hmax=0.05, abstol=1e-8, reltol=1e-8)
+    fine, coarse = np.linspace(0.0, 2.0, 801), np.array([0.0, 0.5, 1.0, 1.5, 2.0])
+    out_fine, s_fine = integrate(bodies, x0, u, fine, settings)
+    out_coarse, s_coarse = integrate(bodies, x0, u, coarse, settings)
+    assert (s_fine.steps, s_fine.evaluations, s_fine.jacobians, s_fine.lu) == (
+        s_coarse.steps, s_coarse.evaluations, s_coarse.jacobians, s_coarse.lu
+    )  # fmt: skip
+    np.testing.assert_allclose(out_fine[::200], out_coarse, rtol=0, atol=1e-12)
+    assert s_fine.steps < 400 < len(fine)  # steps, not the 801 output rows
+    # scipy's own count for the same problem: the step endpoints of solve_ivp
+    sol = solve_ivp(
+        lambda _t, y: derivative(y.reshape(1, 13), u, bodies).ravel(), (0.0, 2.0), x0,
+        method="Radau", rtol=1e-8, atol=1e-8, max_step=0.05,
+        jac=lambda _t, y: state_jacobian(y.reshape(1, 13), u, bodies)[0],
+    )  # fmt: skip
+    assert s_fine.steps == sol.t.size - 1
+    assert (s_fine.jacobians, s_fine.lu) == (sol.njev, sol.nlu)

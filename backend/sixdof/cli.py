@@ -179,9 +179,15 @@ def _run(args: argparse.Namespace, err: TextIO) -> int:
             print(f"sixdof: warning: {note}", file=err)
         n = len(scenario.bodies)
         speed = t_end / result.wall_time if result.wall_time > 0 else float("inf")
+        st = result.stats
+        cost = f"{st.steps} steps"
+        if scenario.integration.method in ("dopri5", "radau"):
+            cost += f", {st.rejected} rejected, {st.evaluations} derivative calls"
+        if scenario.integration.method == "radau":
+            cost += f", {st.jacobians} Jacobians, {st.lu} LU decompositions"
         print(
             f"sixdof: simulated {t_end:g} s of {n} bod{'y' if n == 1 else 'ies'} "
-            f"({scenario.integration.method}, {result.stats.steps} steps) in "
+            f"({scenario.integration.method}, {cost}) in "
             f"{result.wall_time:.3g} s wall time ({speed:.3g}× real time); "
             f"{rows} row{'' if rows == 1 else 's'} written to {args.output_file}",
             file=err,

@@ -122,10 +122,15 @@ class IntegratorSettings:
 
 @dataclass
 class RunStats:
+    """What a run cost: accepted and rejected steps, evaluations of the derivative, and for
+    Radau its Jacobian evaluations and LU decompositions."""
+
     steps: int = 0
     rejected: int = 0
     evaluations: int = 0
     last_step: float | None = None  # the adaptive method's step, carried between spans
+    jacobians: int = 0
+    lu: int = 0
 
 
 ProgressCallback = Callable[[float], None]
@@ -288,31 +293,47 @@ def _integrate_radau(
     settings: IntegratorSettings,
     progress: ProgressCallback | None,
 ) -> tuple[Array, RunStats]:
+    """scipy's Radau IIA stepped one step at a time, on the compiled derivative with the
+    analytic Jacobian; outputs from each step's dense output. The stats are the solver's
+    own: accepted steps, derivative and Jacobian evaluations, LU decompositions."""
     n = len(bodies)
     shape = x.shape
-
-    def rhs(_t: float, y: Array) -> Array:
-        return derivative(y.reshape(shape), u, bodies).ravel()
-
+    if t_out[-1] == t_out[0]:
+        return np.broadcast_to(x, (t_out.size, *shape)).copy(), RunStats()
     # scipy is imported here, not at module level: only Radau needs it, and it costs a
     # live server ~23 MB of memory it would never use.
-    from scipy.integrate import solve_ivp
+    from scipy.integrate import Radau
     from scipy.sparse import block_diag, csc_matrix
+
+    from . import kernel
+
+    pk, loads = kernel.packed(bodies), kernel.load_rows(u, n)
+
+    def rhs(_t: float, y: Array) -> Array:
+        return kernel.derivative(pk, y.reshape(shape), loads).ravel()
 
     def jac(_t: float, y: Array) -> Array | csc_matrix:
         blocks = state_jacobian(y.reshape(shape), u, bodies)
         return blocks[0] if n == 1 else csc_matrix(block_diag(list(blocks)))
 
-    if t_out[-1] == t_out[0]:
-        return np.broadcast_to(x, (t_out.size, *shape)).copy(), RunStats()
-    sol = solve_ivp(
-        rhs, (t_out[0], t_out[-1]), x.ravel(), method="Radau", t_eval=t_out, jac=jac,
-        rtol=settings.reltol, atol=settings.abstol, max_step=settings.hmax,
-    )  # fmt: skip
-    if not sol.success:
-        raise IntegrationError(f"Radau failed: {sol.message}")
-    out = sol.y.T.reshape(t_out.size, *shape)
-    _check_finite(out, float(t_out[-1]))
-    if progress is not None:
-        progress(float(t_out[-1]))
-    return out, RunStats(steps=int(sol.t.size), evaluations=int(sol.nfev))
+    solver = Radau(rhs, float(t_out[0]), x.ravel(), float(t_out[-1]), max_step=settings.hmax,
+                   rtol=settings.reltol, atol=settings.abstol, jac=jac)  # fmt: skip
+    out = np.empty((t_out.size, *shape))
+    out[0] = x
+    j, steps = 1, 0
+    while j < t_out.size:
+        message = solver.step()
+        if solver.status == "failed":
+            raise IntegrationError(f"Radau failed at t = {solver.t:.6g} s: {message}")
+        steps += 1
+        dense = solver.dense_output()
+        first = j
+        while j < t_out.size and t_out[j] <= solver.t:
+            out[j] = (solver.y if t_out[j] == solver.t else dense(t_out[j])).reshape(shape)
+            j += 1
+        if j > first:
+            _check_finite(out[first:j], float(t_out[j - 1]))
+            if progress is not None:
+                progress(float(t_out[j - 1]))
+    stats = RunStats(steps=steps, evaluations=solver.nfev, jacobians=solver.njev, lu=solver.nlu)
+    return out, stats
