@@ -165,20 +165,7 @@ def integrate(
         return _integrate_radau(bodies, x, u, t_out, settings, progress)
     if settings.method in FIXED_STEP_METHODS:
         return _integrate_kernel(bodies, x, u, t_out, settings, progress)
-    f = _Counting(lambda y: derivative(y, u, bodies))
-    stats = RunStats()
-    out = np.empty((t_out.size, *x.shape))
-    out[0] = x
-    t = t_out[0]
-    for i in range(1, t_out.size):
-        x = _dopri5_span(f, x, t, t_out[i], settings, stats)
-        t = t_out[i]
-        _check_finite(x, t)
-        out[i] = x
-        if progress is not None:
-            progress(t)
-    stats.evaluations = f.calls
-    return out, stats
+    return _integrate_dopri5(bodies, x, u, t_out, settings, progress)
 
 
 #: Body-steps per kernel call in `integrate` (~0.1 s): progress reports and the
@@ -233,56 +220,59 @@ def _integrate_kernel(
     return out, RunStats(steps=steps, evaluations=steps * stages)
 
 
-class _Counting:
-    """A right-hand side that counts its calls (the run summary's evaluations)."""
-
-    def __init__(self, f: Rhs) -> None:
-        self.f = f
-        self.calls = 0
-
-    def __call__(self, y: Array) -> Array:
-        self.calls += 1
-        return self.f(y)
+#: dopri5 runs in pieces of at least one simulated second, at most this many, and reports
+#: progress after each; their ends depend only on the run's start and end, so the output
+#: grid never changes a step.
+DOPRI5_PIECES = 20
 
 
-def _error_norm(err: Array, x: Array, x_new: Array, settings: IntegratorSettings) -> float:
-    scale = settings.abstol + settings.reltol * np.maximum(np.abs(x), np.abs(x_new))
-    return float(np.sqrt(np.mean((err / scale) ** 2)))
+def _integrate_dopri5(
+    bodies: Bodies,
+    x: Array,
+    u: Array,
+    t_out: Array,
+    settings: IntegratorSettings,
+    progress: ProgressCallback | None,
+) -> tuple[Array, RunStats]:
+    """Adaptive Dormand–Prince 5(4) in the compiled loop of dopri5_compiled.py."""
+    from . import kernel
+    from .dopri5_compiled import HMIN_REACHED, NOT_FINITE, dopri5_run
 
-
-def _dopri5_span(
-    f: Rhs, x: Array, t: float, t_end: float, settings: IntegratorSettings, stats: RunStats
-) -> Array:
-    """Adaptive Dormand–Prince 5(4) from t to exactly t_end (local extrapolation)."""
     hmax = min(settings.hmax, 0.95 * stability_limit("dopri5"))
-    # The first step honours HMin too; only a last step that lands on an output time may
-    # be shorter than HMin.
-    h = max(settings.hmin, stats.last_step or min(hmax, 1e-3))
-    while t_end - t > 1e-14 * max(1.0, abs(t_end)):
-        last = h >= t_end - t
-        h_try = t_end - t if last else h
-        k = rk_stages(f, x, h_try, DOPRI5)
-        x_new = x + h_try * np.tensordot(DOPRI5.b, k, axes=1)
-        err = h_try * np.tensordot(DOPRI5_ERROR_WEIGHTS, k, axes=1)
-        norm = _error_norm(err, x, x_new, settings)
-        factor = 0.9 * norm ** (-0.2) if norm > 0 else 5.0
-        factor = min(5.0, max(0.2, factor))
-        if norm <= 1.0 and np.all(np.isfinite(x_new)):
-            x, t = x_new, (t_end if last else t + h_try)
-            stats.steps += 1
-            if not last:
-                h = min(hmax, h_try * factor)
-        else:
-            stats.rejected += 1
-            h = h_try * min(factor, 0.5)
-            if h < settings.hmin:
-                raise IntegrationError(
-                    f"the step size fell below HMin = {settings.hmin:g} s at t = {t:.6g} s "
-                    f"(AbsTol = {settings.abstol:g}, RelTol = {settings.reltol:g}); "
-                    "loosen the tolerances or lower HMin"
-                )
-    stats.last_step = h
-    return x
+    pk, loads = kernel.packed(bodies), kernel.load_rows(u, len(bodies))
+    out = np.empty((t_out.size, *x.shape))
+    out[0] = x
+    counts = np.zeros(3, dtype=np.int64)
+    state, h, done, start = np.ascontiguousarray(x), 0.0, 1, float(t_out[0])
+    while done < t_out.size and t_out[done] <= start:  # output times at the start
+        out[done] = x
+        done += 1
+    pieces = int(min(DOPRI5_PIECES, max(1.0, math.ceil(t_out[-1] - t_out[0]))))
+    for end in np.linspace(t_out[0], t_out[-1], pieces + 1)[1:]:
+        if end <= start:
+            continue
+        stop = int(np.searchsorted(t_out, end, side="right"))
+        inside = t_out[done:stop]  # the output times in (start, end]
+        ends_on_output = inside.size > 0 and inside[-1] == end
+        times = np.concatenate([[start], inside, [] if ends_on_output else [end]])
+        piece = np.empty((times.size, *x.shape))
+        tolerances = (settings.reltol, settings.abstol, settings.hmin, hmax)
+        status, t, h = dopri5_run(pk.params, state, loads, times, *tolerances, h, piece, counts)
+        if status == HMIN_REACHED:
+            raise IntegrationError(
+                f"the step size fell below HMin = {settings.hmin:g} s at t = {t:.6g} s "
+                f"(AbsTol = {settings.abstol:g}, RelTol = {settings.reltol:g}); "
+                "loosen the tolerances or lower HMin"
+            )
+        if status == NOT_FINITE:
+            raise IntegrationError(f"the state became non-finite at t = {t:.6g} s")
+        out[done:stop] = piece[1 : 1 + inside.size]
+        done, start = stop, float(end)
+        state = np.ascontiguousarray(piece[-1])
+        if progress is not None and inside.size:
+            progress(float(inside[-1]))
+    stats = RunStats(steps=int(counts[0]), rejected=int(counts[1]), evaluations=int(counts[2]))
+    return out, stats
 
 
 def _integrate_radau(
