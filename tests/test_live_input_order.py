@@ -1,6 +1,7 @@
 """Live inputs that depend on the state keep RK4's fourth order.
 
-A body-frame force and moment, and a force at a body point (global or body frame), are
+A body-frame force and moment, a force at a body point (global or body frame) and a
+spring pulling a body point toward a world target (the drag-to-push hand) are
 load rows the kernel evaluates at every RK stage from the stage's own orientation. A live
 run (paused, stepped) is compared with a tight DOP853 solution of the same continuous load;
 held over each step instead (a zero-order hold) the error would shrink only with h.
@@ -23,6 +24,11 @@ KINDS = {
     "body frame": {"force": (2.0, -1.0, 0.5), "moment": (0.1, 0.3, -0.2), "frame": "body"},
     "global at a point": {"force": (1.5, 0.5, -2.0), "frame": "global", "point": (0.3, -0.2, 0.1)},
     "body at a point": {"force": (0.0, 2.0, 1.0), "frame": "body", "point": (0.25, 0.1, -0.15)},
+    "spring toward a target": {
+        "channel": "push",
+        "point": (0.3, 0.1, -0.2),
+        "spring": {"target": (1.0, 2.0, 0.5), "stiffness": 20.0, "damping": 3.0},
+    },
 }
 # Tumbling with a CG offset and gravity: the load turns with the body all the time.
 SPEC = {

@@ -193,3 +193,51 @@ def test_compiled_loads_match_numpy() -> None:
         r @ inputs.force[1, 0] if inputs.is_body[1, 0] else inputs.force[1, 0]
     )
     np.testing.assert_allclose(inputs.total(x)[0, 0:3], f_n, atol=1e-13)
+
+
+def test_a_spring_pulls_its_point_to_the_target_and_is_capped() -> None:
+    # CG on the spring, no gravity, damped: the body settles with its CG on the target
+    sim = make_sim({"Mass": 2.0})
+    target = [1.0, -2.0, 0.5]
+    sim.set_input(
+        "B", channel="push", spring={"target": target, "stiffness": 50.0, "damping": 15.0}
+    )
+    record = sim.inputs()["B"]["push"]["spring"]
+    assert record["target"] == target and record["stiffness"] == 50.0
+    assert body(sim)["Force"] == pytest.approx([50.0, -100.0, 25.0])  # k (target − CG) at rest
+    sim.step(1000)  # 10 s: ω0 = 5 rad/s, ζ = 0.75
+    assert body(sim)["Pos"] == pytest.approx(target, abs=1e-6)
+    assert body(sim)["Vel"] == pytest.approx([0.0, 0.0, 0.0], abs=1e-6)
+    # capped: far away, the pull is max_force along the line to the target
+    sim.set_input("B", channel="push", spring={"target": [100.0, 0.0, 0.0], "stiffness": 50.0,
+                                                "max_force": 3.0})  # fmt: skip
+    force = np.array(body(sim)["Force"])
+    assert np.linalg.norm(force) == pytest.approx(3.0) and force[0] > 2.99
+    # at a point off the CG: the moment about the CG is (R ℓ) × F
+    pull = {"target": [100.0, 0.5, 0.0], "stiffness": 1.0, "max_force": 2.0}
+    sim.set_input("B", channel="push", point=(0.0, 0.5, 0.0), spring=pull)
+    r = quat.to_rotmat(quat.normalize(body(sim)["Quater"]))
+    lever = r @ np.array([0.0, 0.5, 0.0])
+    np.testing.assert_allclose(body(sim)["Moment"], np.cross(lever, body(sim)["Force"]), atol=1e-12)
+    # zeros clear it, and so does a plain push
+    sim.set_input("B", channel="push")
+    assert sim.inputs()["B"]["push"]["spring"] is None
+    assert body(sim)["Force"] == pytest.approx([0.0, 0.0, 0.0])
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "field"),
+    [
+        ({"channel": "constant", "spring": {"target": [0, 0, 0], "stiffness": 1.0}}, "spring"),
+        ({"channel": "push", "spring": {"target": [0, 0, 0]}}, "spring"),
+        ({"channel": "push", "spring": {"target": [0, 0, 0], "stiffness": -1.0}}, "stiffness"),
+        ({"channel": "push", "spring": {"target": [2e6, 0, 0], "stiffness": 1.0}}, "target"),
+    ],
+)
+def test_a_bad_spring_is_refused_and_changes_nothing(kwargs: dict, field: str) -> None:
+    sim = make_sim({})
+    before = sim.inputs()
+    with pytest.raises(FieldError) as err:
+        sim.set_input("B", **kwargs)
+    assert err.value.field == field
+    assert sim.inputs() == before

@@ -97,6 +97,10 @@ LIMITS: dict[str, Limit] = {
     "Force": Limit(-1e7, 1e7, "N"),
     "Moment": Limit(-1e7, 1e7, "N·m"),
     "point": Limit(-1e3, 1e3, "m"),
+    "target": Limit(-MAX_POS, MAX_POS, "m"),  # a spring's world target, NED
+    "stiffness": Limit(0.0, 1e9, "N/m"),
+    "damping": Limit(0.0, 1e9, "N·s/m"),
+    "max_force": Limit(0.0, 1e7, "N", lo_open=True),
     "MeshScale": Limit(0.0, 1e6, "", lo_open=True),
     "Size": Limit(0.0, 1e6, "m", lo_open=True),
     "MeshOrigin": Limit(-1e6, 1e6, "m"),

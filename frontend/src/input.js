@@ -5,7 +5,7 @@
 
 import { Matrix3, Plane, Raycaster, Vector2, Vector3 } from 'three';
 import { weightScale } from './body.js';
-import { nedToThree, rotateBodyToNed, rotateNedToBody, threeToNed } from './frames.js';
+import { rotateBodyToNed, rotateNedToBody, threeToNed } from './frames.js';
 
 const add = (a, b) => [a[0] + b[0], a[1] + b[1], a[2] + b[2]];
 const cross = (a, b) => [a[1] * b[2] - a[2] * b[1], a[2] * b[0] - a[0] * b[2], a[0] * b[1] - a[1] * b[0]];
@@ -126,12 +126,13 @@ export class Keyboard {
 
 /**
  * Shift+drag on the body: the picked point p (body frame, relative to the reference point) is
- * pulled toward the mouse by a damped spring, F = k (target − p) − c v_p, sent at 30 Hz as a
- * global Force acting at p. The target is where the mouse ray meets the plane through p facing
- * the camera. k and c are set for the mass the point feels along the pull, m_eff, which counts
- * the turning of the body: 1/m_eff = uᵀ (E/m − S(r) I⁻¹ S(r)) u, r from the CG to p, so a thin
- * rod held at its tip is pulled as gently as a ball: ω₀ = 2π · 0.6 Hz, ζ = 0.8. p and v_p come
- * from the newest state frame, predicted 60 ms ahead, to cover the round trip.
+ * pulled toward the mouse by a damped spring that the server evaluates at every integrator
+ * stage: F = k (target − p) − c v_p, at most 40 weights (a hand, not a hammer). The target is
+ * fixed in the world: where the mouse ray meets the plane through p that faced the camera
+ * when the drag began; only the pointer moves it, never the camera (follow, orbit, zoom). k
+ * and c are set for the mass the point feels along the pull, m_eff, which counts the turning
+ * of the body: 1/m_eff = uᵀ (E/m − S(r) I⁻¹ S(r)) u, r from the CG to p, so a thin rod held at
+ * its tip is pulled as gently as a ball: ω₀ = 2π · 0.6 Hz, ζ = 0.8.
  */
 export class DragPush {
   constructor({ stage, container, getView, getFrame, push, drawArrow }) {
@@ -144,6 +145,7 @@ export class DragPush {
     this.ray = new Raycaster();
     this.mouse = new Vector2();
     this.timer = null;
+    this.scratch = { from: new Vector3(), to: new Vector3() };
     // capture phase on the container: runs before OrbitControls' listener on the canvas
     container.addEventListener('pointerdown', (ev) => this.start(ev), { capture: true });
     window.addEventListener('pointermove', (ev) => this.move(ev));
@@ -170,45 +172,62 @@ export class DragPush {
     ev.preventDefault();
     this.stage.controls.enabled = false;
     const local = view.group.worldToLocal(hit.point.clone());
-    this.active = { view, point: [local.x, local.y, local.z] };
-    this.tick();
-    this.timer = setInterval(() => this.tick(), 1000 / 30);
+    // the drag plane: through the grabbed point, facing the camera as it is now (three world)
+    const normal = this.stage.camera.getWorldDirection(new Vector3());
+    const plane = new Plane().setFromNormalAndCoplanarPoint(normal, hit.point.clone());
+    this.active = { view, point: [local.x, local.y, local.z], plane, target: hit.point.clone(), sent: 0 };
+    this.aim();
+    this.timer = setInterval(() => this.redraw(), 1000 / 30);
   }
 
   move(ev) {
-    if (this.active) this.setMouse(ev);
+    if (!this.active) return;
+    this.setMouse(ev);
+    this.aim();
   }
 
-  tick() {
+  /** A new target under the pointer: send the spring (at most 30 times a second). */
+  aim() {
+    const a = this.active;
+    this.ray.setFromCamera(this.mouse, this.stage.camera);
+    if (!this.ray.ray.intersectPlane(a.plane, a.target)) return;
+    const now = performance.now();
+    if (now - a.sent < 1000 / 30) {
+      a.pending = true;
+      return;
+    }
+    a.sent = now;
+    a.pending = false;
+    this.send();
+    this.redraw();
+  }
+
+  send() {
     const a = this.active;
     const frame = this.getFrame();
     if (!a || !frame) return;
     const spec = a.view.spec ?? { Mass: 1, InertiaRadi: [0.5, 0.5, 0.5], CGOffset: [0, 0, 0] };
-    const m = spec.Mass;
-    // the grabbed point and its velocity (NED) from the newest frame, 60 ms ahead
-    const w = frame.AngVel;
     const r = a.point;
-    const vp = add(frame.Vel, rotateBodyToNed(frame.Quater, cross(w, r)));
-    const pNow = add(frame.Pos, rotateBodyToNed(frame.Quater, r));
-    const p = pNow.map((x, i) => x + 0.06 * vp[i]);
-    const grabbed = nedToThree(p);
-    const cam = this.stage.camera;
-    const plane = new Plane().setFromNormalAndCoplanarPoint(cam.getWorldDirection(new Vector3()), grabbed);
-    this.ray.setFromCamera(this.mouse, cam);
-    const target = this.ray.ray.intersectPlane(plane, new Vector3());
-    if (!target) return;
-    const d = threeToNed(target.clone().sub(grabbed));
+    const target = threeToNed(a.target);
+    const p = add(frame.Pos, rotateBodyToNed(frame.Quater, r));
+    const d = [target[0] - p[0], target[1] - p[1], target[2] - p[2]];
     const dist = Math.hypot(...d);
-    const mEff = dist > 1e-9 ? effectiveMass(spec, frame.Quater, r, d.map((x) => x / dist)) : m;
+    const mEff = dist > 1e-9 ? effectiveMass(spec, frame.Quater, r, d.map((x) => x / dist)) : spec.Mass;
     const w0 = 2 * Math.PI * 0.6;
     const k = mEff * w0 * w0;
     const c = 2 * 0.8 * Math.sqrt(k * mEff);
-    const lim = Math.min(1e7, 40 * weightScale(spec)); // a hand, not a hammer
-    let F = [0, 1, 2].map((i) => k * d[i] - c * vp[i]);
-    const norm = Math.hypot(...F);
-    if (norm > lim) F = F.map((x) => (x * lim) / norm);
-    this.push('drag', { frame: 'global', Force: F, Moment: [0, 0, 0], point: r });
-    this.drawArrow(a.view.group.localToWorld(new Vector3(...r)), target);
+    const maxForce = Math.min(1e7, 40 * weightScale(spec)); // a hand, not a hammer
+    this.push('drag', { frame: 'global', Force: [0, 0, 0], Moment: [0, 0, 0], point: r,
+      spring: { target, stiffness: k, damping: c, max_force: maxForce } }); // prettier-ignore
+  }
+
+  /** The pull arrow from the grabbed point (where the body is now) to the fixed target. */
+  redraw() {
+    const a = this.active;
+    if (!a) return;
+    if (a.pending && performance.now() - a.sent >= 1000 / 30) this.aim();
+    const from = a.view.group.localToWorld(this.scratch.from.set(a.point[0], a.point[1], a.point[2]));
+    this.drawArrow(from, this.scratch.to.copy(a.target));
   }
 
   stop() {

@@ -6,7 +6,7 @@ import './style.css';
 import { Vector3 } from 'three';
 import { BodyView } from './body.js';
 import { Connection } from './connection.js';
-import { nedToThree } from './frames.js';
+import { nedToThree, threeToNed } from './frames.js';
 import { Arrow } from './glyphs.js';
 import { Hud } from './hud.js';
 import { DragPush, Keyboard } from './input.js';
@@ -51,6 +51,7 @@ function push(source, input, ctls = []) {
     Force: cur?.Force ?? [0, 0, 0],
     Moment: cur?.Moment ?? [0, 0, 0],
     point: cur?.point ?? null,
+    ...(cur?.spring ? { spring: cur.spring } : {}),
   };
   if (ctls.length) panel.send(ctls, msg);
   else conn.send({ body: panel.bodyName ?? undefined, ...msg }, { onError: (e) => flash(e.message) });
@@ -90,7 +91,7 @@ new Keyboard({
 
 const dragArrow = new Arrow(ARROW_COLORS.drag);
 stage.ned.add(dragArrow);
-new DragPush({
+const drag = new DragPush({
   stage,
   container: $('view'),
   getView: selectedView,
@@ -315,6 +316,11 @@ stage.renderer.setAnimationLoop((time) => {
   },
   get fps() {
     return hud.fps;
+  },
+  /** The drag in progress: the grabbed point (body frame) and its target (NED), or null. */
+  get drag() {
+    const a = drag.active;
+    return a ? { point: a.point, target: threeToNed(a.target) } : null;
   },
   /** Frames rendered so far, and the simulated time of the pose drawn last (tests wait on these). */
   get rendered() {

@@ -177,6 +177,7 @@
  * @property {[number, number, number]} [Force] at the CG, or at point
  * @property {[number, number, number]} [Moment] about the CG
  * @property {[number, number, number] | null} [point] where Force acts: body frame, relative to the reference point
+ * @property {Spring | null} [spring] push channel only: instead of Force, pull point (the CG without one) toward target with stiffness × distance − damping × the point's velocity, evaluated at every integrator stage
  */
 
 /**
@@ -206,6 +207,15 @@
  * @property {"set_time_scale"} type
  * @property {string | number | null} [id] optional; echoed in the ack or error
  * @property {number} time_scale
+ */
+
+/**
+ * A spring pulling the point toward a world target (a hand on the body).
+ * @typedef {Object} Spring
+ * @property {[number, number, number]} target NED, m
+ * @property {number} stiffness N/m
+ * @property {number} [damping] N·s/m
+ * @property {number} [max_force] N: the pull never exceeds this
  */
 
 /**
@@ -345,6 +355,30 @@ export const LIMITS = Object.freeze({
     "hi": 1000.0,
     "unit": "m",
     "loOpen": false
+  },
+  "target": {
+    "lo": -1000000.0,
+    "hi": 1000000.0,
+    "unit": "m",
+    "loOpen": false
+  },
+  "stiffness": {
+    "lo": 0.0,
+    "hi": 1000000000.0,
+    "unit": "N/m",
+    "loOpen": false
+  },
+  "damping": {
+    "lo": 0.0,
+    "hi": 1000000000.0,
+    "unit": "N·s/m",
+    "loOpen": false
+  },
+  "max_force": {
+    "lo": 0.0,
+    "hi": 10000000.0,
+    "unit": "N",
+    "loOpen": true
   },
   "MeshScale": {
     "lo": 0.0,

@@ -23,6 +23,8 @@ from pagekit import (
 )
 from playwright.sync_api import Browser, Locator, Page
 
+from sixdof.dynamics.quaternion import to_rotmat
+
 pytestmark = pytest.mark.browser
 
 G = 9.81
@@ -199,6 +201,36 @@ def test_shift_drag_pulls_the_body_toward_the_mouse(page_run: PageRun) -> None:
     assert east > np.cos(np.radians(45)), f"first pull should point east: {pull}"
     assert after["Force"] == pytest.approx([0, 0, -mass * G], abs=1e-9)  # released: push cleared
     assert after["Pos"][1] > 0.3 and x1 - x > 20, "pulled to the right, it went right"
+    assert page_run.errors == []
+
+
+def test_shift_drag_with_follow_does_not_tow_the_body(page_run: PageRun) -> None:
+    """The drag target is fixed in the world: held still, the grabbed point settles on it
+    while the camera follows (a target that moved with the camera towed the body along)."""
+    page = page_run.page
+    load_preset(page, "hover")
+    assert page.get_attribute("#btn-follow", "aria-pressed") == "true"
+    page.evaluate("__sixdof.send({type: 'reset', state: {AngVel: [0, 0, 0]}})")
+    page.wait_for_function("__sixdof.lastState.bodies[0].AngVel[2] === 0")
+    wait_drawn(page)
+    x, y = screen(page)
+    page.keyboard.down("Shift")
+    page.mouse.move(x, y)
+    page.mouse.down()
+    page.mouse.move(x + 60, y - 20, steps=4)
+    page.wait_for_function("__sixdof.drag !== null")
+    wait_frames(page, 3)
+    first = page.evaluate("__sixdof.drag")  # the pointer stops here
+    wait_sim(page, 2.5)  # held still while the camera follows the body
+    drag = page.evaluate("__sixdof.drag")
+    assert drag["target"] == pytest.approx(first["target"], abs=1e-9)  # fixed in the world
+    state = body(page)
+    page.mouse.up()
+    page.keyboard.up("Shift")
+    r = to_rotmat(np.array(state["Quater"]))
+    grabbed = np.array(state["Pos"]) + r @ np.array(drag["point"])
+    assert np.linalg.norm(np.array(drag["target"]) - np.array(state["Pos"])) > 0.1  # it moved
+    assert np.linalg.norm(grabbed - np.array(drag["target"])) < 0.05, (grabbed, drag)
     assert page_run.errors == []
 
 

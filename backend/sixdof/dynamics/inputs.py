@@ -40,6 +40,7 @@ from .kernel_compiled import (
     L_M_BODY,
     L_M_GLOBAL,
     L_POINTS,
+    L_SPRING,
     L_STATE_DEPENDENT,
     LOAD_SIZE,
 )
@@ -48,6 +49,7 @@ from .quaternion import Array
 Channel = Literal["constant", "push"]
 Frame = Literal["global", "body"]
 CHANNELS: tuple[Channel, ...] = ("constant", "push")
+SPRING_WIDTH = 12  # the spring's part of a load row (kernel_compiled.L_SPRING)
 FRAMES: tuple[Frame, ...] = ("global", "body")
 
 
@@ -61,6 +63,9 @@ class InputChannels:
         self.lever_body = np.zeros((2, n, 3))  # m, point of application − CG, body axes
         self.is_body = np.zeros((2, n), dtype=bool)
         self.has_point = np.zeros((2, n), dtype=bool)
+        # the push channel's spring toward a world target: target (3, NED), point r from
+        # the reference point (3), lever ℓ = r − CGOffset (3), stiffness, damping, max force
+        self.spring = np.zeros((n, SPRING_WIDTH))
         self._refresh()
 
     @classmethod
@@ -75,7 +80,7 @@ class InputChannels:
 
     def copy(self) -> InputChannels:
         other = InputChannels(self.n)
-        for name in ("force", "moment", "lever_body", "is_body", "has_point"):
+        for name in ("force", "moment", "lever_body", "is_body", "has_point", "spring"):
             setattr(other, name, getattr(self, name).copy())
         other._refresh()
         return other
@@ -96,6 +101,26 @@ class InputChannels:
         self.is_body[c, index] = frame == "body"
         self.has_point[c, index] = lever_body is not None
         self.lever_body[c, index] = 0.0 if lever_body is None else lever_body
+        if channel == "push":
+            self.spring[index] = 0.0  # a new push replaces the spring too
+        self._refresh()
+
+    def set_spring(
+        self,
+        index: int,
+        target: Array,
+        point: Array,
+        lever_body: Array,
+        stiffness: float,
+        damping: float,
+        max_force: float,
+    ) -> None:
+        """Make body `index`'s push a spring from its point (body axes: `point` from the
+        reference point, `lever_body` from the CG) toward the world `target` (NED, m)."""
+        c = CHANNELS.index("push")
+        self.force[c, index] = self.moment[c, index] = self.lever_body[c, index] = 0.0
+        self.is_body[c, index] = self.has_point[c, index] = False
+        self.spring[index] = [*target, *point, *lever_body, stiffness, damping, max_force]
         self._refresh()
 
     def clear(self, channel: Channel, index: int | None = None) -> None:
@@ -107,17 +132,28 @@ class InputChannels:
         self.lever_body[c, rows] = 0.0
         self.is_body[c, rows] = False
         self.has_point[c, rows] = False
+        if channel == "push":
+            self.spring[rows] = 0.0
         self._refresh()
 
     def record(self, channel: Channel, index: int) -> dict[str, object]:
-        """One record as plain values: frame, Force, Moment, lever (None without a point)."""
+        """One record as plain values: frame, Force, Moment, lever (None without a point),
+        and for the push channel the spring (None without one)."""
         c = CHANNELS.index(channel)
-        return {
+        out: dict[str, object] = {
             "frame": "body" if self.is_body[c, index] else "global",
             "Force": self.force[c, index].tolist(),
             "Moment": self.moment[c, index].tolist(),
             "lever": self.lever_body[c, index].tolist() if self.has_point[c, index] else None,
         }
+        if channel == "push":
+            row = self.spring[index]
+            out["spring"] = None if not row[9] and not row[10] else {
+                "target": row[0:3].tolist(), "point": row[3:6].tolist(),
+                "stiffness": float(row[9]), "damping": float(row[10]),
+                "max_force": float(row[11]),
+            }  # fmt: skip
+        return out
 
     @property
     def state_dependent(self) -> bool:
@@ -146,7 +182,9 @@ class InputChannels:
             at_point = (~self.is_body[c] & self.has_point[c])[:, None]
             rows[:, o : o + 3] = np.where(at_point, self.lever_body[c], 0.0)
             rows[:, o + 3 : o + 6] = np.where(at_point, self.force[c], 0.0)
-        rows[:, L_STATE_DEPENDENT] = (self.is_body | self.has_point).any(axis=0)
+        rows[:, L_SPRING : L_SPRING + SPRING_WIDTH] = self.spring
+        has_spring = (self.spring[:, 9] != 0.0) | (self.spring[:, 10] != 0.0)
+        rows[:, L_STATE_DEPENDENT] = (self.is_body | self.has_point).any(axis=0) | has_spring
         return rows
 
     def loads(self) -> Array:

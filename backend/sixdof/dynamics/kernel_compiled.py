@@ -8,6 +8,7 @@ parameter row, L_* offsets of a load row) those functions read. Call it through 
 
 from __future__ import annotations
 
+import math
 import os
 
 from .methods import METHOD_CODES, RK4
@@ -46,7 +47,11 @@ L_F_BODY = 6  # N, body axes, at the CG
 L_M_BODY = 9  # N·m, body axes
 L_POINTS = 12  # POINT_SLOTS × (ℓ (3), F_j (3))
 POINT_SLOTS = 2
-L_STATE_DEPENDENT = L_POINTS + 6 * POINT_SLOTS  # 1.0 when anything past M_global is set
+# A spring from a body point toward a world target (a hand pulling):
+#   F = k (target − (p + R r)) − c R (v + ω × r),   |F| capped at F_max,   M = (R ℓ) × F
+# with r the point relative to the reference point and ℓ = r − r_g relative to the CG.
+L_SPRING = L_POINTS + 6 * POINT_SLOTS  # target (3, NED), r (3), ℓ (3), k, c, F_max
+L_STATE_DEPENDENT = L_SPRING + 12  # 1.0 when anything past M_global is set
 LOAD_SIZE = L_STATE_DEPENDENT + 1
 
 #: Below this many body-steps per call the serial kernel runs, above it `prange`
@@ -64,8 +69,12 @@ _B2 = float(RK4.b[1])
 
 
 @njit(cache=True, fastmath=False)
-def _turning(u, i, qw, qx, qy, qz):
-    """The state-dependent part of load row u[i] at orientation q, global (F_n, M_n)."""
+def _turning(u, i, y):
+    """The state-dependent part of load row u[i] at state y (13-tuple), global (F_n, M_n)."""
+    qw = y[3]
+    qx = y[4]
+    qy = y[5]
+    qz = y[6]
     # A true rotation R(q/|q|): |q| drifts from one between the norm term's corrections, and
     # R of a non-unit q would scale the load.
     s = 2.0 / (qw * qw + qx * qx + qy * qy + qz * qz)
@@ -107,12 +116,51 @@ def _turning(u, i, qw, qx, qy, qz):
         mx += g1 * f2 - g2 * f1
         my += g2 * f0 - g0 * f2
         mz += g0 * f1 - g1 * f0
+    o = L_SPRING
+    k = u[i, o + 9]
+    c = u[i, o + 10]
+    if k != 0.0 or c != 0.0:
+        r0 = u[i, o + 3]
+        r1 = u[i, o + 4]
+        r2 = u[i, o + 5]
+        # the point's velocity in body axes, v + ω × r, then both into NED
+        b0 = y[7] + (y[11] * r2 - y[12] * r1)
+        b1 = y[8] + (y[12] * r0 - y[10] * r2)
+        b2 = y[9] + (y[10] * r1 - y[11] * r0)
+        s0 = k * (u[i, o] - (y[0] + e00 * r0 + e01 * r1 + e02 * r2)) - c * (
+            e00 * b0 + e01 * b1 + e02 * b2
+        )
+        s1 = k * (u[i, o + 1] - (y[1] + e10 * r0 + e11 * r1 + e12 * r2)) - c * (
+            e10 * b0 + e11 * b1 + e12 * b2
+        )
+        s2 = k * (u[i, o + 2] - (y[2] + e20 * r0 + e21 * r1 + e22 * r2)) - c * (
+            e20 * b0 + e21 * b1 + e22 * b2
+        )
+        size = math.sqrt(s0 * s0 + s1 * s1 + s2 * s2)
+        cap = u[i, o + 11]
+        if size > cap:  # a hand, not a hammer
+            scale = cap / size
+            s0 *= scale
+            s1 *= scale
+            s2 *= scale
+        l0 = u[i, o + 6]
+        l1 = u[i, o + 7]
+        l2 = u[i, o + 8]
+        g0 = e00 * l0 + e01 * l1 + e02 * l2
+        g1 = e10 * l0 + e11 * l1 + e12 * l2
+        g2 = e20 * l0 + e21 * l1 + e22 * l2
+        fx += s0
+        fy += s1
+        fz += s2
+        mx += g1 * s2 - g2 * s1
+        my += g2 * s0 - g0 * s2
+        mz += g0 * s1 - g1 * s0
     return fx, fy, fz, mx, my, mz
 
 
 @njit(cache=True, fastmath=False)
-def _applied(u, i, qw, qx, qy, qz):
-    """(F_n, M_n) of load row u[i] at orientation q: global, about the CG (inputs.py)."""
+def _applied(u, i, y):
+    """(F_n, M_n) of load row u[i] at state y (13-tuple): global, about the CG (inputs.py)."""
     fx = u[i, L_F_GLOBAL]
     fy = u[i, L_F_GLOBAL + 1]
     fz = u[i, L_F_GLOBAL + 2]
@@ -120,7 +168,7 @@ def _applied(u, i, qw, qx, qy, qz):
     my = u[i, L_M_GLOBAL + 1]
     mz = u[i, L_M_GLOBAL + 2]
     if u[i, L_STATE_DEPENDENT] != 0.0:
-        tfx, tfy, tfz, tmx, tmy, tmz = _turning(u, i, qw, qx, qy, qz)
+        tfx, tfy, tfz, tmx, tmy, tmz = _turning(u, i, y)
         fx += tfx
         fy += tfy
         fz += tfz
@@ -134,7 +182,7 @@ def _applied(u, i, qw, qx, qy, qz):
 def _applied_batch(u, x, out):
     """out (N, 6) ← the global (F_n, M_n) of load rows u (N, LOAD_SIZE) at states x (N, 13)."""
     for i in range(x.shape[0]):
-        fx, fy, fz, mx, my, mz = _applied(u, i, x[i, 3], x[i, 4], x[i, 5], x[i, 6])
+        fx, fy, fz, mx, my, mz = _applied(u, i, _load(x[i]))
         out[i, 0] = fx
         out[i, 1] = fy
         out[i, 2] = fz
@@ -295,7 +343,7 @@ def _derivative(p, u, i, y):
 @njit(cache=True, fastmath=False)
 def _derivative_turning(p, u, i, y):
     """ẋ of body i under its whole load row u[i], evaluated at this stage's orientation."""
-    fnx, fny, fnz, mnx, mny, mnz = _applied(u, i, y[3], y[4], y[5], y[6])
+    fnx, fny, fnz, mnx, mny, mnz = _applied(u, i, y)
     return _rigid_body(p, i, y, fnx, fny, fnz, mnx, mny, mnz)
 
 

@@ -187,6 +187,23 @@ class SetInput(ClientModel):
     point: Annotated[Vec3, Within("point")] | None = Field(
         None, description="where Force acts: body frame, relative to the reference point"
     )
+    spring: Spring | None = Field(
+        None,
+        description="push channel only: instead of Force, pull point (the CG without one) "
+        "toward target with stiffness × distance − damping × the point's velocity, "
+        "evaluated at every integrator stage",
+    )
+
+
+class Spring(_Message):
+    """A spring pulling the point toward a world target (a hand on the body)."""
+
+    target: Annotated[Vec3, Within("target")] = Field(description="NED, m")
+    stiffness: Annotated[float, Within("stiffness")] = Field(description="N/m")
+    damping: Annotated[float, Within("damping")] = Field(0.0, description="N·s/m")
+    max_force: Annotated[float, Within("max_force")] = Field(
+        1e7, description="N: the pull never exceeds this"
+    )
 
 
 class SetParams(ClientModel):

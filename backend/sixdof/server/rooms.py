@@ -210,6 +210,7 @@ class Room:
                     frame=msg.frame,
                     point=msg.point,
                     channel=msg.channel,
+                    spring=msg.spring.model_dump() if msg.spring else None,
                 )
             elif isinstance(msg, SetParams):
                 sim.set_params(msg.body, **msg.changes())

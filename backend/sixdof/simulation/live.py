@@ -36,7 +36,7 @@ from .history import History, row_plan
 from .limits import MAX_STEPS_PER_CALL
 from .pacing import Pacer
 from .payload import body_entries
-from .validation import check_param_names, input_update, state_update
+from .validation import check_param_names, input_update, spring_update, state_update
 
 
 class LiveSimulation:
@@ -335,6 +335,7 @@ class LiveSimulation:
         frame: str = "global",
         point: Any = None,
         channel: str = "constant",
+        spring: Any = None,
     ) -> None:
         """Replace one input channel of a body (inputs.py has the equations).
 
@@ -345,11 +346,22 @@ class LiveSimulation:
         body axes and turn with the body. point (body axes, relative to the
         reference point, m): the force acts there, adding the moment
         (point − CGOffset) × F about the CG. None force/moment mean zero.
+        spring {target, stiffness, damping, max_force} (push channel only): instead of a
+        given force, the point (the CG without one) is pulled toward the world target by
+        F = stiffness (target − point) − damping × the point's velocity, at most max_force,
+        evaluated at every integrator stage.
         """
         with self.lock:
             i = self._index(body)
             f, m, frame_, p, channel_ = input_update(force, moment, frame, point, channel)
-            lever = None if p is None else p - self._w.params[i].r_cg_body
+            r_cg = self._w.params[i].r_cg_body
+            lever = None if p is None else p - r_cg
+            if spring is not None:
+                target, k, c, cap = spring_update(spring, channel_)
+                at = r_cg if p is None else p
+                self._inputs.set_spring(i, target, at, at - r_cg, k, c, cap)
+                self._touch()
+                return
             if channel_ == "constant":
                 plain = frame_ == "global" and p is None
                 scenario = with_constant_input(self._w.scenario, i, f if plain else None, m)

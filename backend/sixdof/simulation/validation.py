@@ -19,7 +19,7 @@ from ..dynamics import BodyParams, check_step
 from ..dynamics.inputs import CHANNELS, FRAMES
 from ..dynamics.methods import Method
 from ..dynamics.quaternion import Array
-from ..fields import STEP_MIN, FieldError, check_number, check_vector, choice, number
+from ..fields import LIMITS, STEP_MIN, FieldError, check_number, check_vector, choice, number
 from ..scenario import BodySpec
 from ..scenario.errors import field_error
 from ..scenario.model import checked_quaternion
@@ -163,3 +163,24 @@ def input_update(
     m = np.zeros(3) if moment is None else np.array(check_vector(moment, 3, "Moment"))
     p = None if point is None else np.array(check_vector(point, 3, "point"))
     return f, m, frame, p, channel
+
+
+def spring_update(spring: Any, channel: str) -> tuple[Array, float, float, float]:
+    """Checked (target, stiffness, damping, max_force) of a set_input spring."""
+    if channel != "push":
+        raise FieldError("spring", "invalid", "spring: only the push channel pulls with a spring")
+    if not isinstance(spring, Mapping):
+        raise FieldError("spring", "invalid", f"spring: expected an object, got {spring!r}")
+    unknown = sorted(set(spring) - {"target", "stiffness", "damping", "max_force"})
+    if unknown or "target" not in spring or "stiffness" not in spring:
+        raise FieldError(
+            "spring",
+            "invalid",
+            "spring: give target (m, NED), stiffness (N/m) and optionally damping (N·s/m) "
+            "and max_force (N)",
+        )
+    target = np.array(check_vector(spring["target"], 3, "target"))
+    k = check_number(spring["stiffness"], "stiffness")
+    c = check_number(spring.get("damping", 0.0), "damping")
+    cap = check_number(spring.get("max_force", LIMITS["max_force"].hi), "max_force")
+    return target, k, c, cap
