@@ -15,6 +15,7 @@ $(VENV)/.installed: pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/pip install --quiet --upgrade pip
 	$(BIN)/pip install --quiet -e '.[test,notebook]'
+	$(BIN)/pip install --quiet --group dev
 	touch $@
 
 frontend: frontend-deps

@@ -1,6 +1,6 @@
 """The `sixdof` command: headless runs, the live server, presets.
 
-    sixdof run --input-file MODEL.xml [--output-file modeloutput.csv] [--quiet]
+    sixdof run --input-file MODEL.xml [--output-file modeloutput.csv|-] [--t-end T] [--quiet]
     sixdof serve [--host 127.0.0.1] [--port 8000] [--scenario FILE] [--token T]
                  [--allow-origin ORIGIN ...] [--open]
     sixdof warm
@@ -32,7 +32,7 @@ from typing import TextIO
 from . import __version__
 from .dynamics import IntegrationError
 from .headless import ProgressBar, run_scenario, write_csv
-from .headless.csv_output import DEFAULT_OUTPUT_FILE
+from .headless.csv_output import DEFAULT_OUTPUT_FILE, write_csv_to
 from .scenario import (
     Scenario,
     ScenarioFileError,
@@ -41,6 +41,7 @@ from .scenario import (
     scenario_to_xml,
 )
 from .scenario.presets import DEFAULT_PRESET, PRESETS
+from .scenario.sources import with_overrides
 
 EXIT_OK, EXIT_FAILED, EXIT_BAD_INPUT = 0, 1, 2
 TOKEN_ENV = "SIXDOF_TOKEN"
@@ -69,7 +70,19 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--version", action="version", version=f"sixdof {__version__}")
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
 
-    run = sub.add_parser("run", help="run a scenario headless and write the CSV FhSim writes")
+    raw = argparse.RawDescriptionHelpFormatter
+    run = sub.add_parser(
+        "run",
+        help="run a scenario headless and write the CSV FhSim writes",
+        description="Integrate an FhSim XML input file (or Scenario JSON) from t = 0, faster "
+        "than real time, and write the output ports of every body at the TOutput times as "
+        "CSV (columns Time, B.Pos[0], …, B.AngVel[2], as FhSim names them).",
+        epilog="examples:\n"
+        "  sixdof run --input-file examples/tennis_racket.xml\n"
+        "  sixdof run --input-file examples/free_fall.xml --output-file fall.csv --t-end 2\n"
+        "  sixdof run --input-file model.xml --output-file - | head   # CSV to stdout",
+        formatter_class=raw,
+    )
     run.add_argument(
         "--input-file",
         required=True,
@@ -82,7 +95,14 @@ def build_parser() -> argparse.ArgumentParser:
         type=Path,
         default=Path(DEFAULT_OUTPUT_FILE),
         metavar="CSV",
-        help=f"results file (default: {DEFAULT_OUTPUT_FILE})",
+        help=f"results file, - for standard output (default: {DEFAULT_OUTPUT_FILE})",
+    )
+    run.add_argument(
+        "--t-end",
+        type=float,
+        metavar="T",
+        help="end the run at T s instead of the file's last TOutput time (outputs keep the "
+        "file's spacing)",
     )
     run.add_argument("--quiet", action="store_true", help="no progress bar, no summary line")
     run.add_argument(
@@ -92,7 +112,18 @@ def build_parser() -> argparse.ArgumentParser:
     )
     run.set_defaults(handler=_run)
 
-    serve = sub.add_parser("serve", help="start the live lab (web page + websocket)")
+    serve = sub.add_parser(
+        "serve",
+        help="start the live lab (web page + websocket)",
+        description="Serve the live lab: the three.js page, its websocket and the REST API. "
+        "Open the URL it prints; add ?room=NAME to share one simulation, ?token=T to "
+        "control a server started with --token.",
+        epilog="examples:\n"
+        "  sixdof serve                              # http://127.0.0.1:8000/\n"
+        "  sixdof serve --scenario examples/tennis_racket.xml --open\n"
+        "  sixdof serve --host 0.0.0.0 --token lecture42   # a classroom: students watch",
+        formatter_class=raw,
+    )
     serve.add_argument(
         "--host",
         default="127.0.0.1",
@@ -124,10 +155,24 @@ def build_parser() -> argparse.ArgumentParser:
     warm = sub.add_parser(
         "warm",
         help="compile the physics kernels into numba's cache and exit (e.g. in a Docker build)",
+        description="Compile (or load) every numba kernel once, so the first `serve` or `run` "
+        "starts without compiling. NUMBA_CACHE_DIR chooses where the cache goes.",
+        epilog="example:\n  NUMBA_CACHE_DIR=/var/cache/sixdof sixdof warm",
+        formatter_class=raw,
     )
     warm.set_defaults(handler=_warm)
 
-    presets = sub.add_parser("presets", help="list the presets, or print one as a file")
+    presets = sub.add_parser(
+        "presets",
+        help="list the presets, or print one as a file",
+        description="List the presets (name, title, what to watch), or print one as an FhSim "
+        "XML input file (or Scenario JSON) to start your own from.",
+        epilog="examples:\n"
+        "  sixdof presets\n"
+        "  sixdof presets tennis_racket > racket.xml\n"
+        "  sixdof presets hover --json",
+        formatter_class=raw,
+    )
     presets.add_argument(
         "name",
         nargs="?",
@@ -138,7 +183,14 @@ def build_parser() -> argparse.ArgumentParser:
     presets.add_argument("--json", action="store_true", help="print it as Scenario JSON")
     presets.set_defaults(handler=_presets)
 
-    convert = sub.add_parser("convert", help="convert a scenario between .xml and .json")
+    convert = sub.add_parser(
+        "convert",
+        help="convert a scenario between .xml and .json",
+        description="Read a scenario (.xml or .json) and write it in the format OUT's suffix "
+        "names; the written file reads back to the same scenario.",
+        epilog="example:\n  sixdof convert examples/offset_cg.xml offset_cg.json",
+        formatter_class=raw,
+    )
     convert.add_argument("input", type=Path, metavar="IN")
     convert.add_argument("output", type=Path, metavar="OUT")
     convert.set_defaults(handler=_convert)
@@ -154,6 +206,11 @@ def _load(path: Path) -> Scenario:
 
 def _run(args: argparse.Namespace, err: TextIO) -> int:
     scenario = _load(args.input_file)
+    if args.t_end is not None:
+        try:
+            scenario = with_overrides(scenario, t_end=args.t_end)
+        except ValueError as exc:
+            raise _BadInput(f"--t-end: {exc}") from None
     t_end = float(scenario.integration.output_times()[-1])
     bar = ProgressBar(t_end, err, force=args.progress and not args.quiet)
     bar.enabled = bar.enabled and not args.quiet
@@ -170,26 +227,23 @@ def _run(args: argparse.Namespace, err: TextIO) -> int:
     finally:
         bar.close()
     try:
-        rows = write_csv(args.output_file, result.columns, result.table())
+        if str(args.output_file) == "-":
+            rows = write_csv_to(sys.stdout, result.columns, result.table())
+            sys.stdout.flush()
+        else:
+            rows = write_csv(args.output_file, result.columns, result.table())
+    except BrokenPipeError:  # `| head` read what it wanted: not an error
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return EXIT_OK
     except OSError as exc:
         print(f"sixdof: cannot write {args.output_file}: {exc.strerror or exc}", file=err)
         return EXIT_FAILED
     if not args.quiet:
         for note in scenario.notes():  # e.g. an initial Quater that is not unit
             print(f"sixdof: warning: {note}", file=err)
-        n = len(scenario.bodies)
-        speed = t_end / result.wall_time if result.wall_time > 0 else float("inf")
-        st = result.stats
-        cost = f"{st.steps} steps"
-        if scenario.integration.method in ("dopri5", "radau"):
-            cost += f", {st.rejected} rejected, {st.evaluations} derivative calls"
-        if scenario.integration.method == "radau":
-            cost += f", {st.jacobians} Jacobians, {st.lu} LU decompositions"
         print(
-            f"sixdof: simulated {t_end:g} s of {n} bod{'y' if n == 1 else 'ies'} "
-            f"({scenario.integration.method}, {cost}) in "
-            f"{result.wall_time:.3g} s wall time ({speed:.3g}× real time); "
-            f"{rows} row{'' if rows == 1 else 's'} written to {args.output_file}",
+            f"sixdof: {result.summary}; {rows} row{'' if rows == 1 else 's'} written to "
+            f"{args.output_file}",
             file=err,
         )
     return EXIT_OK

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from pathlib import Path
+from typing import IO
 
 import numpy as np
 
@@ -30,7 +31,13 @@ def write_csv(path: str | Path, columns: Sequence[str], table: np.ndarray) -> in
     if table.ndim != 2 or table.shape[1] != len(columns):
         raise ValueError(f"table shape {table.shape} does not match {len(columns)} columns")
     with atomic_write(path, newline="") as out:
-        out.write(",".join(columns) + "\n")
-        for row in table.tolist():  # Python floats: repr is exact and fast
-            out.write(",".join(map(repr, row)) + "\n")
+        return write_csv_to(out, columns, table)
+
+
+def write_csv_to(out: IO[str], columns: Sequence[str], table: np.ndarray) -> int:
+    """Write `columns` and the rows of `table` (T, C) to an open text stream; return T."""
+    table = np.asarray(table, dtype=float)
+    out.write(",".join(columns) + "\n")
+    for row in table.tolist():  # Python floats: repr is exact and fast
+        out.write(",".join(map(repr, row)) + "\n")
     return table.shape[0]

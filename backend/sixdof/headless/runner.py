@@ -14,6 +14,8 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
 
 import numpy as np
 
@@ -23,6 +25,7 @@ from ..dynamics.model import ANG_VEL, LOCAL_VEL, OUTPUT_PORTS, POS, QUATER
 from ..dynamics.quaternion import rotate
 from ..scenario import Scenario
 from ..scenario.csv_columns import column_names
+from .csv_output import write_csv
 
 
 def output_columns(scenario: Scenario) -> list[str]:
@@ -46,6 +49,54 @@ class RunResult:
     @property
     def columns(self) -> list[str]:
         return output_columns(self.scenario)
+
+    def to_numpy(self) -> np.ndarray:
+        """The CSV's numbers, shape (T, 1 + 16 N), columns named as `columns`."""
+        return self.table()
+
+    def arrays(self) -> dict[str, np.ndarray]:
+        """Each output as its own array: {"Time": (T,), "B.Pos": (T, 3), "B.Quater": (T, 4),
+        …} for every body and output port, in the CSV's order."""
+        table = self.table()
+        out = {"Time": table[:, 0]}
+        col = 1
+        for body in self.scenario.bodies:
+            for port, width in OUTPUT_PORTS:
+                out[f"{body.Name}.{port}"] = table[:, col : col + width]
+                col += width
+        return out
+
+    def to_pandas(self) -> Any:
+        """A pandas DataFrame with the CSV's columns and numbers (pandas is optional)."""
+        try:
+            import pandas as pd
+        except ImportError:
+            raise ImportError(
+                "to_pandas needs pandas: pip install pandas (to_numpy and arrays do not)"
+            ) from None
+        return pd.DataFrame(self.table(), columns=self.columns)
+
+    def to_csv(self, path: str | Path) -> int:
+        """Write the CSV `sixdof run` writes (atomically); returns the rows written."""
+        return write_csv(path, self.columns, self.table())
+
+    @property
+    def summary(self) -> str:
+        """One line: what was simulated, with which integrator, at what cost."""
+        method = self.scenario.integration.method
+        st = self.stats
+        cost = f"{st.steps} steps"
+        if method in ("dopri5", "radau"):
+            cost += f", {st.rejected} rejected, {st.evaluations} derivative calls"
+        if method == "radau":
+            cost += f", {st.jacobians} Jacobians, {st.lu} LU decompositions"
+        t_end = float(self.times[-1]) if self.times.size else 0.0
+        speed = t_end / self.wall_time if self.wall_time > 0 else float("inf")
+        n = len(self.scenario.bodies)
+        return (
+            f"simulated {t_end:g} s of {n} bod{'y' if n == 1 else 'ies'} ({method}, {cost}) "
+            f"in {self.wall_time:.3g} s wall time ({speed:.3g}× real time)"
+        )
 
     def table(self) -> np.ndarray:
         """The CSV's numbers, shape (T, 1 + 16 N), columns as `columns`."""

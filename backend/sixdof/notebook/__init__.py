@@ -21,12 +21,12 @@ except ImportError as exc:  # pragma: no cover - depends on the installation
         "pip install 'sixdof[notebook]' (or pip install -e '.[notebook]' in a checkout)"
     ) from exc
 
+from ..scenario.sources import as_scenario
 from .catalogue import Catalogue, load_catalogue
 from .frames import NED_TO_THREE, quat_to_three, vec_to_three, world_pose
 from .playback import LiveLoop, Recording
 from .plot import CHANNELS, ChannelPlot, svg_line_plot
 from .scene import VisualWarning
-from .sources import as_scenario
 from .view import BodyView
 
 __all__ = [

@@ -23,13 +23,13 @@ import ipywidgets as widgets
 import numpy as np
 import pythreejs as p3
 
+from ..scenario.sources import ScenarioLike, as_scenario
 from ..simulation import LiveSimulation
 from .catalogue import load_catalogue
 from .controls import ControlPanel
 from .playback import LiveLoop, Recording, animation_clip, record
 from .plot import ChannelPlot
 from .scene import BodyDrawing, GeometryLibrary, Stage
-from .sources import ScenarioLike, as_scenario
 
 
 class BodyView:
