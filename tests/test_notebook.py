@@ -412,3 +412,72 @@ def test_example_notebook_runs_top_to_bottom() -> None:
     flips = re.search(r"p changes sign at t = \[([^\]]*)\]", text)
     assert flips and 1 <= len(flips.group(1).split()) <= 3
     assert "largest change of AngVel in body axes: 0.0 rad/s" in text
+
+
+# ---------------------------------------------------------------------- after the user trials
+
+
+def test_the_camera_is_aimed_at_what_it_frames() -> None:
+    """Placed and aimed: its −z axis points at the orbit target from the first display."""
+    view = BodyView(body_scenario(Pos=(2.0, -1.0, 0.5)))
+    cam = view.stage.camera
+    x, y, z, w = cam.quaternion
+    looking = to_rotmat(np.array([w, x, y, z])) @ np.array([0.0, 0.0, -1.0])
+    towards = np.array(view.stage.controls.target) - np.array(cam.position)
+    assert looking @ towards / np.linalg.norm(towards) == pytest.approx(1.0, abs=1e-12)
+    right = to_rotmat(np.array([w, x, y, z])) @ np.array([1.0, 0.0, 0.0])
+    assert abs(right[1]) < 1e-12  # level: the horizon stays horizontal
+
+
+def test_view_and_panel_wrap_instead_of_overlapping() -> None:
+    view = BodyView(body_scenario())
+    layout = view.widget.layout
+    assert (layout.display, layout.flex_flow) == ("flex", "row wrap")
+    assert all(child.layout.flex == "0 0 auto" for child in view.widget.children)
+
+
+def test_pause_is_released_when_a_live_run_ends_and_the_rate_is_the_scaled_one() -> None:
+    view = BodyView(body_scenario())
+    view.set_time_scale(0.11)
+
+    def during() -> str:
+        return view.status.value
+
+    async def scenario() -> str:
+        loop = view.run(0.05)
+        for _ in range(200):  # until the pacing has a second of samples or the run ends
+            await asyncio.sleep(0.02)
+            if "real-time factor" in during() and view.sim.rtf > 0.5:
+                break
+        seen = during()
+        await loop.task
+        return seen
+
+    seen = asyncio.run(scenario())
+    match = re.search(r"real-time factor ([0-9.]+)", seen)
+    assert match is not None and float(match.group(1)) == pytest.approx(0.11, abs=0.02), seen
+    assert "time scale 0.11" in seen
+    assert not view.live and not view.sim.running
+    assert view.controls.pause_button.value is False  # released, not left pressed
+    assert "paused" in view.status.value
+
+
+def test_the_slider_and_the_plot_cursor_follow_a_playback() -> None:
+    view = BodyView(body_scenario(AngVel=(0.0, 0.0, 1.0)))
+    view.set_time_scale(2.0)  # 1 s of simulation plays in 0.5 s
+    seen: list[float] = []
+    view.scrub.observe(lambda change: seen.append(change["new"]), names="value")
+    rec = view.run(1.0, realtime=False)
+    follower = view._follower
+    assert follower is not None and follower.join(timeout=5.0)
+    assert view.scrub.value == pytest.approx(float(rec.times[-1]))
+    assert len(seen) >= 4 and seen == sorted(seen) and seen[0] < 0.5  # it moved along
+    assert view.plot.cursor == pytest.approx(float(rec.times[-1]))
+    assert 'class="cursor"' in view.plot.svg()
+
+
+def test_the_legend_is_above_the_curves() -> None:
+    svg = svg_line_plot([0.0, 1.0], {"p": [0.0, 1.0], "q": [1.0, 0.0]}, height=200)
+    legend_y = [float(y) for y in re.findall(r'class="legend" x="[0-9.]+" y="([0-9.]+)"', svg)]
+    plot_top = 22  # the plot area's top edge
+    assert len(legend_y) == 2 and max(legend_y) < plot_top

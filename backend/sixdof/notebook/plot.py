@@ -67,12 +67,15 @@ def svg_line_plot(
     height: int = 220,
     title: str = "",
     y_label: str = "",
+    cursor: float | None = None,
 ) -> str:
     """An SVG document with one polyline per series against `times` (s).
 
     `series` maps a legend label to values of the same length as `times`. Non-finite
     values are dropped from the line. The y range is the data's, padded by 5 %, or ±1
-    around a constant. Returns the SVG text (UTF-8 safe, labels escaped).
+    around a constant. The legend sits in the band above the plot area, never on the
+    curves; `cursor` (s) draws a dashed vertical time cursor. Returns the SVG text (UTF-8
+    safe, labels escaped).
     """
     t = np.asarray(times, dtype=float)
     left, right, top, bottom = 52, 10, 22, 30
@@ -120,6 +123,7 @@ def svg_line_plot(
             f'<text x="10" y="{top + ph / 2:.1f}" transform="rotate(-90 10 {top + ph / 2:.1f})" '
             f'text-anchor="middle">{escape(y_label)}</text>'
         )
+    n = len(values)
     for i, (label, v) in enumerate(values.items()):
         colour = COLOURS[i % len(COLOURS)]
         ok = np.isfinite(v) & np.isfinite(t[: v.size]) if v.size == t.size else np.zeros(0, bool)
@@ -128,8 +132,17 @@ def svg_line_plot(
             f'<polyline data-label="{escape(label)}" fill="none" stroke="{colour}" '
             f'stroke-width="1.5" points="{pts}"/>'
         )
-        lx = left + 8 + 70 * i
-        out.append(f'<text x="{lx}" y="{top + 12}" fill="{colour}">{escape(label)}</text>')
+        lx = left + pw - 60 * (n - i) + 6  # in the band above the plot area
+        out.append(
+            f'<text class="legend" x="{lx}" y="14" fill="{colour}">&#9632; {escape(label)}</text>'
+        )
+    slack = 0.05 * (t1 - t0)  # a cursor just past the last sample still shows, at the edge
+    if cursor is not None and t0 - slack <= cursor <= t1 + slack:
+        x = sx(min(t1, max(t0, cursor)))
+        out.append(
+            f'<line class="cursor" x1="{x:.1f}" y1="{top}" x2="{x:.1f}" y2="{top + ph}" '
+            'stroke="#333" stroke-dasharray="3,2"/>'
+        )
     out.append("</svg>")
     return "\n".join(out)
 
@@ -170,6 +183,7 @@ class ChannelPlot:
         self.max_points = int(max_points)
         self._rows: deque[tuple[float, dict[str, np.ndarray]]] = deque(maxlen=self.max_points)
         self._last_draw = -math.inf
+        self.cursor: float | None = None  # the time cursor (s), e.g. of a playback
         self.widget = widgets.Image(format="svg+xml", width=str(width), height=str(height))
         self.channels = tuple(channels)
 
@@ -244,6 +258,7 @@ class ChannelPlot:
             height=self.size[1],
             title=title,
             y_label=", ".join(units),
+            cursor=self.cursor,
         )
 
     def redraw(self, *, force: bool = False) -> bool:

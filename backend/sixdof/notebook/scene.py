@@ -22,6 +22,7 @@ from collections.abc import Sequence
 import numpy as np
 import pythreejs as p3
 
+from ..dynamics import quaternion as quat
 from ..scenario import BodySpec
 from ..view_style import BACKGROUND, FALLBACK_COLOUR, VIEW_FROM, WORLD_AXIS_COLOURS
 from .catalogue import Catalogue, MeshEntry
@@ -185,6 +186,23 @@ def _label(text: str, colour: str, size: float) -> p3.Sprite:
     )
 
 
+def look_rotation(eye: np.ndarray, target: np.ndarray) -> tuple[float, float, float, float]:
+    """three.js quaternion (x, y, z, w) of a camera at `eye` looking at `target`, y up.
+
+    As three.js' Object3D.lookAt for a camera: its −z axis points at the target, its x axis
+    is horizontal (up × back), its y axis completes the frame.
+    """
+    back = np.asarray(eye, float) - np.asarray(target, float)
+    back /= np.linalg.norm(back)
+    right = np.cross([0.0, 1.0, 0.0], back)
+    if np.linalg.norm(right) < 1e-9:  # looking straight up or down: any horizontal right
+        right = np.array([1.0, 0.0, 0.0])
+    right /= np.linalg.norm(right)
+    up = np.cross(back, right)
+    w, x, y, z = quat.from_rotmat(np.column_stack([right, up, back]))
+    return (float(x), float(y), float(z), float(w))
+
+
 class Stage:
     """Renderer, camera, orbit controls, lights, NED root with the ground grid and N/E/D axes."""
 
@@ -254,5 +272,8 @@ class Stage:
         dist = max(3.0, 1.3 * radius / math.sin(math.radians(self.camera.fov) / 2))
         position = target + dist * view / np.linalg.norm(view)
         self.camera.position = tuple(position.tolist())
+        # Aim the camera as well as placing it: OrbitControls re-aim it only after the first
+        # user input, and until then the view showed the background alone.
+        self.camera.quaternion = look_rotation(position, target)
         self.controls.target = tuple(target.tolist())
         self.camera.far = max(5000.0, 20 * dist)

@@ -15,6 +15,7 @@ web page can do through the protocol, a notebook can do by calling it directly; 
 from __future__ import annotations
 
 import math
+import time
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
@@ -78,12 +79,18 @@ class BodyView:
         self._build_bodies()
 
         self.controls = ControlPanel(self)
-        self.widget = widgets.HBox(
+        # The view and the panel side by side while they fit, the panel below when they do
+        # not (a narrow notebook, the file browser open): they never overlap.
+        fixed = widgets.Layout(flex="0 0 auto")
+        self.widget = widgets.Box(
             [
-                widgets.VBox([self.stage.renderer, self.scrub, self.status]),
-                widgets.VBox([self.controls.widget, self.plot.widget]),
-            ]
+                widgets.VBox([self.stage.renderer, self.scrub, self.status], layout=fixed),
+                widgets.VBox([self.controls.widget, self.plot.widget], layout=fixed),
+            ],
+            layout=widgets.Layout(display="flex", flex_flow="row wrap", align_items="flex-start"),
         )
+        self._follower: LiveLoop | None = None  # moves the slider along a playback
+        self._last_error: BaseException | None = None
         self.refresh(plot=True)
         self.fit()
 
@@ -147,11 +154,14 @@ class BodyView:
         sim = self.sim
         parts = [f"t = {sim.t:.3f} s", "running" if sim.running else "paused"]
         if sim.running:
-            parts.append(f"real-time factor {sim.rtf:.2f}")
+            # simulated s per wall s, as achieved: the time scale times how well it keeps up
+            parts.append(f"real-time factor {sim.rtf * sim.time_scale:.2f}")
+            if sim.time_scale != 1.0:
+                parts.append(f"time scale {sim.time_scale:g}")
         if sim.paused_reason:
             parts.append(f"<b>{sim.paused_reason}</b>")
         notes = [f"⚠ {d.spec.Name}: {w}" for d in self.drawings if d.spec for w in d.warnings]
-        error = self._loop.error if self._loop is not None else None
+        error = self._loop.error if self._loop is not None else self._last_error
         if error is not None:
             notes.append(f"⚠ the live loop stopped: {error}")
         self.status.value = " · ".join(parts) + "".join(f"<br>{n}" for n in notes)
@@ -210,6 +220,7 @@ class BodyView:
     def _end_live(self, loop: LiveLoop) -> None:
         if loop is not self._loop:  # stopped by stop() (which paused) or replaced by a new run
             return
+        self._loop, self._last_error = None, loop.error  # not live any more: Pause is released
         self.sim.pause()
         self.refresh(plot=True)
         self.controls.sync_from_sim()
@@ -224,6 +235,7 @@ class BodyView:
         if self.action is not None:
             self.action.stop()
             self.action = None
+        self._stop_follower()
         self._draw_state()
 
     def reset(self) -> None:
@@ -276,10 +288,10 @@ class BodyView:
         with self.scrub.hold_trait_notifications():
             self.scrub.min, self.scrub.max = float(rec.times[0]), float(rec.times[-1])
             self.scrub.step = max(1e-3, rec.duration / 500)
-        self._set_scrub(float(rec.times[-1]))
         self.scrub.layout.display = ""
         self.fit()
         self.action.play()
+        self._follow_playback()
         return rec
 
     def play(self) -> None:
@@ -298,6 +310,32 @@ class BodyView:
             )
         self.action.reset()
         self.action.play()
+        self._follow_playback()
+
+    def _follow_playback(self) -> None:
+        """Move the slider and the plot's time cursor along the browser's playback (by the
+        wall clock: the animation runs at the time scale from when it starts)."""
+        rec = self.recording
+        if rec is None:
+            return
+        self._stop_follower()
+        start, t0, t1 = time.monotonic(), float(rec.times[0]), float(rec.times[-1])
+        scale = self.sim.time_scale
+
+        def tick() -> bool:
+            t = min(t1, t0 + (time.monotonic() - start) * scale)
+            self._set_scrub(t)
+            self.plot.cursor = t
+            self.plot.redraw(force=True)
+            return t < t1
+
+        self._set_scrub(t0)
+        self._follower = LiveLoop(tick, 1.0 / 15.0).start()
+
+    def _stop_follower(self) -> None:
+        if self._follower is not None:
+            self._follower.stop()
+            self._follower = None
 
     def seek(self, t: float) -> None:
         """Show the recorded pose nearest to t (s); stops a playing animation."""
@@ -320,4 +358,7 @@ class BodyView:
 
     def _on_scrub(self, change: dict) -> None:
         if not self._quiet_scrub:
+            self._stop_follower()
             self.seek(change["new"])
+            self.plot.cursor = float(change["new"])
+            self.plot.redraw(force=True)
