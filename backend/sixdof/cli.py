@@ -280,6 +280,9 @@ def _warm(args: argparse.Namespace, err: TextIO) -> int:
     sim = LiveSimulation(PRESETS[DEFAULT_PRESET].scenario(), frame_rate=60.0)
     sim.step(100)
     sim.frame()
+    from .api import run  # the headless integrators too: dopri5 is compiled on first use
+
+    run(PRESETS[DEFAULT_PRESET].scenario(), integrator="dopri5", t_end=0.05)
     seconds = time.perf_counter() - start
     from numba.core import config as numba_config
 
