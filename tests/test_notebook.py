@@ -481,3 +481,14 @@ def test_the_legend_is_above_the_curves() -> None:
     legend_y = [float(y) for y in re.findall(r'class="legend" x="[0-9.]+" y="([0-9.]+)"', svg)]
     plot_top = 22  # the plot area's top edge
     assert len(legend_y) == 2 and max(legend_y) < plot_top
+
+
+def test_live_shows_a_running_servers_page_for_a_room() -> None:
+    from sixdof.fields import FieldError
+    from sixdof.notebook import live
+
+    frame = live(room="physics1", url="http://127.0.0.1:8123/", token="t k")
+    assert frame.src == "http://127.0.0.1:8123/?room=physics1&token=t+k"
+    assert "iframe" in frame._repr_html_() and 'height="640"' in frame._repr_html_()
+    with pytest.raises(FieldError, match="room: must be 1 to 64"):
+        live(room="no spaces")

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import math
 import numbers
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, Literal
@@ -180,6 +181,18 @@ def check_vector(
                 f"got {_fmt(norm)}",
             )
     return v
+
+
+#: A room's name (the page's ?room=…, the websocket, REST, the notebook's live()).
+ROOM_NAME = re.compile(r"^[A-Za-z0-9_-]{1,64}$")
+ROOM_RULE = "1 to 64 characters from A-Z a-z 0-9 _ -"
+
+
+def check_room(name: str) -> str:
+    """`name` if it is a valid room name, else FieldError naming the rule."""
+    if not isinstance(name, str) or not ROOM_NAME.match(name):
+        raise FieldError("room", "invalid", f"room: must be {ROOM_RULE}, got {str(name)[:80]!r}")
+    return name
 
 
 def choice(value: Any, field: str, allowed: Sequence[str]) -> str:

@@ -7,6 +7,9 @@
     view
     view.run(20, realtime=False)
 
+    from sixdof.notebook import live
+    live(room="physics1")                 # the page of a running `sixdof serve`, in an IFrame
+
 Only this package needs pythreejs and ipywidgets; `import sixdof` never does.
 """
 
@@ -24,6 +27,7 @@ except ImportError as exc:  # pragma: no cover - depends on the installation
 from ..scenario.sources import as_scenario
 from .catalogue import Catalogue, load_catalogue
 from .frames import NED_TO_THREE, quat_to_three, vec_to_three, world_pose
+from .live_page import live
 from .playback import LiveLoop, Recording
 from .plot import CHANNELS, ChannelPlot, svg_line_plot
 from .scene import VisualWarning
@@ -39,6 +43,7 @@ __all__ = [
     "Recording",
     "VisualWarning",
     "as_scenario",
+    "live",
     "load_catalogue",
     "quat_to_three",
     "svg_line_plot",

@@ -13,7 +13,6 @@ from __future__ import annotations
 import asyncio
 import logging
 import math
-import re
 import time
 from collections import deque
 from collections.abc import Callable
@@ -22,7 +21,7 @@ from typing import Any
 import orjson
 
 from .. import __version__
-from ..fields import FieldError
+from ..fields import FieldError, check_room
 from ..scenario import Scenario
 from ..simulation import Engine, LiveSimulation, warm_up
 from . import presets
@@ -49,15 +48,13 @@ from .settings import Settings
 
 log = logging.getLogger("sixdof.server")
 
-ROOM_NAME = re.compile(r"^[A-Za-z0-9_-]{1,64}$")
-ROOM_RULE = "1 to 64 characters from A-Z a-z 0-9 _ -"
-
 
 def check_room_name(name: str) -> str:
-    """`name` if it is a valid room name, else raise Refusal naming the rule."""
-    if not ROOM_NAME.match(name):
-        raise Refusal("invalid", f"room: must be {ROOM_RULE}, got {name[:80]!r}", "room")
-    return name
+    """`name` if it is a valid room name (fields.check_room), else raise Refusal."""
+    try:
+        return check_room(name)
+    except FieldError as exc:
+        raise Refusal.of(exc) from None
 
 
 def _dumps_state(seq: int, frame: dict[str, Any]) -> str:
