@@ -472,3 +472,25 @@ def test_a_non_unit_initial_quater_is_run_as_given_and_warned(tmp_path: Path, ca
     # n = q² follows 1 / (1 + (1/n0 − 1) e^(−t/τ)): after 5 τ, |q| − 1 ≈ 1.2e-3
     n = 1.0 / (1.0 + (1.0 / 1.21 - 1.0) * np.exp(-5.0))
     assert q1 == pytest.approx(np.sqrt(n), rel=1e-6)
+
+
+def test_output_to_stdout_and_t_end(tmp_path: Path) -> None:
+    (tmp_path / "fall.xml").write_text(FALL_XML.format(tout="0:0.25:10"))
+    out = _sixdof("run", "--input-file", "fall.xml", "--output-file", "-", "--t-end", "1",
+                  cwd=tmp_path)  # fmt: skip
+    assert out.returncode == 0, out.stderr
+    lines = out.stdout.splitlines()
+    assert lines[0].startswith("Time,Ball.Pos[0]") and len(lines) == 1 + 5  # 0 … 1 s by 0.25
+    assert float(lines[-1].split(",")[3]) == pytest.approx(G / 2, rel=1e-12)
+    assert not (tmp_path / "-").exists() and not (tmp_path / "modeloutput.csv").exists()
+    assert "5 rows written to -" in out.stderr
+    bad = _sixdof("run", "--input-file", "fall.xml", "--t-end", "-3", cwd=tmp_path)
+    assert bad.returncode == 2 and "t_end" in bad.stderr and "Traceback" not in bad.stderr
+
+
+@pytest.mark.parametrize("command", ["run", "serve", "warm", "presets", "convert"])
+def test_every_subcommand_describes_itself_with_examples(command: str, capsys) -> None:
+    with pytest.raises(SystemExit):
+        main([command, "--help"])
+    text = capsys.readouterr().out
+    assert "example" in text and f"sixdof {command}" in text.split("example", 1)[1]
