@@ -35,6 +35,10 @@ export class Connection {
     this.timer = null;
     this.everOpen = false;
     this.connected = false;
+    /** Watching (no token for a server that needs one): nothing is sent at all. */
+    this.readOnly = false;
+    /** The `type` of every message sent, in order (what the page asked of the server). */
+    this.sentTypes = [];
   }
 
   connect() {
@@ -96,7 +100,8 @@ export class Connection {
    * @param {{onAck?: Function, onError?: Function, onLost?: Function}} [handlers]
    */
   send(msg, handlers = {}) {
-    if (!this.ws || this.ws.readyState !== WebSocket.OPEN) return null;
+    if (this.readOnly || !this.ws || this.ws.readyState !== WebSocket.OPEN) return null;
+    this.sentTypes.push(msg.type);
     const id = String(this.nextId++);
     this.pending.set(id, { of: msg.type, ...handlers });
     if (this.pending.size > 500) {

@@ -13,6 +13,8 @@ export function timeScaleText(scale) {
 
 export class Hud {
   constructor(el) {
+    /** @type {string[]} */
+    this.activePushes = [];
     this.el = el;
     this.fields = {};
     for (const node of el.querySelectorAll('[data-hud]')) this.fields[node.dataset.hud] = node;
@@ -55,6 +57,11 @@ export class Hud {
     this.set('run', `${run} · ${st.integrator} h = ${st.step * 1000 >= 1 ? fmt(st.step * 1000, 2) + ' ms' : fmt(st.step * 1e6, 0) + ' µs'}`);
     this.el.classList.toggle('paused', !st.running);
     if (body) {
+      // which inputs act, and their sum as the server applies it (global, about the CG)
+      const active = ['constant', ...this.activePushes].join(' + ');
+      const vec = (v) => `(${v.map((x) => (x === 0 ? '0' : fmt(x, 1))).join(', ')})`;
+      const moment = body.Moment.some((x) => x !== 0) ? `, M ${vec(body.Moment)} N·m` : '';
+      this.set('inputs', `${active}: F ${vec(body.Force)} N${moment}`);
       this.set('force', `|F| ${fmt(mag(body.Force), 1)} N  |M| ${fmt(mag(body.Moment), 1)} N·m`);
       this.set('vel', `|Vel| ${fmt(mag(body.Vel), 2)} m/s  |AngVel| ${fmt(mag(body.AngVel), 2)} rad/s`);
     }
@@ -73,6 +80,11 @@ export class Hud {
   }
 
   /** Show (text) or remove (null) the banner `key`. kind: "warn" | "error" | "info". */
+  /** The push sources acting now (drag, pad, held, keys), named in the inputs line. */
+  pushes(sources) {
+    this.activePushes = sources.map((s) => (s === 'panel' ? 'held' : s));
+  }
+
   banner(key, text, kind = 'warn') {
     let el = this.bannerEls.get(key);
     if (!text) {

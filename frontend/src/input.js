@@ -36,6 +36,17 @@ export function inertiaTensor(spec) {
   return new Matrix3().set(m * a * a, 0, 0, 0, m * b * b, 0, 0, 0, m * c * c);
 }
 
+/**
+ * The moment that gives the body the angular acceleration α: M = I α with its whole inertia
+ * tensor (about the CG, body axes). A global α is turned into body axes and the moment back,
+ * M = R I Rᵀ α.
+ */
+export function momentFor(spec, quater, alpha, global) {
+  const alphaBody = global ? rotateNedToBody(quater, alpha) : alpha;
+  const momentBody = new Vector3(...alphaBody).applyMatrix3(inertiaTensor(spec)).toArray();
+  return global ? rotateBodyToNed(quater, momentBody) : momentBody;
+}
+
 // key -> [kind, axis, sign]; axes are N/E/D in the global frame, x/y/z in the body frame
 export const KEYS = {
   ArrowUp: ['F', 0, 1], KeyW: ['F', 0, 1],
@@ -113,13 +124,8 @@ export class Keyboard {
       if (kind === 'F') F[axis] += sign * body.Mass * panel.pushAccel;
       else alpha[axis] += sign * panel.pushAlpha;
     }
-    // M = I α with the body's whole inertia tensor (about the CG, body axes): a global α is
-    // turned into body axes and the moment back, M = R I Rᵀ α
     const quater = this.getFrame()?.Quater ?? [1, 0, 0, 0];
-    const global = panel.frame !== 'body';
-    const alphaBody = global ? rotateNedToBody(quater, alpha) : alpha;
-    const momentBody = new Vector3(...alphaBody).applyMatrix3(inertiaTensor(body)).toArray();
-    const M = global ? rotateBodyToNed(quater, momentBody) : momentBody;
+    const M = momentFor(body, quater, alpha, panel.frame !== 'body');
     this.push('keys', { frame: panel.frame, Force: F, Moment: M, point: null });
   }
 }
@@ -134,9 +140,12 @@ export class Keyboard {
  * of the body: 1/m_eff = uᵀ (E/m − S(r) I⁻¹ S(r)) u, r from the CG to p, so a thin rod held at
  * its tip is pulled as gently as a ball: ω₀ = 2π · 0.6 Hz, ζ = 0.8.
  */
+const LONG_PRESS = 450; // ms a finger rests on the body before it grabs
+
 export class DragPush {
-  constructor({ stage, container, getView, getFrame, push, drawArrow }) {
+  constructor({ stage, container, getView, getFrame, push, drawArrow, canPush }) {
     this.stage = stage;
+    this.canPush = canPush; // () => false while watching: no drag, no arrow
     this.getView = getView; // () => BodyView under the panel
     this.getFrame = getFrame; // () => latest raw body frame {Pos, Quater, Vel, AngVel}
     this.push = push;
@@ -145,6 +154,7 @@ export class DragPush {
     this.ray = new Raycaster();
     this.mouse = new Vector2();
     this.timer = null;
+    this.longPress = null; // a finger resting on the body: {id, x, y, timer}
     this.scratch = { from: new Vector3(), to: new Vector3() };
     // capture phase on the container: runs before OrbitControls' listener on the canvas
     container.addEventListener('pointerdown', (ev) => this.start(ev), { capture: true });
@@ -160,27 +170,69 @@ export class DragPush {
     this.mouse.set(((ev.clientX - r.left) / r.width) * 2 - 1, -((ev.clientY - r.top) / r.height) * 2 + 1);
   }
 
-  start(ev) {
-    if (!ev.shiftKey || ev.button !== 0 || ev.target !== this.stage.canvas) return;
+  /** The point of the body under the pointer (three world), or null. */
+  pick(ev) {
     const view = this.getView();
-    if (!view) return;
+    if (!view || ev.target !== this.stage.canvas) return null;
     this.setMouse(ev);
     this.ray.setFromCamera(this.mouse, this.stage.camera);
     const hit = this.ray.intersectObject(view.mesh, false)[0];
-    if (!hit) return; // a Shift+drag beside the body pans the camera as usual
+    return hit ? { view, point: hit.point.clone() } : null;
+  }
+
+  start(ev) {
+    if (!this.canPush()) return;
+    if (ev.pointerType === 'touch') return this.touchDown(ev);
+    if (!ev.shiftKey || ev.button !== 0) return;
+    const picked = this.pick(ev);
+    if (!picked) return; // a Shift+drag beside the body pans the camera as usual
     ev.stopPropagation();
     ev.preventDefault();
+    this.begin(picked.view, picked.point);
+  }
+
+  /**
+   * Touch: a finger held still on the body for LONG_PRESS ms starts the same spring drag;
+   * a finger that moves first, or a second finger (pinch, two-finger orbit), stays with the
+   * camera.
+   */
+  touchDown(ev) {
+    if (this.longPress || this.active) {
+      this.cancelLongPress(); // a second finger: the camera's gesture
+      return;
+    }
+    const picked = this.pick(ev);
+    if (!picked) return;
+    const lp = { id: ev.pointerId, x: ev.clientX, y: ev.clientY, timer: 0 };
+    lp.timer = window.setTimeout(() => {
+      this.longPress = null;
+      this.begin(picked.view, picked.point);
+    }, LONG_PRESS);
+    this.longPress = lp;
+  }
+
+  cancelLongPress() {
+    if (this.longPress) clearTimeout(this.longPress.timer);
+    this.longPress = null;
+  }
+
+  /** Grab the body at `point` (three world) and pull it toward the pointer from now on. */
+  begin(view, point) {
     this.stage.controls.enabled = false;
-    const local = view.group.worldToLocal(hit.point.clone());
+    const local = view.group.worldToLocal(point.clone());
     // the drag plane: through the grabbed point, facing the camera as it is now (three world)
     const normal = this.stage.camera.getWorldDirection(new Vector3());
-    const plane = new Plane().setFromNormalAndCoplanarPoint(normal, hit.point.clone());
-    this.active = { view, point: [local.x, local.y, local.z], plane, target: hit.point.clone(), sent: 0 };
+    const plane = new Plane().setFromNormalAndCoplanarPoint(normal, point.clone());
+    this.active = { view, point: [local.x, local.y, local.z], plane, target: point.clone(), sent: 0 };
     this.aim();
     this.timer = setInterval(() => this.redraw(), 1000 / 30);
   }
 
   move(ev) {
+    const lp = this.longPress;
+    if (lp && ev.pointerId === lp.id && Math.hypot(ev.clientX - lp.x, ev.clientY - lp.y) > 10) {
+      this.cancelLongPress(); // it moved: an orbit, not a push
+    }
     if (!this.active) return;
     this.setMouse(ev);
     this.aim();
@@ -231,6 +283,7 @@ export class DragPush {
   }
 
   stop() {
+    this.cancelLongPress();
     if (!this.active) return;
     this.active = null;
     clearInterval(this.timer);

@@ -10,6 +10,7 @@ import { nedToThree, threeToNed } from './frames.js';
 import { Arrow } from './glyphs.js';
 import { Hud } from './hud.js';
 import { DragPush, Keyboard } from './input.js';
+import { PushPad } from './pad.js';
 import { StateBuffer } from './interp.js';
 import { MeshLibrary } from './meshes.js';
 import { Panel } from './panel.js';
@@ -40,10 +41,12 @@ const conn = new Connection({ room, token, onMessage: receive, onStatus: (s) => 
 
 // ---------------------------------------------------------------- pushes (keys, held button, drag)
 
-const pushes = { drag: null, panel: null, keys: null };
+const pushes = { drag: null, pad: null, panel: null, keys: null };
 function push(source, input, ctls = []) {
+  if (conn.readOnly) return; // watching: nothing to push with
   pushes[source] = input;
-  const cur = pushes.drag ?? pushes.panel ?? pushes.keys; // one push channel: the most direct wins
+  hud.pushes(Object.keys(pushes).filter((k) => pushes[k] !== null));
+  const cur = pushes.drag ?? pushes.pad ?? pushes.panel ?? pushes.keys; // one push channel: the most direct wins
   const msg = {
     type: 'set_input',
     channel: 'push',
@@ -92,6 +95,7 @@ new Keyboard({
 const dragArrow = new Arrow(ARROW_COLORS.drag);
 stage.ned.add(dragArrow);
 const drag = new DragPush({
+  canPush: () => !conn.readOnly,
   stage,
   container: $('view'),
   getView: selectedView,
@@ -104,6 +108,40 @@ const drag = new DragPush({
     dragArrow.radius = Math.max(0.008, 0.02 * (selectedView()?.extent() ?? 1));
     dragArrow.set(a, d.clone().normalize(), d.length());
   },
+});
+
+const pad = new PushPad({
+  container: $('view'),
+  stage,
+  getBody: selectedView,
+  getFrame: selectedFrame,
+  getPanel: () => panel.p,
+  push,
+});
+
+// ---------------------------------------------------------------- watching
+
+/**
+ * Watching (a server with a token, opened without it): every control that would need the
+ * token is disabled, nothing is sent, no local drag is drawn, and a field takes a token.
+ */
+function setWatching(watching) {
+  conn.readOnly = watching;
+  $('watch').hidden = !watching;
+  for (const id of ['btn-pause', 'btn-step', 'btn-reset', 'btn-pad']) {
+    const el = /** @type {HTMLButtonElement} */ ($(id));
+    el.disabled = watching;
+    el.title = watching ? 'Watching: the lecturer controls this room' : el.dataset.title ?? el.title;
+  }
+  pad.setEnabled(!watching);
+}
+$('watch').addEventListener('submit', (ev) => {
+  ev.preventDefault();
+  const given = /** @type {HTMLInputElement} */ ($('watch-token')).value.trim();
+  if (!given) return;
+  const url = new URL(window.location.href);
+  url.searchParams.set('token', given);
+  window.location.assign(url.toString()); // a new connection, with the token
 });
 
 // ---------------------------------------------------------------- messages
@@ -152,7 +190,7 @@ function onHello(msg) {
   stage.setScale(selectedView()?.extent() ?? 1);
   const where = Object.assign(document.createElement('span'), { textContent: ` · room ${msg.room}${msg.can_control === false ? ' · watching' : ''}` });
   $('version').replaceChildren(`sixdof ${msg.version}`, where);
-  hud.banner('watch', msg.can_control === false ? 'Watching only: this server needs ?token=… in the address to control the body.' : null, 'info');
+  setWatching(msg.can_control === false);
   checkLooks();
   checkQuaternions(msg);
   const name = msg.scenario.name;
@@ -243,12 +281,22 @@ $('btn-reset').addEventListener('click', actions.reset);
 $('btn-follow').addEventListener('click', () => setFollow(!stage.follow));
 $('btn-view').addEventListener('click', resetView);
 $('btn-help').addEventListener('click', () => ($('help').hidden = !$('help').hidden));
-$('help').addEventListener('click', () => ($('help').hidden = true));
-$('btn-panel').addEventListener('click', () => {
-  const narrow = window.matchMedia('(max-width: 760px)').matches;
-  document.body.classList.toggle(narrow ? 'panel-open' : 'panel-closed');
-  fitCanvas();
+$('btn-pad').addEventListener('click', () => {
+  pad.show(!pad.shown);
+  $('btn-pad').classList.toggle('on', pad.shown);
+document.querySelector('#caption .caption-title')?.addEventListener('click', () => $('caption').classList.toggle('expanded'));
 });
+$('btn-pad').classList.toggle('on', pad.shown);
+$('help').addEventListener('click', () => ($('help').hidden = true));
+function togglePanel() {
+  const narrow = window.matchMedia('(max-width: 900px)').matches;
+  document.body.classList.toggle(narrow ? 'panel-open' : 'panel-closed');
+  const open = document.body.classList.contains('panel-open');
+  $('sheet-handle').textContent = open ? 'Controls, presets ▾' : 'Controls, presets ▴';
+  fitCanvas();
+}
+$('btn-panel').addEventListener('click', togglePanel);
+$('sheet-handle').addEventListener('click', togglePanel);
 $('btn-plots').addEventListener('click', () => {
   $('plots').hidden = !$('plots').hidden;
   $('btn-plots').classList.toggle('on', !$('plots').hidden);
@@ -313,6 +361,10 @@ stage.renderer.setAnimationLoop((time) => {
   },
   get connected() {
     return conn.connected;
+  },
+  /** The type of every message the page has sent (a watcher sends none). */
+  get sent() {
+    return conn.sentTypes;
   },
   get fps() {
     return hud.fps;

@@ -50,6 +50,7 @@ export class Panel {
       preset: '', body: '', running: true,
       time_scale: 1, integrator: 'rk4', step: 0.001,
       frame: 'global', Fx: 0, Fy: 0, Fz: 0, Mx: 0, My: 0, Mz: 0, pushAccel: 10, pushAlpha: 4,
+      hFx: 0, hFy: 0, hFz: 0, hMx: 0, hMy: 0, hMz: 0,
       Mass: 1, InertiaRadi: '', Inertia: '', CGOffset: '', Gravity: 9.81, model: 'full',
       Mesh: 'sphere', Material: 'Simple/Black', colour: '#202124', MeshScale: '', Size: '', MeshOrigin: '',
       triad: true, arrows: true, trail: true, follow: true,
@@ -88,13 +89,20 @@ export class Panel {
     for (const k of ['Fx', 'Fy', 'Fz', 'Mx', 'My', 'Mz']) c[k] = fi.add(p, k);
     const vecCtl = ['Fx', 'Fy', 'Fz', 'Mx', 'My', 'Mz'].map((k) => c[k]);
     c.applyConstant = fi.add({ go: () => this.sendInput('constant', vecCtl) }, 'go').name('Set as constant input');
-    c.hold = fi.add({ go: () => {} }, 'go').name('Push while held');
-    this.holdButton(c.hold, vecCtl);
     c.clear = fi.add({ go: () => this.clearConstant(vecCtl) }, 'go').name('Clear constant input');
+    // The held push has values of its own, zero until set: it acts only while the button is
+    // held, on top of the constant input, which it never changes.
+    const fh = fi.addFolder('Push while held');
+    for (const k of ['hFx', 'hFy', 'hFz', 'hMx', 'hMy', 'hMz']) c[k] = fh.add(p, k);
+    const heldCtl = ['hFx', 'hFy', 'hFz', 'hMx', 'hMy', 'hMz'].map((k) => c[k]);
+    c.hold = fh.add({ go: () => {} }, 'go').name('Push while held');
+    this.holdButton(c.hold, heldCtl);
     c.pushAccel = fi.add(p, 'pushAccel', 0.5, 50, 0.5).name('Key push (m/s²)');
     c.pushAlpha = fi.add(p, 'pushAlpha', 0.5, 50, 0.5).name('Key turn (rad/s²)');
     for (const k of ['Fx', 'Fy', 'Fz']) c[k]._field = 'Force';
     for (const k of ['Mx', 'My', 'Mz']) c[k]._field = 'Moment';
+    for (const k of ['hFx', 'hFy', 'hFz']) c[k]._field = 'Force';
+    for (const k of ['hMx', 'hMy', 'hMz']) c[k]._field = 'Moment';
 
     const fb = gui.addFolder('Body');
     c.Mass = fb.add(p, 'Mass').name('Mass (kg)');
@@ -179,6 +187,8 @@ export class Panel {
     const ax = body ? ['x', 'y', 'z'] : ['N', 'E', 'D'];
     ['Fx', 'Fy', 'Fz'].forEach((k, i) => this.c[k].name(`Force ${ax[i]} (N)`));
     ['Mx', 'My', 'Mz'].forEach((k, i) => this.c[k].name(`Moment ${ax[i]} (N·m)`));
+    ['hFx', 'hFy', 'hFz'].forEach((k, i) => this.c[k].name(`Push ${ax[i]} (N)`));
+    ['hMx', 'hMy', 'hMz'].forEach((k, i) => this.c[k].name(`Push moment ${ax[i]} (N·m)`));
   }
 
   /**
@@ -256,6 +266,13 @@ export class Panel {
     return { frame: p.frame, Force: [p.Fx, p.Fy, p.Fz].map(num), Moment: [p.Mx, p.My, p.Mz].map(num) };
   }
 
+  /** The held push's values (its own fields), in the panel's frame. */
+  heldInput() {
+    const p = this.p;
+    const num = (x) => (Number.isFinite(x) ? x : 0);
+    return { frame: p.frame, Force: [p.hFx, p.hFy, p.hFz].map(num), Moment: [p.hMx, p.hMy, p.hMz].map(num) };
+  }
+
   sendInput(channel, ctls) {
     this.send(ctls, { type: 'set_input', channel, ...this.typedInput(), point: null });
   }
@@ -273,7 +290,7 @@ export class Panel {
     const down = (ev) => {
       ev.preventDefault();
       held = true;
-      this.actions.push('panel', { ...this.typedInput(), point: null }, ctls);
+      this.actions.push('panel', { ...this.heldInput(), point: null }, ctls);
     };
     const up = () => {
       if (!held) return;
@@ -300,7 +317,7 @@ export class Panel {
     if (hello.limits?.integrators) c.integrator.options(hello.limits.integrators);
     const canControl = hello.can_control !== false;
     for (const ctl of Object.values(this.c)) {
-      if (!['triad', 'arrows', 'trail', 'follow', 'pushAccel', 'pushAlpha', 'frame', 'body'].includes(ctl._field)) ctl.disable(!canControl);
+      if (!['triad', 'arrows', 'trail', 'follow', 'body'].includes(ctl._field)) ctl.disable(!canControl);
     }
     this.p.body = bodyName;
     this.refresh();

@@ -51,6 +51,7 @@ class Server:
 
     port: int
     log: Path
+    token: str | None = None  # serve --token: a page without it only watches
     proc: subprocess.Popen | None = None
     _log_file: object = field(default=None, repr=False)
 
@@ -61,6 +62,7 @@ class Server:
     def start(self, timeout: float = 60.0) -> None:
         self._log_file = self.log.open("ab")
         cmd = [sys.executable, "-m", "sixdof.cli", "serve", "--host", "127.0.0.1"]
+        cmd += ["--token", self.token or ""]  # explicit: SIXDOF_TOKEN must not leak in
         self.proc = subprocess.Popen(
             [*cmd, "--port", str(self.port)], stdout=self._log_file, stderr=subprocess.STDOUT
         )
@@ -111,10 +113,13 @@ class PageRun:
 
 
 def open_page(browser: Browser, base: str, *, width: int = 1280, height: int = 720,
-              room: str | None = None) -> PageRun:  # fmt: skip
-    """Open the page in a fresh context on a new room and wait for its first state frame."""
+              room: str | None = None, touch: bool = False) -> PageRun:  # fmt: skip
+    """Open the page in a fresh context on a new room and wait for its first state frame.
+
+    touch: a phone or tablet (touch events, a coarse pointer, mobile viewport)."""
     room = room or f"t{uuid.uuid4().hex[:10]}"
-    context = browser.new_context(viewport={"width": width, "height": height})
+    extra = {"has_touch": True, "is_mobile": True, "device_scale_factor": 2} if touch else {}
+    context = browser.new_context(viewport={"width": width, "height": height}, **extra)
     page = context.new_page()
     errors: list[str] = []
     page.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
@@ -167,6 +172,10 @@ def wait_plot_redraw(page: Page, timeout: float = 10_000) -> None:
 def load_preset(page: Page, name: str) -> None:
     """Choose a preset in the panel, as a user would, and wait for its scenario to arrive."""
     select = page.get_by_label("Preset", exact=True)
+    opened = not select.is_visible()
+    if opened:  # a phone: the panel is a collapsed bottom sheet
+        page.click("#sheet-handle")
+        select.wait_for(state="visible")
     title = page.evaluate(
         "(n) => __sixdof.hello.presets.find((p) => p.name === n).title || n", name
     )
@@ -179,6 +188,8 @@ def load_preset(page: Page, name: str) -> None:
         arg=[name, before],
         timeout=10_000,
     )
+    if opened:  # as the user left it
+        page.click("#sheet-handle")
 
 
 def decode_png(data: bytes) -> np.ndarray:

@@ -154,7 +154,7 @@ def test_phone_toolbar_fits_and_plots_hide_the_caption(browser: Browser, server:
     page = run.page
     load_preset(page, "hover")
     buttons = page.locator("#toolbar > *")
-    assert buttons.count() == 10
+    assert buttons.count() == 11
     for i in range(buttons.count()):
         box = buttons.nth(i).bounding_box()
         name = buttons.nth(i).inner_text()

@@ -114,10 +114,11 @@ def test_keys_and_panel_apply_force_the_right_way(page_run: PageRun, server: Ser
     page.wait_for_function("__sixdof.lastState.bodies[0].Force[1] === 0")
     off = page.evaluate("__sixdof.lastState")
     after = off["bodies"][0]
-    # pushed at 10 m/s² while the key was held: `off` is seen a few frames after the release
+    # pushed at 10 m/s² while the key was held, at least the 0.5 s of simulated time waited
+    # (less what the key-down took to arrive); `off` is seen some frames after the release
     held = off["t"] - on["t"]
     gained = after["Vel"][1] - on["bodies"][0]["Vel"][1]
-    assert held > 0.2 and 10.0 * (held - 0.15) - 1e-6 < gained <= 10.0 * held + 1e-6
+    assert 10.0 * 0.45 < gained <= 10.0 * held + 1e-6, (gained, held)
     assert abs(after["Vel"][0]) < 0.05 and abs(after["Vel"][2]) < 0.05
     assert after["Force"] == pytest.approx([0, 0, -mass * G], abs=1e-6)  # back to the constant
     wait_drawn(page)
@@ -326,17 +327,19 @@ def test_screenshots_of_default_view_plots_and_phone(browser: Browser, server: S
     page.screenshot(path=str(SHOTS / "phone.png"))
     canvas = page.locator("#scene").bounding_box()
     assert canvas["width"] == pytest.approx(390, abs=1)  # the view takes the whole width
-    assert not page.locator("#side").evaluate(
-        "e => e.getBoundingClientRect().left < 390"
-    )  # panel tucked away
+    side = page.locator("#side").bounding_box()
+    assert side["y"] >= canvas["y"] + canvas["height"] - 1  # the sheet is below the view
+    assert side["height"] < 60  # collapsed to its one row
     page.click("#btn-panel")
-    page.wait_for_function(
-        "document.getElementById('side').getBoundingClientRect().right <= 391"
-    )  # the drawer slid in
+    page.wait_for_function("document.body.classList.contains('panel-open')")
     wait_frames(page, 2)
-    assert page.locator("#side").evaluate("e => e.getBoundingClientRect().right <= 391")
+    side = page.locator("#side").bounding_box()
+    canvas = page.locator("#scene").bounding_box()
+    assert side["height"] > 200 and side["y"] + side["height"] <= 845  # open, on screen
+    assert canvas["y"] + canvas["height"] <= side["y"] + 1  # the view above it, not under it
+    wait_drawn(page)
     x, y = screen(page)
-    assert 0 < x < 390 and 0 < y < 844
+    assert 0 < x < 390 and canvas["y"] < y < canvas["y"] + canvas["height"]  # body in view
     assert page.evaluate("document.documentElement.scrollWidth") <= 390
     page.screenshot(path=str(SHOTS / "phone_panel.png"))
     assert phone.errors == []

@@ -1,0 +1,141 @@
+// @ts-check
+// The push pad for touch screens (and, on request, for a mouse): a translucent joystick that
+// pushes the body in the plane of the view, and two buttons that twist it about the vertical.
+// Pushes go to the transient push channel while a finger is on the pad, like held keys.
+
+import { Vector3 } from 'three';
+import { threeToNed } from './frames.js';
+import { momentFor } from './input.js';
+
+const RATE = 1000 / 30; // ms between pushes while the stick is held
+
+export class PushPad {
+  /**
+   * @param {object} deps
+   * @param {HTMLElement} deps.container  where the pad is drawn (over the view)
+   * @param {import('./scene.js').Stage} deps.stage
+   * @param {() => any} deps.getBody  the selected BodyView ({spec})
+   * @param {() => any} deps.getFrame  its newest state frame ({Quater})
+   * @param {() => {pushAccel: number, pushAlpha: number}} deps.getPanel
+   * @param {(source: string, input: object|null) => void} deps.push
+   */
+  constructor({ container, stage, getBody, getFrame, getPanel, push }) {
+    this.stage = stage;
+    this.getBody = getBody;
+    this.getFrame = getFrame;
+    this.getPanel = getPanel;
+    this.push = push;
+    this.enabled = true;
+    this.stick = [0, 0]; // right, up on the screen, each in [-1, 1]
+    this.twist = 0; // -1, 0, 1: about D (down), seen from above clockwise for +1
+    this.held = false; // a finger on the stick
+    this.timer = null;
+    this.el = document.createElement('div');
+    this.el.id = 'pad';
+    this.el.hidden = true;
+    this.el.innerHTML =
+      '<div class="pad-stick" role="slider" aria-label="Push pad: push in the view plane">' +
+      '<div class="pad-knob"></div></div>' +
+      '<div class="pad-twist"><button type="button" data-twist="-1" aria-label="Twist left">⟲</button>' +
+      '<button type="button" data-twist="1" aria-label="Twist right">⟳</button></div>';
+    container.appendChild(this.el);
+    this.base = /** @type {HTMLElement} */ (this.el.querySelector('.pad-stick'));
+    this.knob = /** @type {HTMLElement} */ (this.el.querySelector('.pad-knob'));
+    this.base.addEventListener('pointerdown', (ev) => this.grab(ev));
+    this.base.addEventListener('pointermove', (ev) => this.move(ev));
+    for (const t of ['pointerup', 'pointercancel', 'lostpointercapture']) {
+      this.base.addEventListener(t, () => this.release());
+    }
+    for (const b of this.el.querySelectorAll('[data-twist]')) {
+      const button = /** @type {HTMLElement} */ (b);
+      button.addEventListener('pointerdown', (ev) => {
+        ev.preventDefault();
+        this.twist = Number(button.dataset.twist);
+        this.start();
+      });
+      for (const t of ['pointerup', 'pointercancel', 'pointerleave']) {
+        button.addEventListener(t, () => {
+          if (this.twist === Number(button.dataset.twist)) this.twist = 0;
+          this.sendOrStop();
+        });
+      }
+    }
+    // shown by itself where the primary pointer is a finger
+    this.show(window.matchMedia('(pointer: coarse)').matches);
+  }
+
+  show(on) {
+    this.el.hidden = !on;
+    document.body.classList.toggle('pad-open', on);
+    if (!on) this.release();
+  }
+
+  get shown() {
+    return !this.el.hidden;
+  }
+
+  setEnabled(on) {
+    this.enabled = on;
+    this.el.classList.toggle('disabled', !on);
+    if (!on) this.release();
+  }
+
+  grab(ev) {
+    if (!this.enabled) return;
+    ev.preventDefault();
+    this.base.setPointerCapture(ev.pointerId);
+    this.held = true;
+    this.move(ev);
+    this.start();
+  }
+
+  move(ev) {
+    if (!this.held) return;
+    const r = this.base.getBoundingClientRect();
+    let x = (ev.clientX - (r.left + r.width / 2)) / (r.width / 2);
+    let y = -(ev.clientY - (r.top + r.height / 2)) / (r.height / 2);
+    const n = Math.hypot(x, y);
+    if (n > 1) [x, y] = [x / n, y / n];
+    this.stick = [x, y];
+    this.knob.style.transform = `translate(${x * 50}%, ${-y * 50}%)`;
+  }
+
+  release() {
+    this.held = false;
+    this.stick = [0, 0];
+    this.knob.style.transform = '';
+    this.sendOrStop();
+  }
+
+  start() {
+    if (!this.enabled) return;
+    if (!this.timer) this.timer = setInterval(() => this.send(), RATE);
+    this.send();
+  }
+
+  sendOrStop() {
+    if (this.stick[0] === 0 && this.stick[1] === 0 && this.twist === 0) {
+      if (this.timer) {
+        clearInterval(this.timer);
+        this.timer = null;
+        this.push('pad', null);
+      }
+      return;
+    }
+    this.send();
+  }
+
+  /** Force along the stick in the view plane (Mass × Key push), moment about D (I × Key turn). */
+  send() {
+    const spec = this.getBody()?.spec ?? { Mass: 1, InertiaRadi: [0.5, 0.5, 0.5] };
+    const panel = this.getPanel();
+    const cam = this.stage.camera;
+    const right = new Vector3().setFromMatrixColumn(cam.matrixWorld, 0);
+    const up = new Vector3().setFromMatrixColumn(cam.matrixWorld, 1);
+    const dir = threeToNed(right.multiplyScalar(this.stick[0]).add(up.multiplyScalar(this.stick[1])));
+    const Force = dir.map((x) => x * spec.Mass * panel.pushAccel);
+    const quater = this.getFrame()?.Quater ?? [1, 0, 0, 0];
+    const Moment = momentFor(spec, quater, [0, 0, this.twist * panel.pushAlpha], true);
+    this.push('pad', { frame: 'global', Force, Moment, point: null });
+  }
+}

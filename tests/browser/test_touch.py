@@ -1,0 +1,231 @@
+"""Pushing everywhere: touch (long-press drag, push pad, two-finger orbit), the held push on
+top of a constant input, and watch mode where nothing may be sent."""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterator
+
+import numpy as np
+import pytest
+from pagekit import (
+    SHOTS,
+    PageRun,
+    Server,
+    body,
+    free_port,
+    load_preset,
+    open_page,
+    wait_drawn,
+    wait_frames,
+    wait_sim,
+)
+from playwright.sync_api import Browser, CDPSession, Page
+
+from sixdof.dynamics.quaternion import to_rotmat
+
+pytestmark = pytest.mark.browser
+G = 9.81
+
+
+def screen(page: Page) -> tuple[float, float]:
+    p = page.evaluate("__sixdof.bodyScreenPosition()")
+    return p["x"], p["y"]
+
+
+def touch(cdp: CDPSession, kind: str, *points: tuple[float, float]) -> None:
+    """A touch event through Chromium's input pipeline (pointer events with pointerType touch)."""
+    cdp.send(
+        "Input.dispatchTouchEvent",
+        {
+            "type": kind,
+            "touchPoints": [{"x": x, "y": y, "id": i} for i, (x, y) in enumerate(points)],
+        },
+    )
+
+
+def still_hover(page: Page) -> None:
+    """The hover box, weight cancelled, not turning, the camera not following."""
+    load_preset(page, "hover")
+    page.evaluate("__sixdof.setFollow(false)")
+    page.evaluate("__sixdof.send({type: 'reset', state: {AngVel: [0, 0, 0]}})")
+    page.wait_for_function("__sixdof.lastState.bodies[0].AngVel[2] === 0")
+    wait_drawn(page)
+
+
+@pytest.fixture
+def phone(browser: Browser, server: Server) -> Iterator[tuple[PageRun, CDPSession]]:
+    run = open_page(browser, server.url, width=360, height=640, touch=True)
+    yield run, run.page.context.new_cdp_session(run.page)
+    run.page.context.close()
+
+
+def test_a_long_press_on_the_body_drags_it_toward_the_finger(phone) -> None:  # type: ignore[no-untyped-def]
+    run, cdp = phone
+    page = run.page
+    still_hover(page)
+    weight = page.evaluate("__sixdof.hello.scenario.bodies[0].Mass") * G
+    x, y = screen(page)
+    touch(cdp, "touchStart", (x, y))
+    page.wait_for_function("__sixdof.drag !== null")  # held still: the long press grabbed it
+    # the first pull the server applies, with the body still at rest (no damping yet)
+    page.evaluate(
+        """(w) => { window.__first = null; window.__timer = setInterval(() => {
+             const b = __sixdof.lastState.bodies[0];
+             const p = [b.Force[0], b.Force[1], b.Force[2] + w];
+             if (!window.__first && Math.hypot(...p) > 1e-6)
+               window.__first = [__sixdof.drag, b];
+           }, 2); }""",
+        weight,
+    )
+    touch(cdp, "touchMove", (x + 70, y - 20))
+    page.wait_for_function("window.__first !== null")
+    drag, state = page.evaluate("clearInterval(window.__timer), window.__first")
+    grabbed = np.array(state["Pos"]) + to_rotmat(np.array(state["Quater"])) @ np.array(
+        drag["point"]
+    )
+    want = np.array(drag["target"]) - grabbed
+    pull = np.array(state["Force"]) - np.array([0.0, 0.0, -weight])  # the spring, at rest
+    angle = math.degrees(math.acos(pull @ want / np.linalg.norm(pull) / np.linalg.norm(want)))
+    assert angle < 10.0, (pull, want)
+    touch(cdp, "touchEnd")
+    page.wait_for_function("__sixdof.drag === null")
+    assert run.errors == []
+
+
+def test_the_push_pad_pushes_in_the_view_plane_and_twists(phone) -> None:  # type: ignore[no-untyped-def]
+    run, cdp = phone
+    page = run.page
+    still_hover(page)
+    assert page.locator("#pad").is_visible()  # on a touch screen by itself
+    mass = page.evaluate("__sixdof.hello.scenario.bodies[0].Mass")
+    stick = page.locator("#pad .pad-stick").bounding_box()
+    cx, cy = stick["x"] + stick["width"] / 2, stick["y"] + stick["height"] / 2
+    touch(cdp, "touchStart", (cx + 0.45 * stick["width"], cy))  # the stick to the right
+    page.wait_for_function("Math.abs(__sixdof.lastState.bodies[0].Force[1]) > 1")
+    force = np.array(body(page)["Force"]) - np.array([0.0, 0.0, -mass * G])
+    assert force[1] > 0.8 * np.linalg.norm(force)  # screen right is east in the default view
+    assert np.linalg.norm(force) == pytest.approx(mass * 10.0 * 0.9, rel=0.05)  # |stick| 0.9
+    touch(cdp, "touchEnd")
+    page.wait_for_function("__sixdof.lastState.bodies[0].Force[1] === 0")
+    twist = page.locator("#pad [data-twist='1']").bounding_box()
+    touch(cdp, "touchStart", (twist["x"] + 20, twist["y"] + 20))
+    page.wait_for_function("__sixdof.lastState.bodies[0].Moment[2] > 0")
+    touch(cdp, "touchEnd")
+    page.wait_for_function("__sixdof.lastState.bodies[0].Moment[2] === 0")
+    assert run.errors == []
+
+
+def test_two_fingers_orbit_and_never_push(phone) -> None:  # type: ignore[no-untyped-def]
+    run, cdp = phone
+    page = run.page
+    still_hover(page)
+    sent = len(page.evaluate("__sixdof.sent"))
+    cam = page.evaluate("__sixdof.stage.camera.position.toArray()")
+    x, y = screen(page)
+    touch(cdp, "touchStart", (x - 30, y), (x + 30, y))  # both fingers, one on the body
+    for k in range(1, 8):
+        touch(cdp, "touchMove", (x - 30 - 10 * k, y + 6 * k), (x + 30 + 10 * k, y + 6 * k))
+    touch(cdp, "touchEnd")
+    wait_frames(page, 3)
+    moved = page.evaluate("__sixdof.stage.camera.position.toArray()")
+    assert np.linalg.norm(np.array(moved) - np.array(cam)) > 1e-3  # the camera moved
+    assert "set_input" not in page.evaluate("__sixdof.sent")[sent:]
+    assert page.evaluate("__sixdof.drag") is None
+    assert run.errors == []
+
+
+def test_push_while_held_adds_to_the_constant_input_exactly(page_run: PageRun) -> None:
+    page = page_run.page
+    still_hover(page)
+    mass = page.evaluate("__sixdof.hello.scenario.bodies[0].Mass")
+    page.get_by_role("button", name="Force and Moment").click()
+    box = page.get_by_label("Force N (N)", exact=True)
+    box.fill("4")
+    box.press("Enter")
+    page.get_by_role("button", name="Set as constant input").click()
+    page.wait_for_function("__sixdof.lastState.bodies[0].Force[0] === 4")
+    held = page.get_by_label("Push E (N)", exact=True)  # its own fields, zero until set
+    held.fill("2")
+    held.press("Enter")
+    button = page.locator(".lil-controller.lil-function", has_text="Push while held")
+    button.hover()
+    page.mouse.down()
+    page.wait_for_function("__sixdof.lastState.bodies[0].Force[1] === 2")
+    assert body(page)["Force"] == [4.0, 2.0, -mass * G]  # exactly the sum, not twice anything
+    assert "constant + held" in page.inner_text("[data-hud=inputs]")
+    page.mouse.up()
+    page.wait_for_function("__sixdof.lastState.bodies[0].Force[1] === 0")
+    assert body(page)["Force"] == [4.0, 0.0, -mass * G]  # the constant input, unchanged
+    assert page_run.errors == []
+
+
+@pytest.fixture(scope="module")
+def locked(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
+    srv = Server(free_port(), tmp_path_factory.mktemp("locked") / "serve.log", token="lecture")
+    srv.start()
+    yield srv
+    srv.stop()
+
+
+def test_watching_sends_nothing_and_says_why(browser: Browser, locked: Server) -> None:
+    run = open_page(browser, locked.url)
+    page = run.page
+    assert page.locator("#watch").is_visible()
+    assert "Watching: the lecturer controls this room" in page.inner_text("#watch")
+    for button in ("#btn-pause", "#btn-step", "#btn-reset"):
+        assert page.locator(button).is_disabled()
+    enabled = page.evaluate(
+        "[...document.querySelectorAll('#panel input, #panel select, #panel button')]"
+        ".filter((e) => !e.disabled && e.closest('.lil-controller') && "
+        "!e.closest('.lil-controller').classList.contains('lil-disabled'))"
+        ".map((e) => e.closest('.lil-controller').textContent.trim())"
+    )
+    display_only = ("Body", "Force / moment / velocity arrows", "Trail", "Camera follows")
+    assert all(any(t.startswith(d) for d in display_only) for t in enabled), enabled
+    page.locator("#scene").focus()
+    page.keyboard.press("ArrowRight")
+    page.keyboard.press("Space")
+    x, y = screen(page)
+    page.keyboard.down("Shift")
+    page.mouse.move(x, y)
+    page.mouse.down()
+    page.mouse.move(x + 60, y)
+    assert page.evaluate("__sixdof.drag") is None  # no local pull arrow
+    page.mouse.up()
+    page.keyboard.up("Shift")
+    wait_sim(page, 0.2)
+    assert page.evaluate("__sixdof.sent") == []  # not one message that needs the token
+    page.fill("#watch-token", "lecture")
+    page.click("#watch button[type=submit]")
+    page.wait_for_function("__sixdof.hello && __sixdof.hello.can_control === true")
+    assert page.locator("#watch").is_hidden() and page.locator("#btn-pause").is_enabled()
+    assert run.errors == []
+    page.context.close()
+
+
+@pytest.mark.parametrize(("width", "height"), [(360, 640), (768, 1024)])
+def test_phone_and_tablet_screenshots(
+    browser: Browser, server: Server, width: int, height: int
+) -> None:
+    run = open_page(browser, server.url, width=width, height=height, touch=True)
+    page = run.page
+    load_preset(page, "tennis_racket")
+    wait_sim(page, 0.5)
+    wait_drawn(page)
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(SHOTS / f"touch_{width}x{height}.png"))
+    x, y = screen(page)
+    canvas = page.locator("#scene").bounding_box()
+    assert canvas["x"] < x < canvas["x"] + canvas["width"]
+    assert canvas["y"] < y < canvas["y"] + canvas["height"]
+    assert page.evaluate("document.documentElement.scrollWidth") <= width
+    # text stays readable: nothing in the HUD, toolbar or sheet below 11 px
+    smallest = page.evaluate(
+        "Math.min(...[...document.querySelectorAll('#hud *, #toolbar > *, #sheet-handle')]"
+        ".filter((e) => e.offsetParent && e.textContent.trim())"
+        ".map((e) => parseFloat(getComputedStyle(e).fontSize)))"
+    )
+    assert smallest >= 11, smallest
+    assert run.errors == []
+    page.context.close()
