@@ -42,8 +42,9 @@ lint: python frontend-deps
 	$(BIN)/python scripts/gen_protocol.py --check
 	cd frontend && npm run --silent lint
 
+# Two workers: most browser and end-to-end tests wait on a real clock, not on the CPU.
 test: setup browser
-	$(BIN)/pytest
+	$(BIN)/pytest -n 2 --dist loadgroup
 
 bench: python
 	$(BIN)/pip install --quiet -e '.[bench]'

@@ -200,6 +200,12 @@ def test_frame_is_the_state_payload_in_plain_python() -> None:
         "TotalEnergy",
         "LinearMomentum",
         "AngularMomentum",
+        "CGPos",
+        "CGVel",
+        "AngVelGlobal",
+        "TranslationalEnergy",
+        "RotationalEnergy",
+        "Loads",
     }
     for entry in frame["bodies"]:
         assert set(entry) == keys

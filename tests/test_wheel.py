@@ -32,7 +32,8 @@ from websockets.sync.client import connect
 
 import sixdof
 
-pytestmark = pytest.mark.slow
+# One worker builds the wheel once for both tests (pytest -n 2 --dist loadgroup).
+pytestmark = [pytest.mark.slow, pytest.mark.xdist_group("wheel")]
 
 REPO = Path(__file__).resolve().parents[1]
 URL_LINE = re.compile(r"sixdof: serving (http://127\.0\.0\.1:(\d+)/)")

@@ -12,6 +12,15 @@
  */
 
 /**
+ * One input acting on a body, at the state of the frame (all global, NED).
+ * @typedef {Object} AppliedLoad
+ * @property {"constant" | "push" | "spring"} source the constant channel, the push channel, or the drag spring of the push channel
+ * @property {Array<number>} Force N, global
+ * @property {Array<number>} Moment the pure couple, N·m, global (without At's lever)
+ * @property {Array<number>} At point of application, NED m (the CG for a force without a point)
+ */
+
+/**
  * One body's pose and outputs in a state frame (global frame NED unless Local*).
  * @typedef {Object} BodyFrame
  * @property {string} Name
@@ -28,6 +37,12 @@
  * @property {number} TotalEnergy
  * @property {Array<number>} LinearMomentum
  * @property {Array<number>} AngularMomentum about the CG, global frame
+ * @property {Array<number>} CGPos global position of the CG, m
+ * @property {Array<number>} CGVel global velocity of the CG, m/s
+ * @property {Array<number>} AngVelGlobal angular velocity in the global frame, rad/s
+ * @property {number} TranslationalEnergy ½ m |CGVel|², J
+ * @property {number} RotationalEnergy ½ ωᵀ I_g ω, J; with TranslationalEnergy sums to KineticEnergy
+ * @property {Array<AppliedLoad>} Loads each input acting now (zero ones left out): the free-body diagram's arrows
  */
 
 /**
@@ -287,7 +302,12 @@ export const FRAME_KEYS = Object.freeze([
   "PotentialEnergy",
   "TotalEnergy",
   "LinearMomentum",
-  "AngularMomentum"
+  "AngularMomentum",
+  "CGPos",
+  "CGVel",
+  "AngVelGlobal",
+  "TranslationalEnergy",
+  "RotationalEnergy"
 ]);
 
 /** the `code`s of an error message */

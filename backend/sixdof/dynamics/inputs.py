@@ -34,6 +34,7 @@ from typing import Literal
 import numpy as np
 
 from . import kernel
+from . import quaternion as quat
 from .kernel_compiled import (
     L_F_BODY,
     L_F_GLOBAL,
@@ -194,3 +195,53 @@ class InputChannels:
     def total(self, x: Array) -> Array:
         """u = (F_n, M_n), shape (N, 6), global and about the CG, at the states x (N, 13)."""
         return kernel.applied(self._loads, x)
+
+
+def applied_parts(inputs: InputChannels, x: Array, cg_pos: Array) -> list[list[dict[str, object]]]:
+    """Per body, each load that acts now, as the page's free-body diagram draws it.
+
+    Each part is {"source": "constant" | "push" | "spring", "Force": F_n (global, N),
+    "Moment": the pure couple (global, N·m, without the moment of F about the CG), "At": the
+    point of application (NED, m; the CG for a force without a point)}, evaluated at the
+    states x (N, 13) exactly as the kernel does (rotation of q/|q|); channels that are
+    zero are left out. Σ Force and Σ (Moment + (At − CG) × Force) equal the outputs' Force
+    and Moment.
+    """
+    x = np.asarray(x, dtype=float)
+    parts: list[list[dict[str, object]]] = [[] for _ in range(inputs.n)]
+    spring_on = (inputs.spring[:, 9] != 0.0) | (inputs.spring[:, 10] != 0.0)
+    active = (inputs.force != 0.0).any(axis=2) | (inputs.moment != 0.0).any(axis=2)
+    for i in np.flatnonzero(active.any(axis=0) | spring_on).tolist():
+        rot = quat.to_rotmat(quat.normalize(x[i, 3:7]))
+        for c, channel in enumerate(CHANNELS):
+            if not active[c, i]:
+                continue
+            turn = rot if inputs.is_body[c, i] else np.eye(3)
+            at = cg_pos[i] + rot @ inputs.lever_body[c, i] if inputs.has_point[c, i] else cg_pos[i]
+            parts[i].append(
+                {
+                    "source": channel,
+                    "Force": (turn @ inputs.force[c, i]).tolist(),
+                    "Moment": (turn @ inputs.moment[c, i]).tolist(),
+                    "At": np.asarray(at).tolist(),
+                }
+            )
+        if spring_on[i]:
+            row = inputs.spring[i]
+            target, r = row[0:3], row[3:6]
+            k, damping, cap = row[9], row[10], row[11]
+            point = x[i, 0:3] + rot @ r
+            vel_point = rot @ (x[i, 7:10] + np.cross(x[i, 10:13], r))
+            force = k * (target - point) - damping * vel_point
+            size = float(np.linalg.norm(force))
+            if size > cap:  # as the kernel: a hand, not a hammer
+                force *= cap / size
+            parts[i].append(
+                {
+                    "source": "spring",
+                    "Force": force.tolist(),
+                    "Moment": [0.0, 0.0, 0.0],
+                    "At": point.tolist(),
+                }
+            )
+    return parts

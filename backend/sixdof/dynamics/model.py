@@ -145,7 +145,9 @@ def outputs(x: ArrayLike, u: ArrayLike, bodies: Bodies) -> dict[str, Array]:
     """All outputs of DESIGN.md section 1 for a state (13,) or batch (N, 13).
 
     Pos, Vel (= R v, global), Quater, LocalVel, AngVel, Euler (φ, θ, ψ; z-y-x,
-    rad), AngVelGlobal (R ω), CGPos (p + R r_g), KineticEnergy (½ νᵀ M_RB ν, J),
+    rad), AngVelGlobal (R ω), CGPos (p + R r_g), CGVel (R (v + ω × r_g)), KineticEnergy
+    (½ νᵀ M_RB ν, J) and its parts TranslationalEnergy (½ m |v_CG|²) and RotationalEnergy
+    (½ ωᵀ I_g ω),
     PotentialEnergy (−m g_nᵀ p_CG, J), TotalEnergy, LinearMomentum (global,
     m R (v + ω × r_g), kg·m/s), AngularMomentum (about the CG, global,
     R I_g ω, kg·m²/s), Force and Moment (the applied global inputs).
@@ -161,6 +163,11 @@ def outputs(x: ArrayLike, u: ArrayLike, bodies: Bodies) -> dict[str, Array]:
     kinetic = 0.5 * np.einsum("ni,nij,nj->n", nu, bodies.mass_matrix, nu)
     potential = -m * np.einsum("ni,ni->n", gravity_world(bodies), cg_pos)
     vel_cg_body = v + np.cross(w, bodies.r_cg_body)
+    vel_cg = np.einsum("nij,nj->ni", rotmat, vel_cg_body)
+    # Kinetic energy split about the CG (König): ½ m |v_CG|² + ½ ωᵀ I_g ω; their sum equals
+    # ½ νᵀ M_RB ν for a rigid body with the CG offset r_g.
+    translational = 0.5 * m * np.einsum("ni,ni->n", vel_cg_body, vel_cg_body)  # R-free
+    rotational = 0.5 * np.einsum("ni,nij,nj->n", w, bodies.inertia_cg, w)
     out = {
         "Pos": xb[:, POS].copy(),
         "Vel": np.einsum("nij,nj->ni", rotmat, v),
@@ -173,7 +180,10 @@ def outputs(x: ArrayLike, u: ArrayLike, bodies: Bodies) -> dict[str, Array]:
         "KineticEnergy": kinetic,
         "PotentialEnergy": potential,
         "TotalEnergy": kinetic + potential,
-        "LinearMomentum": m[:, None] * np.einsum("nij,nj->ni", rotmat, vel_cg_body),
+        "CGVel": vel_cg,
+        "TranslationalEnergy": translational,
+        "RotationalEnergy": rotational,
+        "LinearMomentum": m[:, None] * vel_cg,
         "AngularMomentum": np.einsum("nij,njk,nk->ni", rotmat, bodies.inertia_cg, w),
         "Force": ub[:, 0:3].copy(),
         "Moment": ub[:, 3:6].copy(),

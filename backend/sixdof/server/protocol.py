@@ -103,6 +103,29 @@ class BodyFrame(_Message):
     TotalEnergy: float
     LinearMomentum: list[float]
     AngularMomentum: list[float] = Field(description="about the CG, global frame")
+    CGPos: list[float] = Field(description="global position of the CG, m")
+    CGVel: list[float] = Field(description="global velocity of the CG, m/s")
+    AngVelGlobal: list[float] = Field(description="angular velocity in the global frame, rad/s")
+    TranslationalEnergy: float = Field(description="½ m |CGVel|², J")
+    RotationalEnergy: float = Field(
+        description="½ ωᵀ I_g ω, J; with TranslationalEnergy sums to KineticEnergy"
+    )
+    Loads: list[AppliedLoad] = Field(
+        description="each input acting now (zero ones left out): the free-body diagram's arrows"
+    )
+
+
+class AppliedLoad(_Message):
+    """One input acting on a body, at the state of the frame (all global, NED)."""
+
+    source: Literal["constant", "push", "spring"] = Field(
+        description="the constant channel, the push channel, or the drag spring of the push channel"
+    )
+    Force: list[float] = Field(description="N, global")
+    Moment: list[float] = Field(description="the pure couple, N·m, global (without At's lever)")
+    At: list[float] = Field(
+        description="point of application, NED m (the CG for a force without a point)"
+    )
 
 
 class Hello(_Message):

@@ -71,6 +71,25 @@ _BODY = {
     "TotalEnergy": 19.745,
     "LinearMomentum": [0.5, 0.0, 0.0],
     "AngularMomentum": [0.0, 0.0, 0.0],
+    "CGPos": [0.0, 0.0, -2.0],
+    "CGVel": [0.5, 0.0, 0.0],
+    "AngVelGlobal": [0.0, 0.0, 0.0],
+    "TranslationalEnergy": 0.125,
+    "RotationalEnergy": 0.0,
+    "Loads": [
+        {
+            "source": "constant",
+            "Force": [0.0, 0.0, -9.81],
+            "Moment": [0.0, 0.0, 0.0],
+            "At": [0.0, 0.0, -2.0],
+        },
+        {
+            "source": "push",
+            "Force": [0.5, 0.0, 0.0],
+            "Moment": [0.0, 0.0, 0.0],
+            "At": [0.0, 0.0, -2.0],
+        },
+    ],
 }
 
 

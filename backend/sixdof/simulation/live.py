@@ -25,7 +25,7 @@ from typing import Any
 import numpy as np
 
 from ..dynamics import Bodies, outputs
-from ..dynamics.inputs import InputChannels
+from ..dynamics.inputs import InputChannels, applied_parts
 from ..dynamics.methods import Method
 from ..dynamics.quaternion import Array
 from ..fields import FieldError, check_number, number
@@ -172,6 +172,9 @@ class LiveSimulation:
             outs = self._outputs()
             shared = getattr(outs, "body_entries", None)  # a hub's rows: lists made once per tick
             bodies = shared(self._names) if shared else body_entries(outs, self._names)
+            parts = applied_parts(self._inputs, self._x, outs["CGPos"])
+            for entry, loads in zip(bodies, parts, strict=True):
+                entry["Loads"] = loads
             return {"t": self.t, "status": self.status(), "bodies": bodies}
 
     def history_csv(self) -> str:

@@ -23,6 +23,13 @@ FRAME_KEYS = (
     "TotalEnergy",
     "LinearMomentum",
     "AngularMomentum",
+    # what the page draws the physics with: the CG, its velocity, ω in the world frame and
+    # the kinetic energy's two parts
+    "CGPos",
+    "CGVel",
+    "AngVelGlobal",
+    "TranslationalEnergy",
+    "RotationalEnergy",
 )
 
 
