@@ -21,13 +21,17 @@ G = 9.81  # m/s², the default Gravity
 
 @dataclass(frozen=True)
 class Preset:
-    """A named scenario: `title` for menus, `caption` says what to watch."""
+    """A named scenario: `title` for menus, `caption` says what to watch, `question` asks
+    the class to predict it first; `flip_axis` (0, 1, 2: body x, y, z) names the axis whose
+    AngVel component changes sign at each flip, for presets that count flips."""
 
     name: str
     title: str
     caption: str
     build: Callable[[], list[BodySpec]]
     t_end: float = 10.0  # s, the end of TOutput for headless runs
+    question: str = ""
+    flip_axis: int | None = None
 
     def scenario(self) -> Scenario:
         """A fresh, validated Scenario (rk4, h = 1 ms, output every 10 ms)."""
@@ -221,6 +225,10 @@ _PRESET_LIST = [
         f"{-HOVER_MASS * G:.2f} N along z (NED z points down), so the box floats in place "
         "while it turns slowly about its vertical axis. Push it: with no drag it drifts on.",
         _hover,
+        question=(
+            "The box floats, turning slowly. Give it one push sideways and let go: what will "
+            "it do then?"
+        ),
     ),
     Preset(
         "free_fall",
@@ -230,6 +238,7 @@ _PRESET_LIST = [
         f"{G} m/s every second.",
         _free_fall,
         3.0,
+        question=("Dropped from rest: how far will the ball have fallen after 1 s, and after 2 s?"),
     ),
     Preset(
         "projectile",
@@ -240,6 +249,10 @@ _PRESET_LIST = [
         f"{2 * THROW_V**2 / G:.1f} m downrange. The spin does not bend the path.",
         _projectile,
         2.0,
+        question=(
+            "Thrown forward and up while tumbling: will the spin bend its path, and where "
+            "does it land?"
+        ),
     ),
     Preset(
         "tennis_racket",
@@ -249,6 +262,11 @@ _PRESET_LIST = [
         "AngVel x changing sign each time. Model fhsim, which drops ω × Iω, never flips.",
         _tennis_racket,
         20.0,
+        question=(
+            "The handle spins steadily about its middle axis. What will the handle do after "
+            "half a turn?"
+        ),
+        flip_axis=0,
     ),
     Preset(
         "symmetric_top",
@@ -258,6 +276,10 @@ _PRESET_LIST = [
         f"{math.degrees(math.atan2(*_top_l)):.0f}° around it, once every "
         f"{2 * math.pi / _top_rate:.2f} s (rate |L|/I⊥ = {_top_rate:.2f} rad/s).",
         _symmetric_top,
+        question=(
+            "No torque acts on the spinning disc, but its axis is tilted from its angular "
+            "momentum. Will the axis stay put, fall over, or move?"
+        ),
     ),
     Preset(
         "spin_up",
@@ -266,6 +288,10 @@ _PRESET_LIST = [
         f"AngVel z grows linearly, by M/Izz = {SPIN_MOMENT / _spin_izz:.2f} rad/s every "
         "second, while its weight is cancelled so it stays in place.",
         _spin_up,
+        question=(
+            "A constant moment turns the box. Will its spin rate grow steadily, ever faster, "
+            "or level off?"
+        ),
     ),
     Preset(
         "coriolis_full",
@@ -275,6 +301,10 @@ _PRESET_LIST = [
         "spins, because nothing pushes it sideways. Compare the preset “Coriolis: model fhsim”.",
         _ship("full", "Simple/Blue"),
         2 * math.pi,
+        question=(
+            "Launched along its bow while turning, with no force at all: will the ship go "
+            "straight or circle?"
+        ),
     ),
     Preset(
         "coriolis_fhsim",
@@ -284,6 +314,7 @@ _PRESET_LIST = [
         f"{SHIP_V / SHIP_W:g} m, once every {2 * math.pi / SHIP_W:.2f} s, as if steered.",
         _ship("fhsim", "Simple/Red"),
         2 * math.pi,
+        question=("The same launch in FhSim's model, which drops ω × v: straight or circle?"),
     ),
     Preset(
         "offset_cg",
@@ -294,6 +325,9 @@ _PRESET_LIST = [
         "line) while the bar's end swings round it: plot Pos to see the end trace a cycloid.",
         _offset_cg,
         2 * math.pi,
+        question=(
+            "The bar is spun about its end. Which point of the bar will move in a straight line?"
+        ),
     ),
 ]
 

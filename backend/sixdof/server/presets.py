@@ -15,9 +15,18 @@ PHYSICS = ("Name", "Mass", "InertiaRadi", "Inertia", "CGOffset", "Gravity", "mod
            "Moment")  # fmt: skip
 
 
-def infos() -> list[dict[str, str]]:
-    """[{name, title, caption}] of every preset, in the presets' own order."""
-    return [{"name": p.name, "title": p.title, "caption": p.caption} for p in PRESETS.values()]
+def infos() -> list[dict[str, object]]:
+    """[{name, title, caption, question, flip_axis}] of every preset, in their own order."""
+    return [
+        {
+            "name": p.name,
+            "title": p.title,
+            "caption": p.caption,
+            "question": p.question,
+            "flip_axis": p.flip_axis,
+        }
+        for p in PRESETS.values()
+    ]
 
 
 def scenario(name: str) -> Scenario:

@@ -57,6 +57,11 @@ class PresetInfo(_Message):
     name: str
     title: str
     caption: str
+    question: str = Field(description="a prediction to ask before running it")
+    flip_axis: int | None = Field(
+        description="body axis (0 x, 1 y, 2 z) whose AngVel changes sign at each flip, for "
+        "presets that count flips (see sixdof.teaching.count_flips)"
+    )
 
 
 class Limits(_Message):
