@@ -11,8 +11,9 @@ from __future__ import annotations
 BACKGROUND = "#e8edf2"
 #: Default direction from the target to the camera, NED: from the south-west and above.
 VIEW_FROM = (-0.8, -0.32, -0.5)
-#: World axes N, E, D.
-WORLD_AXIS_COLOURS = {"N": "#c92a2a", "E": "#2b8a3e", "D": "#1c5fc9"}
+#: World axes N, E, D: thin and grey, told apart by their labels, so that the body's
+#: coloured axes are the only red, green and blue in the view.
+WORLD_AXIS_COLOURS = {"N": "#6c757d", "E": "#6c757d", "D": "#6c757d"}
 #: Body axes x, y, z.
 BODY_AXIS_COLOURS = {"x": "#d0312d", "y": "#2e9d4a", "z": "#2660c9"}
 #: World axis length, in grid cells.
@@ -23,10 +24,15 @@ GRID_MINOR = "#bcc6d0"
 #: Glyphs drawn on a body.
 GLYPH_COLOURS = {
     "force": "#e8590c",
+    "weight": "#8c5a2b",
+    "net": "#212529",
     "moment": "#7b3fe4",
     "velocity": "#0a9396",
-    "drag": "#d6336c",
+    "drag": "#495057",
     "trail": "#1d3557",
+    # ω and L: two colours no other glyph uses
+    "omega": "#e0a800",
+    "angular_momentum": "#c2255c",
 }
 #: A body whose Mesh or Material is unknown is drawn in this colour.
 FALLBACK_COLOUR = "#8a9099"

@@ -5,7 +5,7 @@
 //     holder     at CGOffset + MeshOrigin (MeshOrigin is relative to the CG), scaled MeshScale × Size
 //       mesh     the Mesh file, drawn with Material
 //     triad      at CGOffset: the body axes x, y, z
-//   arrows       at the CG, in NED: applied Force, Moment, and the velocity
+//   velocity     at the CG, in NED: the CG's velocity (forces: fbd.js)
 //   trail        the CG path, CG = Pos + R(Quater) CGOffset
 
 import { Box3, Group, Mesh, Vector3 } from 'three';
@@ -38,11 +38,7 @@ export class BodyView {
     this.holder.add(this.mesh);
     this.triad = makeTriad(1);
     this.group.add(this.triad);
-    this.arrows = {
-      force: new Arrow(COLORS.force),
-      moment: new Arrow(COLORS.moment, { double: true }),
-      velocity: new Arrow(COLORS.velocity),
-    };
+    this.arrows = { velocity: new Arrow(COLORS.velocity) };
     for (const a of Object.values(this.arrows)) root.add(a);
     this.trail = new Trail(root, VIEW.GLYPH_COLOURS.trail, background);
     this.spec = null;
@@ -51,7 +47,7 @@ export class BodyView {
     this.status = { mesh: null, meshKnown: true, material: null, materialKnown: true, loaded: false };
     this.cg = new Vector3();
     // reused every frame: the render loop allocates nothing
-    this.scratch = { force: new Vector3(), moment: new Vector3(), velocity: new Vector3() };
+    this.scratch = { velocity: new Vector3() };
     this.loading = Promise.resolve();
   }
 
@@ -114,8 +110,8 @@ export class BodyView {
   }
 
   /**
-   * Pose the body from an interpolated sample {Pos, quat, frame} and update arrows and trail.
-   * `show` = {triad, arrows, trail}.
+   * Pose the body from an interpolated sample {Pos, quat, frame} and update the velocity
+   * arrow and the trail. `show` = {triad, velocity, trail}.
    */
   update(sample, show) {
     const { Pos, quat, frame } = sample;
@@ -125,15 +121,11 @@ export class BodyView {
     this.cg.set(cgOff[0], cgOff[1], cgOff[2]).applyQuaternion(quat).add(this.group.position);
     this.triad.visible = show.triad;
     const L = this.extent();
-    const weight = weightScale(this.spec); // the scale of the force arrows
-    const f = this.scratch.force.fromArray(vec3(frame.Force));
-    const m = this.scratch.moment.fromArray(vec3(frame.Moment));
-    const v = this.scratch.velocity.fromArray(vec3(frame.Vel));
-    // lengths saturate so a large input stays on screen; the HUD gives the numbers
+    // the CG's own velocity (the reference point's differs when the body turns about it)
+    const v = this.scratch.velocity.fromArray(vec3(frame.CGVel ?? frame.Vel));
+    // its length saturates so a fast body's arrow stays on screen; the HUD gives the number
     const sat = (x, cap) => cap * (1 - Math.exp(-x / cap));
-    this.place(this.arrows.force, f, L * sat(f.length() / weight, 3), show.arrows);
-    this.place(this.arrows.moment, m, L * sat(m.length() / (weight * L), 3), show.arrows);
-    this.place(this.arrows.velocity, v, sat(v.length() * 0.5, 4 * L), show.arrows); // where it is in 0.5 s
+    this.place(this.arrows.velocity, v, sat(v.length() * 0.5, 4 * L), show.velocity); // where it is in 0.5 s
     this.trail.visible = show.trail;
     this.trail.add([this.cg.x, this.cg.y, this.cg.z], L * 0.004);
   }

@@ -10,7 +10,7 @@ import {
   CylinderGeometry,
   Group,
   Mesh,
-  MeshStandardMaterial,
+  MeshLambertMaterial,
   Quaternion,
   Sprite,
   SpriteMaterial,
@@ -26,11 +26,15 @@ const UP = new Vector3(0, 1, 0);
 const shaftGeometry = new CylinderGeometry(1, 1, 1, 16).translate(0, 0.5, 0); // base at origin
 const headGeometry = new ConeGeometry(1, 1, 20).translate(0, 0.5, 0);
 
-/** A solid arrow from a point along a vector; `double` draws two heads (a moment vector). */
+/**
+ * A solid arrow from a point along a vector; `double` draws two heads (a moment vector).
+ * Lambert shading: a software renderer (SwiftShader) pays per pixel for the physically based
+ * material, and arrows gain nothing from it.
+ */
 export class Arrow extends Group {
   constructor(color, { double = false, radius = 0.03 } = {}) {
     super();
-    const material = new MeshStandardMaterial({ color, emissive: color, emissiveIntensity: 0.35, roughness: 0.6 });
+    const material = new MeshLambertMaterial({ color, emissive: color, emissiveIntensity: 0.35 });
     this.shaft = new Mesh(shaftGeometry, material);
     this.head = new Mesh(headGeometry, material);
     this.head2 = double ? new Mesh(headGeometry, material) : null;
@@ -64,18 +68,22 @@ export class Arrow extends Group {
   }
 }
 
-/** The body's own axes: x (forward) red, y (starboard) green, z (down) blue. */
+/**
+ * The body's own axes: x (forward) red, y (starboard) green, z (down) blue, thick and
+ * labelled x, y, z (the world's axes are thin, grey and labelled N, E, D).
+ */
 export function makeTriad(length = 1) {
   const g = new Group();
-  const axes = [
-    [new Vector3(1, 0, 0), VIEW.BODY_AXIS_COLOURS.x],
-    [new Vector3(0, 1, 0), VIEW.BODY_AXIS_COLOURS.y],
-    [new Vector3(0, 0, 1), VIEW.BODY_AXIS_COLOURS.z],
-  ];
-  for (const [dir, color] of axes) {
-    const a = new Arrow(color, { radius: 0.012 });
+  /** @type {Array<[string, Vector3]>} */
+  const axes = [['x', new Vector3(1, 0, 0)], ['y', new Vector3(0, 1, 0)], ['z', new Vector3(0, 0, 1)]];
+  for (const [name, dir] of axes) {
+    const color = VIEW.BODY_AXIS_COLOURS[name];
+    const a = new Arrow(color, { radius: 0.022 });
     a.set(new Vector3(), dir, 1);
     g.add(a);
+    const label = makeLabel(name, color, 0.16);
+    label.position.copy(dir).multiplyScalar(1.12);
+    g.add(label);
   }
   g.scale.setScalar(length);
   return g;

@@ -21,9 +21,18 @@ export class Hud {
     this.banners = document.getElementById('banners');
     this.caption = document.getElementById('caption');
     this.captionTitle = this.caption.querySelector('.caption-title');
-    this.captionText = this.caption.querySelector('.caption-text');
+    this.captionText = /** @type {HTMLElement} */ (this.caption.querySelector('.caption-text'));
     this.captionNoteEl = /** @type {HTMLElement} */ (this.caption.querySelector('.caption-note'));
     this.caption.querySelector('button').addEventListener('click', () => (this.caption.hidden = true));
+    this.captionQuestion = /** @type {HTMLElement} */ (this.caption.querySelector('.caption-question'));
+    this.showMe = /** @type {HTMLButtonElement} */ (document.getElementById('btn-showme'));
+    /** called when "Show me" is pressed (runs the preset) */
+    this.onShowMe = () => {};
+    this.showMe.addEventListener('click', () => {
+      this.showMe.hidden = true;
+      this.captionText.hidden = false;
+      this.onShowMe();
+    });
     this.frames = 0;
     this.fpsSince = performance.now();
     this.fps = 0;
@@ -112,13 +121,21 @@ export class Hud {
     if (text && el.textContent !== text) el.textContent = text;
   }
 
-  showCaption(title, text) {
+  /**
+   * The preset's caption. With a `question`, the question comes first with a "Show me"
+   * button (the preset waits, paused): the caption's answer appears once it is pressed.
+   */
+  showCaption(title, text, question = null) {
     if (!text) {
       this.caption.hidden = true;
       return;
     }
     this.captionTitle.textContent = title;
     this.captionText.textContent = text;
+    this.captionQuestion.textContent = question ? `Predict: ${question}` : '';
+    this.captionQuestion.hidden = !question;
+    this.showMe.hidden = !question;
+    this.captionText.hidden = !!question;
     this.caption.hidden = false;
   }
 }

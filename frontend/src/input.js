@@ -74,7 +74,7 @@ export class Keyboard {
     this.getFrame = getFrame; // () => its latest raw state frame {Quater, …}, or null
     this.getPanel = getPanel; // () => {frame, pushAccel, pushAlpha}
     this.push = push; // (source, input|null)
-    this.commands = commands; // {togglePause, step, reset, help, view, follow}
+    this.commands = commands; // {togglePause, step, reset, help, view, follow, overlay, projector, camera}
     this.held = new Set();
     window.addEventListener('keydown', (ev) => this.down(ev));
     window.addEventListener('keyup', (ev) => this.up(ev));
@@ -93,10 +93,17 @@ export class Keyboard {
     }
     if (ev.repeat) return;
     const cmd = { Space: 'togglePause', Period: 'step', NumpadDecimal: 'step', Backspace: 'reset',
-      KeyH: 'help', Slash: 'help', KeyV: 'view', KeyC: 'follow' }[ev.code]; // prettier-ignore
+      KeyH: 'help', Slash: 'help', KeyV: 'view', KeyC: 'follow', KeyP: 'projector' }[ev.code]; // prettier-ignore
+    const camera = { KeyT: 'top', KeyY: 'side', KeyU: 'front' }[ev.code];
     if (cmd) {
       ev.preventDefault();
       this.commands[cmd]();
+    } else if (camera) {
+      ev.preventDefault();
+      this.commands.camera(camera);
+    } else if (/^Digit[1-9]$/.test(ev.code)) {
+      ev.preventDefault();
+      this.commands.overlay(ev.code); // the Show folder's overlays, 1 to 7
     }
   }
 

@@ -15,6 +15,7 @@ import { StateBuffer } from './interp.js';
 import { MeshLibrary } from './meshes.js';
 import { Panel } from './panel.js';
 import { Plots } from './plots.js';
+import { OVERLAYS, Teaching } from './teach.js';
 import { BACKGROUND, Stage } from './scene.js';
 import { ARROW_COLORS } from './body.js';
 
@@ -29,13 +30,14 @@ const buffer = new StateBuffer();
 const hud = new Hud($('hud'));
 const plots = new Plots($('plot-grid'), $('plot-chooser'));
 const views = new Map(); // body Name -> BodyView
-const show = { triad: true, arrows: true, trail: true };
+const show = { triad: true, velocity: true, trail: true };
 let hello = null;
 let lastState = null;
 let lastScenarioName = null;
 let pendingView = null; // the hello after which the view is reset (a new scenario arrived)
 let helloCount = 0;
 let reloading = false; // our load_scenario was acked: treat the next hello as a new scenario
+let asking = false; // we loaded a preset paused: its caption asks the question first
 
 const conn = new Connection({ room, token, onMessage: receive, onStatus: (s) => hud.connection(s) });
 
@@ -65,15 +67,62 @@ const actions = {
   resume: () => conn.send({ type: 'resume' }),
   step: () => conn.send({ type: 'step', n: 1 }),
   reset: () => conn.send({ type: 'reset', state: null }),
-  loadPreset: (name, ctl) => panel.send([ctl], { type: 'load_scenario', preset: name }, () => (reloading = true)),
+  // A preset loads paused at t = 0 when it asks a question: the class predicts, then
+  // "Show me" runs it (load keeps running/paused, so the pause goes first).
+  loadPreset: (name, ctl) => {
+    const asks = !!hello?.presets.find((p) => p.name === name)?.question;
+    if (asks) conn.send({ type: 'pause' });
+    panel.send([ctl], { type: 'load_scenario', preset: name }, () => {
+      reloading = true;
+      asking = asks;
+    });
+  },
   push,
   show: (p) => {
-    Object.assign(show, { triad: p.triad, arrows: p.arrows, trail: p.trail });
+    Object.assign(show, { triad: p.triad, velocity: p.velocity, trail: p.trail });
+    teach.set(p);
+    stage.setWorldAxes(p.worldAxes);
     setFollow(p.follow);
+    setProjector(p.projector);
+  },
+  camera: (name) => {
+    if (name === 'follow') {
+      setFollow(true);
+      return resetView();
+    }
+    const v = selectedView();
+    stage.viewFrom(name, v ? v.cg : new Vector3(), v ? v.extent() : 1);
   },
 };
+const teach = new Teaching(stage.ned, { energy: $('energy'), flips: $('flips'), legend: $('fbd-legend') });
 const panel = new Panel($('panel'), { conn, library, actions });
+actions.show(panel.p);
 
+/** Flip one display setting (a key), as its checkbox would. */
+function toggleShow(key) {
+  panel.p[key] = !panel.p[key];
+  panel.c[key].updateDisplay();
+  actions.show(panel.p);
+}
+
+/** The projector: large text, thick lines, high contrast, the panel out of the way. */
+function setProjector(on) {
+  document.body.classList.toggle('projector', on);
+  stage.setProjector(on);
+  teach.thick = on ? 1.8 : 1;
+  if (on && !document.body.classList.contains('panel-closed')) {
+    document.body.classList.add('panel-closed');
+    document.body.classList.remove('panel-open');
+  }
+  fitCanvas();
+}
+
+/** The selected body's index in the scenario (a loop: the render loop allocates nothing). */
+function selectedIndex() {
+  const bodies = hello?.scenario.bodies ?? [];
+  for (let k = 0; k < bodies.length; k++) if (bodies[k].Name === panel.bodyName) return k;
+  return 0;
+}
 const selectedView = () => views.get(panel.bodyName) ?? views.values().next().value ?? null;
 const selectedFrame = () => lastState?.bodies.find((b) => b.Name === panel.bodyName) ?? lastState?.bodies[0] ?? null;
 
@@ -89,6 +138,12 @@ new Keyboard({
     help: () => ($('help').hidden = !$('help').hidden),
     view: resetView,
     follow: () => setFollow(!stage.follow),
+    overlay: (code) => {
+      const entry = OVERLAYS.find(([, , c]) => c === code);
+      if (entry) toggleShow(entry[0]);
+    },
+    projector: () => toggleShow('projector'),
+    camera: (name) => actions.camera(name),
   },
 });
 
@@ -160,6 +215,7 @@ function receive(msg) {
     buffer.push(msg, performance.now() / 1000);
     const body = selectedFrame();
     if (body) plots.push(msg.t, body);
+    teach.frame(body);
     hud.state(msg, body);
     panel.setStatus(msg.status);
     const label = msg.status.running ? 'Pause' : 'Resume';
@@ -197,7 +253,8 @@ function onHello(msg) {
   if (name !== lastScenarioName || reloading) {
     reloading = false;
     const preset = msg.presets.find((p) => p.name === name);
-    hud.showCaption(preset?.title ?? name, preset?.caption || msg.scenario.caption);
+    hud.showCaption(preset?.title ?? name, preset?.caption || msg.scenario.caption, asking ? preset?.question : null);
+    asking = false;
     if (lastScenarioName !== null) {
       for (const v of views.values()) v.trail.clear();
       plots.clear();
@@ -206,6 +263,8 @@ function onHello(msg) {
     pendingView = helloCount; // reset the view once a frame sent after this hello is drawn
   }
   checkPresetChanged(msg);
+  const v = selectedView();
+  teach.restart(v, v?.spec, msg.presets.find((p) => p.name === msg.scenario.name && !msg.preset_modified));
 }
 
 /**
@@ -250,7 +309,9 @@ function checkLooks() {
 buffer.onDiscontinuity = () => {
   for (const v of views.values()) v.trail.clear();
   plots.clear();
+  teach.discontinuity();
 };
+hud.onShowMe = () => actions.resume();
 
 // ---------------------------------------------------------------- view controls
 
@@ -284,8 +345,9 @@ $('btn-help').addEventListener('click', () => ($('help').hidden = !$('help').hid
 $('btn-pad').addEventListener('click', () => {
   pad.show(!pad.shown);
   $('btn-pad').classList.toggle('on', pad.shown);
-document.querySelector('#caption .caption-title')?.addEventListener('click', () => $('caption').classList.toggle('expanded'));
 });
+// once, not per Pad click: registered on each click, two clicks cancelled each other
+document.querySelector('#caption .caption-title')?.addEventListener('click', () => $('caption').classList.toggle('expanded'));
 $('btn-pad').classList.toggle('on', pad.shown);
 $('help').addEventListener('click', () => ($('help').hidden = true));
 function togglePanel() {
@@ -321,7 +383,10 @@ let prev = null;
 let lastFlush = 0;
 let rendered = 0; // frames drawn so far
 let drawnT = -1; // the simulated time of the pose drawn last
+const frameMs = new Float64Array(600); // the last 600 render callbacks' durations (benchmarks read them)
+let frameCount = 0;
 stage.renderer.setAnimationLoop((time) => {
+  const started = performance.now();
   const now = time / 1000;
   const dt = prev == null ? 0 : Math.min(0.1, now - prev);
   prev = now;
@@ -338,6 +403,7 @@ stage.renderer.setAnimationLoop((time) => {
     if (v) {
       stage.followTo(nedToThree([v.cg.x, v.cg.y, v.cg.z]), dt);
       if (stage.follow) stage.centreGround(v.cg);
+      teach.drawOverlays(v, sample.bodies[selectedIndex()], time);
     }
   }
   if (now - lastFlush > 1 / 30) {
@@ -347,6 +413,7 @@ stage.renderer.setAnimationLoop((time) => {
   plots.draw(now);
   stage.render();
   hud.tick(time);
+  frameMs[frameCount++ % frameMs.length] = performance.now() - started;
 });
 
 // ---------------------------------------------------------------- test hook
@@ -381,6 +448,11 @@ stage.renderer.setAnimationLoop((time) => {
   get drawnT() {
     return drawnT;
   },
+  /** The durations (ms) of the last render callbacks, oldest first (at most 600). */
+  frameTimes() {
+    const n = Math.min(frameCount, frameMs.length);
+    return Array.from({ length: n }, (_, k) => frameMs[(frameCount - n + k) % frameMs.length]);
+  },
   get plotDraws() {
     return plots.draws;
   },
@@ -395,6 +467,10 @@ stage.renderer.setAnimationLoop((time) => {
     if (point) return stage.toScreen(v.group.localToWorld(new Vector3(...point)));
     return stage.toScreen(nedToThree([v.cg.x, v.cg.y, v.cg.z]));
   },
+  /** Page coordinates (CSS px) of a NED point [x, y, z] (m), or null behind the camera. */
+  nedScreenPosition(ned) {
+    return stage.toScreen(nedToThree(ned));
+  },
   /** The drawn mesh's bounding box in the body frame (m) and what was loaded. */
   bodyBox(name) {
     const v = name ? views.get(name) : selectedView();
@@ -404,6 +480,8 @@ stage.renderer.setAnimationLoop((time) => {
   /** The y-axis labels of the plot of `channel` as last drawn (null if not plotted). */
   plotTicks: (channel) => plots.charts.get(channel)?.axes[1]._values ?? null,
   stage,
+  /** The overlays as drawn: tests read the arrows and counters from here. */
+  teach,
   setFollow,
   resetView,
 };

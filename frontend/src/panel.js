@@ -7,6 +7,7 @@
 // they complained about has been replaced.
 
 import GUI from 'lil-gui';
+import { OVERLAYS } from './teach.js';
 
 const MODEL_NOTE = {
   full: 'full: Newton–Euler with the Coriolis and gyroscopic terms ω×v and ω×(Iω).',
@@ -14,6 +15,10 @@ const MODEL_NOTE = {
 };
 const TIME_SCALES = { '1/100 ×': 0.01, '1/20 ×': 0.05, '1/10 ×': 0.1, '1/4 ×': 0.25, '1/2 ×': 0.5,
   '1 ×': 1, '2 ×': 2, '5 ×': 5, '10 ×': 10 }; // prettier-ignore
+
+/** Controls that change only what this page draws: enabled for a watcher too. */
+const DISPLAY_ONLY = new Set([...OVERLAYS.map(([key]) => key), 'velocity', 'trail', 'follow', 'projector', 'body',
+  'cam_top', 'cam_side', 'cam_front', 'cam_follow']); // prettier-ignore
 
 /** "1, 2, 3" or "[1 2 3]" → [1, 2, 3]; null when it is not `n` finite numbers. */
 export function parseVector(text, n) {
@@ -53,7 +58,8 @@ export class Panel {
       hFx: 0, hFy: 0, hFz: 0, hMx: 0, hMy: 0, hMz: 0,
       Mass: 1, InertiaRadi: '', Inertia: '', CGOffset: '', Gravity: 9.81, model: 'full',
       Mesh: 'sphere', Material: 'Simple/Black', colour: '#202124', MeshScale: '', Size: '', MeshOrigin: '',
-      triad: true, arrows: true, trail: true, follow: true,
+      forces: true, omegaL: false, poinsot: false, energy: false, ground: false,
+      triad: true, worldAxes: true, velocity: true, trail: true, follow: true, projector: false,
     }; // prettier-ignore
     const gui = new GUI({ container, title: 'sixdof', width: 320 });
     this.gui = gui;
@@ -138,11 +144,22 @@ export class Panel {
     this.vectorParam('MeshScale', 3, fl);
     this.vectorParam('Size', 3, fl);
     this.vectorParam('MeshOrigin', 3, fl, 'MeshOrigin (m, from CG)');
-    c.triad = fl.add(p, 'triad').name('Body axes');
-    c.arrows = fl.add(p, 'arrows').name('Force / moment / velocity arrows');
-    c.trail = fl.add(p, 'trail').name('Trail');
-    c.follow = fl.add(p, 'follow').name('Camera follows body');
-    for (const k of ['triad', 'arrows', 'trail', 'follow']) c[k].onChange(() => this.actions.show(this.p));
+
+    // What is drawn: display only, so a watcher may change it too (each page its own).
+    const fshow = gui.addFolder('Show');
+    for (const [key, label, code] of OVERLAYS) {
+      c[key] = fshow.add(p, key).name(label);
+      c[key].domElement.title = `key ${code.replace('Digit', '')}`;
+    }
+    c.velocity = fshow.add(p, 'velocity').name('Velocity (CG)');
+    c.trail = fshow.add(p, 'trail').name('Trail');
+    const fcam = gui.addFolder('Camera');
+    for (const [name, label, key] of [['top', 'Top', 'T'], ['side', 'Side', 'Y'], ['front', 'Front', 'U'], ['follow', 'Follow', 'C']]) {
+      c[`cam_${name}`] = fcam.add({ go: () => this.actions.camera(name) }, 'go').name(`${label} (${key})`);
+    }
+    c.follow = fcam.add(p, 'follow').name('Camera follows body');
+    c.projector = fcam.add(p, 'projector').name('Projector (P)');
+    for (const k of [...DISPLAY_ONLY].filter((x) => x in p)) c[k].onChange(() => this.actions.show(this.p));
 
     for (const [k, ctl] of Object.entries(c)) ctl._field ??= k;
     this.relabel();
@@ -317,7 +334,7 @@ export class Panel {
     if (hello.limits?.integrators) c.integrator.options(hello.limits.integrators);
     const canControl = hello.can_control !== false;
     for (const ctl of Object.values(this.c)) {
-      if (!['triad', 'arrows', 'trail', 'follow', 'body'].includes(ctl._field)) ctl.disable(!canControl);
+      if (!DISPLAY_ONLY.has(ctl._field)) ctl.disable(!canControl);
     }
     this.p.body = bodyName;
     this.refresh();

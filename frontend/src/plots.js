@@ -10,17 +10,23 @@ const norm = (v) => Math.hypot(v[0], v[1], v[2]);
 
 /** Plot groups: label, unit, series names, and how to read them from a body frame. */
 export const CHANNELS = {
-  Pos: { label: 'Pos', unit: 'm', series: ['N', 'E', 'D'], get: (b) => b.Pos },
-  Vel: { label: 'Vel', unit: 'm/s', series: ['N', 'E', 'D'], get: (b) => b.Vel },
+  Pos: { label: 'Pos', unit: 'm', series: ['N', 'E', 'D (down)'], get: (b) => b.Pos },
+  // NED's z points down: the height above the ground is −D
+  Height: { label: 'Height −D', unit: 'm', series: ['h of Pos', 'h of CG'], get: (b) => [-b.Pos[2], -b.CGPos[2]] },
+  Vel: { label: 'Vel', unit: 'm/s', series: ['N', 'E', 'D (down)'], get: (b) => b.Vel },
   Euler: { label: 'Euler angles', unit: '°', series: ['roll φ', 'pitch θ', 'yaw ψ'], get: (b) => b.Euler.map((x) => x * DEG) },
   AngVel: { label: 'AngVel', unit: 'rad/s', series: ['p (x)', 'q (y)', 'r (z)'], get: (b) => b.AngVel },
-  Energy: { label: 'Energy', unit: 'J', series: ['kinetic', 'potential', 'total'],
-    get: (b) => [b.KineticEnergy, b.PotentialEnergy, b.TotalEnergy] },
+  OmegaGlobal: { label: 'ω (global)', unit: 'rad/s', series: ['N', 'E', 'D', '|ω|'],
+    get: (b) => [...b.AngVelGlobal, norm(b.AngVelGlobal)] },
+  Energy: { label: 'Energies', unit: 'J', series: ['translational', 'rotational', 'potential', 'total'],
+    get: (b) => [b.TranslationalEnergy, b.RotationalEnergy, b.PotentialEnergy, b.TotalEnergy] },
   AngularMomentum: { label: 'Angular momentum (global, about CG)', unit: 'N·m·s', series: ['N', 'E', 'D', '|L|'],
     get: (b) => [...b.AngularMomentum, norm(b.AngularMomentum)] },
 }; // prettier-ignore
 
 const COLORS = ['#d0312d', '#2e9d4a', '#2660c9', '#222222'];
+/** Time windows a plot can show (s); the rings hold a minute. */
+export const WINDOWS = [10, 30, 60];
 const CAPACITY = 3600; // one minute of frames at 60 Hz
 const HEIGHT = 190; // px, a whole chart: title, plot, t axis, legend
 // px between y labels: uPlot's default 30 left a ~100 px plot one or two labels (only "0" for
@@ -48,12 +54,30 @@ class Ring {
     this.n = Math.min(this.n + 1, CAPACITY);
   }
 
-  /** [t, series...] in time order, as uPlot wants them. */
-  ordered() {
-    const start = (this.head - this.n + CAPACITY) % CAPACITY;
+  /** [t, series...] in time order, as uPlot wants them: the last `window` seconds. */
+  ordered(window = Infinity) {
+    let n = this.n;
+    if (n > 0 && Number.isFinite(window)) {
+      const newest = this.t[(this.head - 1 + CAPACITY) % CAPACITY];
+      // binary search for the oldest sample inside the window (t rises along the ring)
+      let lo = 0;
+      let hi = n - 1;
+      while (lo < hi) {
+        const mid = (lo + hi) >> 1;
+        if (this.t[(this.head - n + mid + CAPACITY) % CAPACITY] < newest - window) lo = mid + 1;
+        else hi = mid;
+      }
+      n -= lo;
+    }
+    return this.slice(n);
+  }
+
+  /** The newest `n` samples. */
+  slice(n) {
+    const start = (this.head - n + CAPACITY) % CAPACITY;
     const take = (a) => {
-      if (start + this.n <= CAPACITY) return a.slice(start, start + this.n);
-      const out = new Float64Array(this.n);
+      if (start + n <= CAPACITY) return a.slice(start, start + n);
+      const out = new Float64Array(n);
       out.set(a.subarray(start));
       out.set(a.subarray(0, this.head), CAPACITY - start);
       return out;
@@ -71,6 +95,18 @@ export class Plots {
     this.draws = 0; // redraws so far (tests wait for one after a change)
     this.dirty = false;
     this.chosen = new Set(['Pos', 'Energy']);
+    this.window = 30; // s
+    this.enlarged = null; // the key of the chart shown big, or null
+    const win = document.createElement('label');
+    const select = document.createElement('select');
+    select.id = 'plot-window';
+    for (const w of WINDOWS) select.append(new Option(`last ${w} s`, String(w), w === this.window, w === this.window));
+    select.addEventListener('change', () => {
+      this.window = Number(select.value);
+      this.dirty = true;
+    });
+    win.append('Window ', select);
+    chooser.appendChild(win);
     for (const [key, ch] of Object.entries(CHANNELS)) {
       const label = document.createElement('label');
       const box = document.createElement('input');
@@ -82,6 +118,7 @@ export class Plots {
       chooser.appendChild(label);
     }
     new ResizeObserver(() => this.resize()).observe(container);
+    window.addEventListener('keydown', (ev) => ev.key === 'Escape' && this.enlarged && this.enlarge(this.enlarged));
   }
 
   get open() {
@@ -116,11 +153,46 @@ export class Plots {
     this.dirty = true;
   }
 
+  /** Show `to` instead of `from` in that chart's place (the chart's own quantity menu). */
+  swap(from, to) {
+    if (from === to) return;
+    this.chosen.delete(from);
+    this.chosen.add(to);
+    for (const box of /** @type {NodeListOf<HTMLInputElement>} */ (document.querySelectorAll('#plot-chooser input[data-channel]'))) {
+      box.checked = this.chosen.has(box.dataset.channel);
+    }
+    if (this.enlarged === from) this.enlarged = null;
+    this.sync();
+  }
+
+  /** Enlarge the chart of `key` to most of the window, or back (null). */
+  enlarge(key) {
+    if (this.enlarged && this.enlarged !== key) this.charts.get(this.enlarged)?.root.parentElement?.classList.remove('enlarged');
+    this.enlarged = this.enlarged === key ? null : key;
+    const cell = this.charts.get(key)?.root.parentElement;
+    cell?.classList.toggle('enlarged', this.enlarged === key);
+    const button = cell?.querySelector('button');
+    if (button) button.textContent = this.enlarged === key ? 'Back' : 'Enlarge';
+    this.resize();
+  }
+
   make(key) {
     const ch = CHANNELS[key];
     const cell = document.createElement('div');
     cell.className = 'plot-cell';
     cell.dataset.channel = key;
+    const head = document.createElement('div');
+    head.className = 'plot-head';
+    const select = document.createElement('select');
+    select.setAttribute('aria-label', 'Quantity');
+    for (const [k, c] of Object.entries(CHANNELS)) select.append(new Option(c.label, k, k === key, k === key));
+    select.addEventListener('change', () => this.swap(key, select.value));
+    const big = document.createElement('button');
+    big.type = 'button';
+    big.textContent = 'Enlarge';
+    big.addEventListener('click', () => this.enlarge(key));
+    head.append(select, big);
+    cell.appendChild(head);
     this.container.appendChild(cell);
     const opts = {
       title: `${ch.label} (${ch.unit})`,
@@ -132,13 +204,14 @@ export class Plots {
       legend: { live: false },
       series: [{ label: 't' }, ...ch.series.map((s, i) => ({ label: s, stroke: COLORS[i], width: 1.6 }))],
     };
-    return new uPlot(opts, this.rings[key].ordered(), cell);
+    return new uPlot(opts, this.rings[key].ordered(this.window), cell);
   }
 
   resize() {
-    for (const chart of this.charts.values()) {
+    for (const [key, chart] of this.charts) {
       const w = chart.root.parentElement?.clientWidth ?? 320;
-      if (w > 50) chart.setSize({ width: w - 4, height: HEIGHT });
+      const height = key === this.enlarged ? Math.max(HEIGHT, Math.round(window.innerHeight * 0.92) - 40) : HEIGHT;
+      if (w > 50) chart.setSize({ width: w - 4, height });
     }
   }
 
@@ -159,6 +232,6 @@ export class Plots {
     this.lastDraw = now;
     this.dirty = false;
     this.draws += 1;
-    for (const [key, chart] of this.charts) chart.setData(this.rings[key].ordered());
+    for (const [key, chart] of this.charts) chart.setData(this.rings[key].ordered(this.window));
   }
 }

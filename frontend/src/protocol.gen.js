@@ -154,6 +154,8 @@
  * @property {string} name
  * @property {string} title
  * @property {string} caption
+ * @property {string} question a prediction to ask before running it
+ * @property {number | null} flip_axis body axis (0 x, 1 y, 2 z) whose AngVel changes sign at each flip, for presets that count flips (see sixdof.teaching.count_flips)
  */
 
 /**
@@ -495,9 +497,9 @@ export const VIEW = Object.freeze({
     -0.5
   ],
   "WORLD_AXIS_COLOURS": {
-    "N": "#c92a2a",
-    "E": "#2b8a3e",
-    "D": "#1c5fc9"
+    "N": "#6c757d",
+    "E": "#6c757d",
+    "D": "#6c757d"
   },
   "BODY_AXIS_COLOURS": {
     "x": "#d0312d",
@@ -509,10 +511,17 @@ export const VIEW = Object.freeze({
   "GRID_MINOR": "#bcc6d0",
   "GLYPH_COLOURS": {
     "force": "#e8590c",
+    "weight": "#8c5a2b",
+    "net": "#212529",
     "moment": "#7b3fe4",
     "velocity": "#0a9396",
-    "drag": "#d6336c",
-    "trail": "#1d3557"
+    "drag": "#495057",
+    "trail": "#1d3557",
+    "omega": "#e0a800",
+    "angular_momentum": "#c2255c"
   },
   "FALLBACK_COLOUR": "#8a9099"
 });
+
+/** a flip's hysteresis, × |ω₀| (sixdof.teaching) */
+export const FLIP_LEVEL = Object.freeze(0.5);

@@ -117,6 +117,7 @@ export class Stage {
     this.scale = 0; // grid cell size now drawn
     this.ground = new Group();
     this.ned.add(this.ground);
+    this.showWorldAxes = true;
     this.setScale(1);
     this.resetView(new Vector3(), 1);
   }
@@ -134,15 +135,47 @@ export class Stage {
     this.grid = grid;
     this.ground.add(grid);
     const L = VIEW.WORLD_AXIS_CELLS * cell;
+    this.worldAxes = new Group();
+    this.worldAxes.visible = this.showWorldAxes;
     for (const [name, dir] of WORLD_AXES) {
       const color = VIEW.WORLD_AXIS_COLOURS[name];
-      const a = new Arrow(color, { radius: 0.025 * cell });
+      const a = new Arrow(color, { radius: 0.008 * cell });
       a.set(new Vector3(), new Vector3(...dir), L);
-      this.ground.add(a);
-      const label = makeLabel(name, color, 0.45 * cell);
+      this.worldAxes.add(a);
+      const label = makeLabel(name, color, 0.4 * cell);
       label.position.set(dir[0] * (L + 0.4 * cell), dir[1] * (L + 0.4 * cell), dir[2] * (L + 0.4 * cell));
-      this.ground.add(label);
+      this.worldAxes.add(label);
     }
+    this.ground.add(this.worldAxes);
+  }
+
+  /** Show or hide the world's N, E, D axes. */
+  setWorldAxes(on) {
+    this.showWorldAxes = on;
+    this.worldAxes.visible = on;
+  }
+
+  /**
+   * A camera preset: look at `targetNed` (Vector3, NED) from the NED direction `from` at a
+   * distance fit for `extent`. Top looks down with north up the screen; Side looks from the
+   * east (the starboard side of a body heading north); Front looks from the north, back at
+   * a body heading north.
+   */
+  viewFrom(name, targetNed, extent) {
+    /** @type {number[]} */
+    const from = { top: [-1e-3, 0, -1], side: [0, 1, -0.12], front: [1, 0, -0.12] }[name];
+    if (!from) return;
+    const target = nedToThree([targetNed.x, targetNed.y, targetNed.z]);
+    const dist = Math.max(4.5, 6 * extent) * Math.max(1, (1 / this.camera.aspect) ** 0.8);
+    this.controls.target.copy(target);
+    this.camera.position.copy(target).add(nedToThree(from).normalize().multiplyScalar(dist));
+    this.lastCg = null;
+    this.controls.update();
+  }
+
+  /** The projector look: white background, darker grid (the page's CSS does the text). */
+  setProjector(on) {
+    this.scene.background = new Color(on ? '#ffffff' : BACKGROUND);
   }
 
   resize(width, height) {

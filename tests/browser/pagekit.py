@@ -190,6 +190,15 @@ def load_preset(page: Page, name: str) -> None:
     )
     if opened:  # as the user left it
         page.click("#sheet-handle")
+    show_me(page)
+
+
+def show_me(page: Page) -> None:
+    """A preset that asks a question loads paused: press "Show me", as the lecturer would
+    after the class has answered, and wait until it runs."""
+    if page.locator("#btn-showme").is_visible():
+        page.click("#btn-showme")
+        page.wait_for_function("__sixdof.lastState && __sixdof.lastState.status.running")
 
 
 def decode_png(data: bytes) -> np.ndarray:

@@ -181,7 +181,9 @@ def test_watching_sends_nothing_and_says_why(browser: Browser, locked: Server) -
         "!e.closest('.lil-controller').classList.contains('lil-disabled'))"
         ".map((e) => e.closest('.lil-controller').textContent.trim())"
     )
-    display_only = ("Body", "Force / moment / velocity arrows", "Trail", "Camera follows")
+    display_only = ("Body", "Forces", "ω and L", "Poinsot", "Energy", "Ground and height",
+                    "Velocity", "Trail", "World axes", "Top", "Side", "Front", "Follow",
+                    "Camera follows", "Projector")  # fmt: skip
     assert all(any(t.startswith(d) for d in display_only) for t in enabled), enabled
     page.locator("#scene").focus()
     page.keyboard.press("ArrowRight")

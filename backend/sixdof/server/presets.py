@@ -5,6 +5,7 @@ from __future__ import annotations
 from ..scenario import Scenario
 from ..scenario.presets import DEFAULT_PRESET, PRESETS
 from .errors import Refusal
+from .protocol import PresetInfo
 
 __all__ = ["DEFAULT_PRESET", "default_scenario", "infos", "origin", "scenario"]
 
@@ -15,16 +16,16 @@ PHYSICS = ("Name", "Mass", "InertiaRadi", "Inertia", "CGOffset", "Gravity", "mod
            "Moment")  # fmt: skip
 
 
-def infos() -> list[dict[str, object]]:
-    """[{name, title, caption, question, flip_axis}] of every preset, in their own order."""
+def infos() -> list[PresetInfo]:
+    """Name, title, caption, question and flip axis of every preset, in their own order."""
     return [
-        {
-            "name": p.name,
-            "title": p.title,
-            "caption": p.caption,
-            "question": p.question,
-            "flip_axis": p.flip_axis,
-        }
+        PresetInfo(
+            name=p.name,
+            title=p.title,
+            caption=p.caption,
+            question=p.question,
+            flip_axis=p.flip_axis,
+        )
         for p in PRESETS.values()
     ]
 

@@ -109,7 +109,15 @@ def examples() -> dict[str, list[dict[str, Any]]]:
                 "preset_modified": False,
                 "integrator": "rk4",
                 "step": 0.001,
-                "presets": [{"name": "hover", "title": "Hover", "caption": "Gravity balanced."}],
+                "presets": [
+                    {
+                        "name": "hover",
+                        "title": "Hover",
+                        "caption": "Gravity balanced.",
+                        "question": "Push it once: what will it do then?",
+                        "flip_axis": None,
+                    }
+                ],
                 "limits": limits(),
                 "status": _STATUS,
             }

@@ -12,7 +12,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from .. import view_style
+from .. import teaching, view_style
 from ..fields import LIMITS
 from ..simulation.payload import FRAME_KEYS
 from .protocol import CLIENT_MESSAGES, PROTOCOL_VERSION, SERVER_MESSAGES, ErrorCode, json_schema
@@ -101,5 +101,6 @@ def render_js() -> str:
         _const("ERROR_CODES", error_codes, "the `code`s of an error message"),
         _const("LIMITS", limits, "allowed range of every numeric field (vectors: each item)"),
         _const("VIEW", view_style.as_dict(), "how the scene looks (shared with the notebook)"),
+        _const("FLIP_LEVEL", teaching.FLIP_LEVEL, "a flip's hysteresis, × |ω₀| (sixdof.teaching)"),
     ]
     return "\n".join(parts)

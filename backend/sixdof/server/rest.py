@@ -16,7 +16,7 @@ from ..scenario import Scenario
 from ..scenario.errors import dotted, field_error, reason
 from . import presets
 from .errors import Refusal
-from .protocol import json_schema
+from .protocol import PresetInfo, json_schema
 from .rooms import Room, Rooms, check_room_name
 from .settings import Settings
 from .ws import has_control, origin_allowed
@@ -165,8 +165,8 @@ async def history_csv(request: Request, room: str) -> Response:
 
 
 @router.get("/presets")
-async def list_presets() -> list[dict[str, str]]:
-    """[{"name", "title", "caption"}] of every preset."""
+async def list_presets() -> list[PresetInfo]:
+    """[{"name", "title", "caption", "question", "flip_axis"}] of every preset."""
     return presets.infos()
 
 

@@ -34,7 +34,6 @@ from .protocol import (
     Limits,
     LoadScenario,
     Pause,
-    PresetInfo,
     Reset,
     Resume,
     SetInput,
@@ -176,7 +175,7 @@ class Room:
             preset_modified=modified,
             integrator=sim.integrator,
             step=sim.step_size,
-            presets=[PresetInfo(**info) for info in presets.infos()],
+            presets=presets.infos(),
             limits=Limits.model_validate(limits()),
             status=Status.model_validate(sim.status()),
         ).model_dump_json()

@@ -1,0 +1,134 @@
+// @ts-check
+// Show → Energy: bars for the kinetic energy of translation (½ m |v_CG|²) and of rotation
+// (½ ωᵀ I ω), the potential energy and their total, all of one body, and the total's drift
+// since the last reset as a number. Torque- and force-free, the exact total is constant:
+// the drift is the integrator's error, so switching Euler ↔ RK4 or the step shows in it.
+// Also here: the flip counter of the presets that count flips.
+
+import { FLIP_LEVEL } from './protocol.gen.js';
+
+const ROWS = [
+  ['trans', 'Translation KE', 'TranslationalEnergy'],
+  ['rot', 'Rotation KE', 'RotationalEnergy'],
+  ['pot', 'Potential', 'PotentialEnergy'],
+  ['total', 'Total', 'TotalEnergy'],
+];
+
+/** A number in J with 4 significant digits (or an exponent when tiny). */
+function joules(x) {
+  if (!Number.isFinite(x)) return '–';
+  const a = Math.abs(x);
+  if (a === 0) return '0 J';
+  if (a < 1e-3 || a >= 1e5) return `${x.toExponential(2)} J`;
+  return `${x.toPrecision(4)} J`;
+}
+
+export class EnergyBars {
+  /** @param {HTMLElement} el  the #energy box */
+  constructor(el) {
+    this.el = el;
+    this.rows = {};
+    const table = document.createElement('div');
+    table.className = 'energy-rows';
+    for (const [key, label] of ROWS) {
+      const row = document.createElement('div');
+      row.className = `energy-row ${key}`;
+      const name = Object.assign(document.createElement('span'), { className: 'energy-name', textContent: label });
+      const track = Object.assign(document.createElement('span'), { className: 'energy-track' });
+      const bar = Object.assign(document.createElement('i'), { className: 'energy-bar' });
+      track.append(bar);
+      const value = Object.assign(document.createElement('span'), { className: 'energy-value' });
+      row.append(name, track, value);
+      table.append(row);
+      this.rows[key] = { bar, value, shownWidth: -1, shownLeft: -1 };
+    }
+    this.drift = Object.assign(document.createElement('div'), { className: 'energy-drift' });
+    el.append(Object.assign(document.createElement('div'), { className: 'energy-title', textContent: 'Energy' }), table, this.drift);
+    this.reference = null; // the total at the last reset
+    this.range = 0; // J: the largest |value| since the last reset, the bars' full width
+    this.lastDrift = NaN;
+  }
+
+  setVisible(on) {
+    this.el.hidden = !on;
+  }
+
+  /** Start counting the drift again (a reset, a new scenario, a changed parameter). */
+  restart() {
+    this.reference = null;
+    this.range = 0;
+  }
+
+  /** Follow a body frame; `labels`: rewrite the numbers now (a few times a second). */
+  update(body, labels) {
+    if (this.el.hidden || !body) return;
+    if (this.reference === null) this.reference = body.TotalEnergy;
+    // index loops: destructuring in for-of would allocate an iterator every frame
+    for (let k = 0; k < ROWS.length; k++) this.range = Math.max(this.range, Math.abs(body[ROWS[k][2]]));
+    const range = this.range || 1;
+    for (let k = 0; k < ROWS.length; k++) {
+      const row = this.rows[ROWS[k][0]];
+      const x = body[ROWS[k][2]];
+      // bars grow from a zero line in the middle: potential energy can be negative
+      const width = Math.round((Math.min(1, Math.abs(x) / range) * 50) * 10) / 10;
+      const left = x < 0 ? 50 - width : 50;
+      if (width !== row.shownWidth || left !== row.shownLeft) {
+        row.bar.style.width = `${width}%`;
+        row.bar.style.left = `${left}%`;
+        row.shownWidth = width;
+        row.shownLeft = left;
+      }
+      if (labels) row.value.textContent = joules(x);
+    }
+    if (labels) {
+      const drift = body.TotalEnergy - this.reference;
+      this.lastDrift = drift;
+      const rel = Math.abs(this.reference) > 1e-12 ? ` (${((100 * drift) / Math.abs(this.reference)).toPrecision(2)} %)` : '';
+      this.drift.textContent = `drift since reset ΔE = ${drift === 0 ? '0' : drift.toExponential(2)} J${rel}`;
+    }
+  }
+}
+
+/**
+ * Counts flips the way sixdof.teaching.count_flips does: the AngVel component about `axis`
+ * (body) crossing from beyond +FLIP_LEVEL·|ω₀| to beyond −FLIP_LEVEL·|ω₀| or back.
+ */
+export class FlipCounter {
+  /** @param {HTMLElement} el */
+  constructor(el) {
+    this.el = el;
+    this.axis = null;
+    this.level = 0;
+    this.sign = 1;
+    this.count = 0;
+    this.initial = 0;
+  }
+
+  /** Count on `axis` (0, 1, 2) from the initial component `initial`; null: no counter. */
+  start(axis, initial) {
+    this.axis = axis;
+    this.initial = initial;
+    this.restart();
+    this.el.hidden = axis === null;
+  }
+
+  restart() {
+    this.level = FLIP_LEVEL * Math.abs(this.initial);
+    this.sign = this.initial >= 0 ? 1 : -1;
+    this.count = 0;
+    this.show();
+  }
+
+  update(body) {
+    if (this.axis === null || !body || !(this.level > 0)) return;
+    if (body.AngVel[this.axis] * this.sign < -this.level) {
+      this.sign = -this.sign;
+      this.count += 1;
+      this.show();
+    }
+  }
+
+  show() {
+    this.el.textContent = `Flips: ${this.count}`;
+  }
+}

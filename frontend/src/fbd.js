@@ -1,0 +1,164 @@
+// @ts-check
+// The free-body diagram (Show → Forces): the weight m·g at the CG, every applied force at its
+// point of application (the frame's Loads: the constant input, the push, the drag spring at
+// the grabbed point), the net force at the CG, and the net moment about the CG as a curved
+// arrow about its axis. Lengths are linear in the force with one scale for the whole diagram
+// (the legend's N per m), at least MIN_LENGTH of the body so small forces stay visible and
+// at most MAX_LENGTH so a hard pull stays on screen; each arrow carries its magnitude.
+
+import { ConeGeometry, Group, Mesh, MeshLambertMaterial, Quaternion, TorusGeometry, Vector3 } from 'three';
+import { Arrow } from './glyphs.js';
+import { TextLabel, magnitude } from './labels.js';
+import { VIEW } from './protocol.gen.js';
+
+const TEACH_COLOURS = VIEW.GLYPH_COLOURS;
+
+const MIN_LENGTH = 0.12; // × body extent
+const MAX_LENGTH = 5; // × body extent
+const Z = new Vector3(0, 0, 1);
+const SOURCE_NAMES = { constant: 'F', push: 'push', spring: 'pull' };
+
+const MANTISSAS = [1, 2, 5, 10]; // one array: niceStep runs every frame
+
+/** 1, 2 or 5 × 10^k, the smallest not below x. */
+export function niceStep(x) {
+  const p = 10 ** Math.floor(Math.log10(x));
+  for (let k = 0; k < MANTISSAS.length; k++) if (MANTISSAS[k] * p >= x * (1 - 1e-12)) return MANTISSAS[k] * p;
+  return 10 * p;
+}
+
+const arcGeometry = new TorusGeometry(1, 0.05, 8, 48, 1.5 * Math.PI);
+const arcHead = new ConeGeometry(0.14, 0.32, 16).translate(0, 0.16, 0);
+
+/**
+ * A curved arrow about an axis: three quarters of a circle, counter-clockwise seen from the
+ * tip of the axis (the right-hand rule), with a head at its end.
+ */
+export class MomentArc extends Group {
+  constructor(color) {
+    super();
+    const material = new MeshLambertMaterial({ color, emissive: color, emissiveIntensity: 0.35 });
+    this.add(new Mesh(arcGeometry, material));
+    const head = new Mesh(arcHead, material);
+    head.position.set(0, -1, 0); // the arc ends at angle 3π/2, moving along +x
+    head.rotation.z = -Math.PI / 2; // the cone's +y onto +x
+    this.add(head);
+    this.visible = false;
+    this.renderOrder = 2;
+  }
+
+  /** About the unit `axis` (NED) at `origin`, with radius `radius` (m). */
+  set(origin, axis, radius) {
+    this.visible = true;
+    this.position.copy(origin);
+    this.quaternion.setFromUnitVectors(Z, axis);
+    this.scale.setScalar(radius);
+  }
+}
+
+/** One labelled force arrow. */
+class ForceGlyph {
+  /** @param {'left' | 'right'} side */
+  constructor(parent, color, side = 'right') {
+    this.arrow = new Arrow(color);
+    this.label = new TextLabel(color, 0.2, side);
+    parent.add(this.arrow, this.label);
+    this.length = 0;
+  }
+
+  hide() {
+    this.arrow.visible = false;
+    this.label.visible = false;
+    this.length = 0;
+  }
+}
+
+export class FreeBodyDiagram {
+  /** @param {import('three').Object3D} root  the NED root */
+  constructor(root) {
+    this.group = new Group();
+    root.add(this.group);
+    this.weight = new ForceGlyph(this.group, TEACH_COLOURS.weight);
+    // the net force is drawn thinner, over the others, its label on the other side: with the
+    // weight alone the two coincide and both must stay readable
+    this.net = new ForceGlyph(this.group, TEACH_COLOURS.net, 'left');
+    this.loads = [0, 1, 2].map(() => new ForceGlyph(this.group, TEACH_COLOURS.force));
+    this.moment = new MomentArc(TEACH_COLOURS.moment);
+    this.momentLabel = new TextLabel(TEACH_COLOURS.moment);
+    this.group.add(this.moment, this.momentLabel);
+    this.scale = 1; // N per m of arrow
+    this.visible = false;
+    // reused every frame
+    this.scratch = {
+      v: new Vector3(), dir: new Vector3(), origin: new Vector3(), tip: new Vector3(), net: new Vector3(),
+      qFrame: new Quaternion(), qRel: new Quaternion(),
+    }; // prettier-ignore
+  }
+
+  setVisible(on) {
+    this.visible = on;
+    this.group.visible = on;
+  }
+
+  /**
+   * Draw for one body: `view` (BodyView: its drawn CG and extent), `body` the interpolated
+   * sample {quat, frame}, `spec` its BodySpec, `weight` its m·g (N, the scale's reference),
+   * `thick` a line-width factor (the projector), `labels` whether to rewrite the texts now.
+   */
+  update(view, body, spec, weightN, thick, labels) {
+    if (!this.visible) return;
+    const s = this.scratch;
+    const extent = view.extent();
+    this.scale = niceStep(weightN / (1.2 * extent));
+    const frame = body.frame;
+    const g = spec?.Gravity ?? 0;
+    const m = spec?.Mass ?? 1;
+    const radius = Math.max(0.008, 0.028 * extent) * thick;
+    const textHeight = Math.max(0.05, 0.16 * extent) * (0.7 + 0.3 * thick);
+    // where each load acts relative to the CG at the frame's state, turned onto the drawn pose
+    s.qFrame.set(frame.Quater[1], frame.Quater[2], frame.Quater[3], frame.Quater[0]).normalize();
+    s.qRel.copy(body.quat).multiply(s.qFrame.invert());
+    s.net.set(0, 0, m * g);
+    this.place(this.weight, view.cg, s.v.set(0, 0, m * g), 'W', 'N', extent, radius, textHeight, labels);
+    const loads = frame.Loads ?? [];
+    for (let k = 0; k < this.loads.length; k++) {
+      const glyph = this.loads[k];
+      const load = loads[k];
+      if (!load) {
+        glyph.hide();
+        continue;
+      }
+      s.origin.fromArray(load.At).sub(s.tip.fromArray(frame.CGPos)).applyQuaternion(s.qRel).add(view.cg);
+      s.v.fromArray(load.Force);
+      s.net.add(s.v);
+      this.place(glyph, s.origin, s.v, SOURCE_NAMES[load.source] ?? 'F', 'N', extent, radius, textHeight, labels);
+    }
+    this.place(this.net, view.cg, s.net, 'net', 'N', extent, radius * 0.55, textHeight, labels);
+    const M = s.v.fromArray(frame.Moment);
+    const size = M.length();
+    if (size > 1e-9) {
+      this.moment.set(view.cg, s.dir.copy(M).divideScalar(size), 0.55 * extent);
+      this.moment.scale.setScalar(0.55 * extent);
+      this.momentLabel.visible = true;
+      this.momentLabel.setHeight(textHeight);
+      this.momentLabel.position.copy(view.cg).addScaledVector(s.tip.set(0, 0, -1), 0.7 * extent);
+      if (labels) this.momentLabel.setText(`M ${magnitude(size)} N·m`);
+    } else {
+      this.moment.visible = false;
+      this.momentLabel.visible = false;
+    }
+  }
+
+  place(glyph, origin, vec, name, unit, extent, radius, textHeight, labels) {
+    const size = vec.length();
+    if (!(size > 1e-9)) return glyph.hide();
+    const length = Math.min(MAX_LENGTH * extent, Math.max(MIN_LENGTH * extent, size / this.scale));
+    glyph.arrow.radius = radius;
+    glyph.arrow.set(origin, this.scratch.dir.copy(vec).divideScalar(size), length);
+    glyph.length = length;
+    glyph.label.visible = true;
+    glyph.label.setHeight(textHeight);
+    glyph.label.position.copy(origin).addScaledVector(this.scratch.dir, length + 0.05 * extent);
+    if (labels) glyph.label.setText(`${name} ${magnitude(size)} ${unit}`);
+  }
+}
