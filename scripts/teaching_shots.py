@@ -24,7 +24,6 @@ from pagekit import (  # noqa: E402
     load_preset,
     open_page,
     wait_drawn,
-    wait_sim,
 )
 from playwright.sync_api import sync_playwright  # noqa: E402
 
@@ -55,14 +54,16 @@ def main(names: list[str]) -> None:
                 for width, height, phone in SIZES:
                     run = open_page(browser, server.url, width=width, height=height, touch=phone)
                     page = run.page
-                    load_preset(page, name)
                     if phone:  # the panel is a bottom sheet: open it to tick the boxes
                         page.click("#sheet-handle")
                     for label in OVERLAYS:
                         page.locator("#panel").get_by_label(label, exact=True).set_checked(True)
                     if phone:
                         page.click("#sheet-handle")
-                    wait_sim(page, RUN_FOR.get(name, 1.5))
+                    load_preset(page, name)  # loads paused at t = 0, then "Show me"
+                    page.wait_for_function(
+                        "(t) => __sixdof.lastState.t >= t", arg=RUN_FOR.get(name, 1.5)
+                    )
                     page.evaluate("__sixdof.send({type: 'pause'})")
                     page.wait_for_function("!__sixdof.lastState.status.running")
                     wait_drawn(page)
