@@ -42,9 +42,9 @@ lint: python frontend-deps
 	$(BIN)/python scripts/gen_protocol.py --check
 	cd frontend && npm run --silent lint
 
-# Two workers: most browser and end-to-end tests wait on a real clock, not on the CPU.
+# Two workers: many browser and end-to-end tests wait on a real clock, not on the CPU.
 test: setup browser
-	$(BIN)/pytest -n 2 --dist loadgroup
+	$(BIN)/pytest -n 2
 
 bench: python
 	$(BIN)/pip install --quiet -e '.[bench]'

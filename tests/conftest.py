@@ -46,15 +46,11 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
 
     Playwright's sync API keeps an asyncio loop running in the main thread for as long as
     its session lasts, and tests that call asyncio.run() cannot run after it has started.
-    Running fast tests first also gives the quickest feedback. Within each part, the long
-    grouped modules (the wheel, JupyterLab: `xdist_group`) come first, so that with
-    `pytest -n 2 --dist loadgroup` one worker starts them while the other takes the rest,
-    instead of one worker running them alone at the end.
+    Running fast tests first also gives the quickest feedback. The long wheel tests come
+    first among the rest, so that with `pytest -n 2` they start early beside other work.
     """
 
     def order(item: pytest.Item) -> tuple[bool, bool]:
-        return item.get_closest_marker("browser") is not None, not item.get_closest_marker(
-            "xdist_group"
-        )
+        return item.get_closest_marker("browser") is not None, "test_wheel" not in item.nodeid
 
     items.sort(key=order)

@@ -11,6 +11,7 @@ to, every shipped mesh and the websocket hello come from the installed copy.
 
 from __future__ import annotations
 
+import fcntl
 import json
 import os
 import re
@@ -32,8 +33,7 @@ from websockets.sync.client import connect
 
 import sixdof
 
-# One worker builds the wheel once for both tests (pytest -n 2 --dist loadgroup).
-pytestmark = [pytest.mark.slow, pytest.mark.xdist_group("wheel")]
+pytestmark = pytest.mark.slow
 
 REPO = Path(__file__).resolve().parents[1]
 URL_LINE = re.compile(r"sixdof: serving (http://127\.0\.0\.1:(\d+)/)")
@@ -67,12 +67,30 @@ def _run(cmd: list[str | Path], **kw: object) -> subprocess.CompletedProcess[str
     return done
 
 
-@pytest.fixture(scope="module")
-def installed(tmp_path_factory: pytest.TempPathFactory) -> Installed:
+@pytest.fixture(scope="session")
+def installed(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Installed]:
+    """Built and installed once per test run: with `pytest -n 2` the first worker to get here
+    builds (setuptools' build/ directory in the repository takes one build at a time) and
+    the other reuses its venv, under a file lock in the run's shared temporary directory."""
     if not (REPO / "frontend" / "dist" / "index.html").is_file():
         pytest.fail("frontend/dist is missing: run `make setup` (npm ci && npm run build)")
-    root = tmp_path_factory.mktemp("wheel").resolve()
+    shared = tmp_path_factory.getbasetemp()
+    if os.environ.get("PYTEST_XDIST_WORKER"):
+        shared = shared.parent  # the directory all workers of this run share
+    root = (shared / "wheel-shared").resolve()
     assert not root.is_relative_to(REPO)
+    with (shared / "wheel.lock").open("w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        if not (root / "done").is_file():
+            root.mkdir(exist_ok=True)
+            _build_and_install(root)
+            (root / "done").write_text("built\n")
+        fcntl.flock(lock, fcntl.LOCK_UN)
+    (wheel,) = root.glob("sixdof-*.whl")
+    yield Installed(root, wheel, root / "venv", json.loads((root / "seconds.json").read_text()))
+
+
+def _build_and_install(root: Path) -> None:
     # pip's own settings (index, find-links, certificates) stay; nothing points at the repo.
     env = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "PYTHONHOME")}
     seconds: dict[str, float] = {}
@@ -91,7 +109,7 @@ def installed(tmp_path_factory: pytest.TempPathFactory) -> Installed:
     pip = root / "venv" / "bin" / "pip"
     _run([pip, "install", "-q", "--no-compile", wheel], cwd=root, env=env)
     seconds["install"] = time.perf_counter() - start
-    return Installed(root, wheel, root / "venv", seconds)
+    (root / "seconds.json").write_text(json.dumps(seconds))
 
 
 def test_the_wheel_carries_the_built_page_and_every_mesh(installed: Installed) -> None:

@@ -23,7 +23,10 @@ export class Hud {
     this.captionTitle = this.caption.querySelector('.caption-title');
     this.captionText = /** @type {HTMLElement} */ (this.caption.querySelector('.caption-text'));
     this.captionNoteEl = /** @type {HTMLElement} */ (this.caption.querySelector('.caption-note'));
-    this.caption.querySelector('button').addEventListener('click', () => (this.caption.hidden = true));
+    this.caption.querySelector('button').addEventListener('click', () => {
+      this.caption.hidden = true;
+      document.body.classList.remove('asking');
+    });
     this.captionQuestion = /** @type {HTMLElement} */ (this.caption.querySelector('.caption-question'));
     this.showMe = /** @type {HTMLButtonElement} */ (document.getElementById('btn-showme'));
     /** called when "Show me" is pressed (runs the preset) */
@@ -31,6 +34,7 @@ export class Hud {
     this.showMe.addEventListener('click', () => {
       this.showMe.hidden = true;
       this.captionText.hidden = false;
+      document.body.classList.remove('asking');
       this.onShowMe();
     });
     this.frames = 0;
@@ -136,6 +140,7 @@ export class Hud {
     this.captionQuestion.hidden = !question;
     this.showMe.hidden = !question;
     this.captionText.hidden = !!question;
+    document.body.classList.toggle('asking', !!question);
     this.caption.hidden = false;
   }
 }

@@ -22,8 +22,7 @@ import pytest
 from pagekit import REPO, SHOTS, decode_png, free_port
 from playwright.sync_api import Browser, Locator, Page
 
-# One worker starts JupyterLab once for this module (pytest -n 2 --dist loadgroup).
-pytestmark = [pytest.mark.browser, pytest.mark.xdist_group("jupyterlab")]
+pytestmark = pytest.mark.browser
 pytest.importorskip("jupyterlab")
 pytest.importorskip("pythreejs")
 

@@ -8,10 +8,12 @@ from __future__ import annotations
 
 import math
 import re
+from collections.abc import Iterator
 
 import numpy as np
 import pytest
 from pagekit import (
+    PageRun,
     Server,
     body,
     decode_png,
@@ -26,7 +28,35 @@ from playwright.sync_api import Browser, Page
 import sixdof
 from sixdof.teaching import count_flips
 
+OVERLAYS = [
+    "Forces",
+    "ω and L",
+    "Poinsot",
+    "Energy",
+    "Ground and height",
+    "Body axes",
+    "World axes",
+]
+
 pytestmark = pytest.mark.browser
+
+
+@pytest.fixture(scope="module")
+def shared(browser: Browser, server: Server) -> Iterator[PageRun]:
+    """One page for the overlay tests: each loads its own preset (a fresh scenario), so
+    they do not depend on each other, and the page is opened once."""
+    run = open_page(browser, server.url)
+    yield run
+    run.page.context.close()
+
+
+def fresh(run: PageRun, preset: str, *overlays_on: str) -> Page:
+    """The shared page with only `overlays_on` shown and `preset` loaded (running)."""
+    page = run.page
+    for label in OVERLAYS:
+        page.locator("#panel").get_by_label(label, exact=True).set_checked(label in overlays_on)
+    load_preset(page, preset)
+    return page
 
 
 def show(page: Page, label: str, on: bool) -> None:
@@ -72,12 +102,9 @@ def angle_deg(a: list[float], b: list[float]) -> float:
     return math.degrees(math.acos(min(1.0, max(-1.0, c))))
 
 
-def test_forces_draw_the_weight_at_m_g_over_the_legends_scale(
-    browser: Browser, server: Server
-) -> None:
-    run = open_page(browser, server.url)
-    page = run.page
-    load_preset(page, "hover")
+def test_forces_draw_the_weight_at_m_g_over_the_legends_scale(shared: PageRun) -> None:
+    run = shared
+    page = fresh(run, "hover", "Forces")
     paused(page)
     x, y = cg_on_screen(page)
     assert toggled_pixels(page, "Forces", x, y) > 0.01
@@ -95,40 +122,35 @@ def test_forces_draw_the_weight_at_m_g_over_the_legends_scale(
     assert page.evaluate("__sixdof.teach.fbd.net.arrow.visible") is False
     assert "W " in page.evaluate("__sixdof.teach.fbd.weight.label.text")
     assert run.errors == []
-    page.context.close()
 
 
-def test_omega_and_l_the_l_arrow_is_the_frames_angular_momentum(
-    browser: Browser, server: Server
-) -> None:
-    run = open_page(browser, server.url)
-    page = run.page
-    load_preset(page, "symmetric_top")
+def test_omega_and_l_the_l_arrow_is_the_frames_angular_momentum(shared: PageRun) -> None:
+    run = shared
+    page = fresh(run, "symmetric_top")
     show(page, "ω and L", True)
-    # torque-free: L keeps its direction while ω sweeps round it
-    first = page.evaluate("[...__sixdof.teach.omegaL.drawn.L.toArray()]")
-    first_w = page.evaluate("[...__sixdof.teach.omegaL.drawn.omega.toArray()]")
-    wait_sim(page, 1.0)
-    wait_drawn(page)
-    assert angle_deg(first, page.evaluate("[...__sixdof.teach.omegaL.drawn.L.toArray()]")) < 0.5
-    assert (
-        angle_deg(first_w, page.evaluate("[...__sixdof.teach.omegaL.drawn.omega.toArray()]")) > 5.0
-    )
+    # torque-free: L keeps its direction while ω sweeps round it (samples over one period
+    # of the precession, 1.62 s)
+    ls, ws = [], []
+    for _ in range(7):
+        wait_sim(page, 0.27)
+        wait_drawn(page)
+        ls.append(page.evaluate("[...__sixdof.teach.omegaL.drawn.L.toArray()]"))
+        ws.append(page.evaluate("[...__sixdof.teach.omegaL.drawn.omega.toArray()]"))
+    assert max(angle_deg(ls[0], x) for x in ls) < 0.5
+    assert max(angle_deg(ws[0], x) for x in ws) > 5.0
     paused(page)
     drawn = page.evaluate("[...__sixdof.teach.omegaL.drawn.L.toArray()]")
     assert angle_deg(drawn, body(page)["AngularMomentum"]) < 1.0
     x, y = cg_on_screen(page)
     assert toggled_pixels(page, "ω and L", x, y) > 0.01
     assert run.errors == []
-    page.context.close()
 
 
 def test_poinsot_contact_lies_on_the_ellipsoid_and_the_plane_and_follows_inertia(
-    browser: Browser, server: Server
+    shared: PageRun,
 ) -> None:
-    run = open_page(browser, server.url)
-    page = run.page
-    load_preset(page, "tennis_racket")
+    run = shared
+    page = fresh(run, "tennis_racket")
     show(page, "Poinsot", True)
     wait_sim(page, 0.5)
     paused(page)
@@ -168,13 +190,11 @@ def test_poinsot_contact_lies_on_the_ellipsoid_and_the_plane_and_follows_inertia
         sorted((1 / radii) / (1 / radii).max()), rel=1e-3
     )
     assert run.errors == []
-    page.context.close()
 
 
-def test_energy_drift_shows_the_integrator(browser: Browser, server: Server) -> None:
-    run = open_page(browser, server.url)
-    page = run.page
-    load_preset(page, "tennis_racket")
+def test_energy_drift_shows_the_integrator(shared: PageRun) -> None:
+    run = shared
+    page = fresh(run, "symmetric_top")
     show(page, "Energy", False)
     off = region(page, 160, 630, 100)
     show(page, "Energy", True)
@@ -188,17 +208,16 @@ def test_energy_drift_shows_the_integrator(browser: Browser, server: Server) -> 
     euler = abs(page.evaluate("__sixdof.teach.energy.lastDrift"))
     total = body(page)["TotalEnergy"]
     assert rk4 < 1e-9 * total
-    # Euler gains energy (1e-4 of it in a second at h = 1 ms): ten thousand times RK4's
-    assert euler > 1e-5 * total and euler > 1e4 * rk4
+    # the precessing top: Euler gains 2.5e-4 of the energy per second at h = 1 ms (a
+    # headless run says so), RK4 1e-16
+    assert euler > 5e-5 * total and euler > 1e4 * rk4
     assert "drift since reset" in page.inner_text("#energy")
     assert run.errors == []
-    page.context.close()
 
 
-def test_ground_and_height_follow_a_falling_body(browser: Browser, server: Server) -> None:
-    run = open_page(browser, server.url)
-    page = run.page
-    load_preset(page, "free_fall")
+def test_ground_and_height_follow_a_falling_body(shared: PageRun) -> None:
+    run = shared
+    page = fresh(run, "free_fall")
     show(page, "Ground and height", True)
     wait_sim(page, 1.0)
     paused(page)
@@ -211,16 +230,12 @@ def test_ground_and_height_follow_a_falling_body(browser: Browser, server: Serve
     assert page.locator("#plot-chooser input[data-channel='Height']").count() == 1
     assert "−D" in page.inner_text("#help")
     assert run.errors == []
-    page.context.close()
 
 
 @pytest.mark.parametrize("label", ["Body axes", "World axes"])
-def test_axes_overlays_change_their_own_pixels(
-    browser: Browser, server: Server, label: str
-) -> None:
-    run = open_page(browser, server.url)
-    page = run.page
-    load_preset(page, "spin_up")
+def test_axes_overlays_change_their_own_pixels(shared: PageRun, label: str) -> None:
+    run = shared
+    page = fresh(run, "spin_up", "Body axes", "World axes")
     paused(page)
     if label == "Body axes":
         x, y = cg_on_screen(page)
@@ -230,23 +245,27 @@ def test_axes_overlays_change_their_own_pixels(
         x, y = p["x"], p["y"]
     assert toggled_pixels(page, label, x, y, half=60) > 0.01
     assert run.errors == []
-    page.context.close()
 
 
 def test_the_flip_counter_counts_the_flips_of_the_headless_run(
     browser: Browser, server: Server
 ) -> None:
-    headless = sixdof.run("tennis_racket", t_end=10.0).arrays()
-    expected = count_flips(headless["T.AngVel"][:, 0], 4.0)
-    assert expected == 2
+    headless = sixdof.run("tennis_racket", t_end=14.0).arrays()
+    times, wx = headless["Time"], headless["T.AngVel"][:, 0]
+    assert count_flips(wx[times <= 10.0], 4.0) == 2
     run = open_page(browser, server.url)
     page = run.page
-    page.locator("#panel").get_by_label("Time scale", exact=True).select_option(label="2 ×")
+    page.locator("#panel").get_by_label("Time scale", exact=True).select_option(label="5 ×")
     load_preset(page, "tennis_racket")
     assert page.locator("#flips").is_visible()
     page.wait_for_function("__sixdof.lastState.t >= 10", timeout=30_000)
-    assert page.evaluate("__sixdof.teach.flips.count") == expected
-    assert page.inner_text("#flips") == f"Flips: {expected}"
+    # the page's count and its time read together: the run goes on meanwhile
+    t, count, text = page.evaluate(
+        "[__sixdof.lastState.t, __sixdof.teach.flips.count,"
+        " document.getElementById('flips').textContent]"
+    )
+    assert count == count_flips(wx[times <= t + 1e-9], 4.0) >= 2
+    assert text == f"Flips: {count}"
     assert run.errors == []
     page.context.close()
 
