@@ -68,12 +68,15 @@ def test_a_long_press_on_the_body_drags_it_toward_the_finger(phone) -> None:  # 
     x, y = screen(page)
     touch(cdp, "touchStart", (x, y))
     page.wait_for_function("__sixdof.drag !== null")  # held still: the long press grabbed it
-    # the first pull the server applies, with the body still at rest (no damping yet)
+    # the first pull the server applies after the move, the body still at rest (no damping
+    # yet); the spring sent at the grab pulls toward the grabbed point as drawn, which the
+    # interpolated pose puts a rounding error away: that pull (far below 2 % of the weight)
+    # is not the one to check
     page.evaluate(
         """(w) => { window.__first = null; window.__timer = setInterval(() => {
              const b = __sixdof.lastState.bodies[0];
              const p = [b.Force[0], b.Force[1], b.Force[2] + w];
-             if (!window.__first && Math.hypot(...p) > 1e-6)
+             if (!window.__first && Math.hypot(...p) > 0.02 * w)
                window.__first = [__sixdof.drag, b];
            }, 2); }""",
         weight,
