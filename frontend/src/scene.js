@@ -74,6 +74,18 @@ function rendererName(renderer) {
   return String(gl.getParameter(info ? info.UNMASKED_RENDERER_WEBGL : gl.RENDERER) ?? '');
 }
 
+/** The WebGL renderer's name from a throwaway context (the real one's options are fixed at creation). */
+function probeRendererName() {
+  const gl = document.createElement('canvas').getContext('webgl2');
+  if (!gl) return '';
+  const info = gl.getExtension('WEBGL_debug_renderer_info');
+  const name = String(gl.getParameter(info ? info.UNMASKED_RENDERER_WEBGL : gl.RENDERER) ?? '');
+  gl.getExtension('WEBGL_lose_context')?.loseContext();
+  return name;
+}
+
+const isSoftware = (name) => /swiftshader|llvmpipe|softpipe|software/i.test(name);
+
 /** 1, 2 or 5 × 10^k, the smallest not below x. */
 function niceStep(x) {
   const p = 10 ** Math.floor(Math.log10(x));
@@ -86,14 +98,16 @@ export class Stage {
     // reused every frame: the render loop allocates nothing
     this.scratch = { moved: new Vector3(), err: new Vector3(), screen: new Vector3() };
     this.canvas = canvas;
-    this.renderer = new WebGLRenderer({ canvas, antialias: true });
+    // A software rasteriser (SwiftShader, llvmpipe: a VM, a browser without a GPU) pays for
+    // every sample of multisampling on the CPU: it draws without antialiasing. It also takes
+    // seconds to compile the image-based-lighting shaders: there the lights alone shade.
+    this.software = isSoftware(probeRendererName());
+    this.renderer = new WebGLRenderer({ canvas, antialias: !this.software });
     this.renderer.setPixelRatio(Math.min(window.devicePixelRatio || 1, 2));
     this.scene = new Scene();
     this.scene.background = new Color(BACKGROUND);
     this.renderer_name = rendererName(this.renderer);
-    // A software rasteriser (SwiftShader, llvmpipe: a VM, a browser without a GPU) takes seconds
-    // to compile the image-based-lighting shaders; there the lights alone do the shading.
-    this.software = /swiftshader|llvmpipe|softpipe|software/i.test(this.renderer_name);
+    this.software = isSoftware(this.renderer_name);
     if (!this.software) {
       const pmrem = new PMREMGenerator(this.renderer);
       this.scene.environment = pmrem.fromScene(new RoomEnvironment(), 0.04).texture;

@@ -181,8 +181,10 @@ def test_fifty_clients_one_never_reads(live_server: LiveServer) -> None:
     results, last, rss_before, rss_after, before, room = run(scenario())
     assert room["clients"] == 50
     assert len(last["bodies"]) == 8
-    # the room kept its rate by the server's own clock, and every reader got its frames
-    assert tick_rate(before, room) > 0.9 * FRAME_RATE, (before, room)
+    # the room kept its rate by the server's own clock (a room blocked by the stalled client
+    # would stop; on two cores shared with a browser test in the other pytest worker the rate
+    # dips by up to ~12 %), and every reader got its frames
+    assert tick_rate(before, room) > 0.8 * FRAME_RATE, (before, room)
     for n, first, frame in results:
         assert n >= 0.85 * (frame["seq"] - first + 1), (n, first, frame["seq"])
     assert rss_after - rss_before < 50 * 1024, (rss_before, rss_after)
