@@ -42,6 +42,7 @@ export class BodyView {
     for (const a of Object.values(this.arrows)) root.add(a);
     this.trail = new Trail(root, VIEW.GLYPH_COLOURS.trail, background);
     this.spec = null;
+    this.extentCached = 1;
     this.meshKey = null;
     this.materialKey = null;
     this.status = { mesh: null, meshKnown: true, material: null, materialKnown: true, loaded: false };
@@ -54,6 +55,7 @@ export class BodyView {
   /** Apply a BodySpec from hello (visual parameters and CGOffset); reloads mesh/material only when they change. */
   setSpec(spec) {
     this.spec = spec;
+    this.extentCached = this.computeExtent();
     const cg = vec3(spec.CGOffset);
     const origin = vec3(spec.MeshOrigin);
     const scale = vec3(spec.MeshScale, [1, 1, 1]);
@@ -103,6 +105,10 @@ export class BodyView {
 
   /** A characteristic length of the drawn body (m): its largest scaled dimension. */
   extent() {
+    return this.extentCached; // set with the spec: the overlays ask every frame
+  }
+
+  computeExtent() {
     if (!this.spec) return 1;
     const scale = vec3(this.spec.MeshScale, [1, 1, 1]);
     const size = vec3(this.spec.Size, [1, 1, 1]);
