@@ -203,7 +203,10 @@ def test_watching_sends_nothing_and_says_why(browser: Browser, locked: Server) -
     assert page.evaluate("__sixdof.sent") == []  # not one message that needs the token
     page.fill("#watch-token", "lecture")
     page.click("#watch button[type=submit]")
-    page.wait_for_function("__sixdof.hello && __sixdof.hello.can_control === true")
+    # a new page loads (with the token): until its script has run there is no __sixdof
+    page.wait_for_function(
+        "window.__sixdof && __sixdof.hello && __sixdof.hello.can_control === true"
+    )
     assert page.locator("#watch").is_hidden() and page.locator("#btn-pause").is_enabled()
     assert run.errors == []
     page.context.close()
