@@ -6,13 +6,13 @@ World axes) all off and all on, and what the page allocates per frame.
 
 A real `sixdof serve` on a loopback port, the tennis-racket preset running (it spins: the
 arrows, traces and labels all change). Each round measures "off" then "on", each after a
-random 0.2–1.2 s wait (a random phase against the server's frames and the label updates),
-over at least 300 rendered frames: the render callback's duration (the page's own timing,
-__sixdof.frameTimes: interpolation, overlays, plots, three.js render submission) as p50,
-p95 and mean, and the frame rate Chromium reached. Allocation: V8's sampling heap profiler,
-counting objects that were already collected too, over the same frames; the bytes
-allocated per frame are reported with the overlays off and on (the difference is the
-overlays' own, labels included, which are rewritten 5 times a second).
+random wait of 12–72 rendered frames (a random phase against the server's frames and the
+label updates), over at least 300 rendered frames: the render callback's duration (the
+page's own timing, __sixdof.frameTimes: interpolation, overlays, plots, three.js render
+submission) as p50, p95 and mean, and the frame rate Chromium reached. Allocation: V8's
+sampling heap profiler, counting objects that were already collected too, over the same
+frames; the bytes allocated per frame are reported with the overlays off and on (the
+difference is the overlays' own, labels included, which are rewritten 5 times a second).
 """
 
 from __future__ import annotations
@@ -48,7 +48,9 @@ def set_all(page: Page, on: bool) -> None:
 
 
 def measure(page: Page, frames: int, cdp) -> dict[str, float]:
-    time.sleep(random.uniform(0.2, 1.2))
+    # a random phase: 12 to 72 rendered frames (0.2–1.2 s at 60 fps) before sampling
+    skip = page.evaluate("__sixdof.rendered") + random.randint(12, 72)
+    page.wait_for_function("(k) => __sixdof.rendered >= k", arg=skip, timeout=60_000)
     start = page.evaluate("__sixdof.rendered")
     t0 = time.perf_counter()
     cdp.send(

@@ -8,7 +8,7 @@
 
 import { ConeGeometry, Group, Mesh, MeshLambertMaterial, Quaternion, TorusGeometry, Vector3 } from 'three';
 import { Arrow } from './glyphs.js';
-import { TextLabel, magnitude } from './labels.js';
+import { TextLabel, magnitude, niceStep } from './labels.js';
 import { VIEW } from './protocol.gen.js';
 
 const TEACH_COLOURS = VIEW.GLYPH_COLOURS;
@@ -17,15 +17,6 @@ const MIN_LENGTH = 0.12; // × body extent
 const MAX_LENGTH = 5; // × body extent
 const Z = new Vector3(0, 0, 1);
 const SOURCE_NAMES = { constant: 'F', push: 'push', spring: 'pull' };
-
-const MANTISSAS = [1, 2, 5, 10]; // one array: niceStep runs every frame
-
-/** 1, 2 or 5 × 10^k, the smallest not below x. */
-export function niceStep(x) {
-  const p = 10 ** Math.floor(Math.log10(x));
-  for (let k = 0; k < MANTISSAS.length; k++) if (MANTISSAS[k] * p >= x * (1 - 1e-12)) return MANTISSAS[k] * p;
-  return 10 * p;
-}
 
 const arcGeometry = new TorusGeometry(1, 0.05, 8, 48, 1.5 * Math.PI);
 const arcHead = new ConeGeometry(0.14, 0.32, 16).translate(0, 0.16, 0);
@@ -138,7 +129,6 @@ export class FreeBodyDiagram {
     const size = M.length();
     if (size > 1e-9) {
       this.moment.set(view.cg, s.dir.copy(M).divideScalar(size), 0.55 * extent);
-      this.moment.scale.setScalar(0.55 * extent);
       this.momentLabel.visible = true;
       this.momentLabel.setHeight(textHeight);
       this.momentLabel.position.copy(view.cg).addScaledVector(s.tip.set(0, 0, -1), 0.7 * extent);

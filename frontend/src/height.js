@@ -6,8 +6,7 @@
 // it), and the height of the CG as a label.
 
 import { BufferGeometry, CircleGeometry, Float32BufferAttribute, Group, LineBasicMaterial, LineSegments, Mesh, MeshBasicMaterial, Vector3 } from 'three';
-import { niceStep } from './fbd.js';
-import { TextLabel, magnitude } from './labels.js';
+import { TextLabel, magnitude, niceStep } from './labels.js';
 
 const TICKS = 7; // ticks drawn around the body's height
 const INK = '#343a40';

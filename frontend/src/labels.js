@@ -73,3 +73,12 @@ export function magnitude(x) {
   if (a >= 0.001) return x.toPrecision(2);
   return a === 0 ? '0' : x.toExponential(1);
 }
+
+const MANTISSAS = [1, 2, 5, 10]; // one array: niceStep runs every frame
+
+/** 1, 2 or 5 × 10^k, the smallest not below x: grid cells, force scales, ruler ticks. */
+export function niceStep(x) {
+  const p = 10 ** Math.floor(Math.log10(x));
+  for (let k = 0; k < MANTISSAS.length; k++) if (MANTISSAS[k] * p >= x * (1 - 1e-12)) return MANTISSAS[k] * p;
+  return 10 * p;
+}

@@ -479,6 +479,11 @@ stage.renderer.setAnimationLoop((time) => {
   send: (msg) => conn.send(msg),
   /** The y-axis labels of the plot of `channel` as last drawn (null if not plotted). */
   plotTicks: (channel) => plots.charts.get(channel)?.axes[1]._values ?? null,
+  /** The simulated times [first, last] of the plot of `channel` as last drawn (null if not plotted). */
+  plotSpan: (channel) => {
+    const t = plots.charts.get(channel)?.data[0];
+    return t && t.length ? [t[0], t[t.length - 1]] : null;
+  },
   stage,
   /** The overlays as drawn: tests read the arrows and counters from here. */
   teach,

@@ -316,9 +316,8 @@ export class Poinsot {
     // the plane ⟂ L through the tip of s ω (at distance s · 2T/|L| from the CG), about the CG
     this.worldPart.position.copy(view.cg);
     sc.n.fromArray(frame.AngularMomentum).divideScalar(Lsize);
-    sc.w.fromArray(frame.AngVelGlobal).multiplyScalar(s);
-    // the drawn body's orientation is interpolated; ω in the world from the drawn pose keeps
-    // the contact point on the drawn ellipsoid
+    // ω in the world from the drawn (interpolated) pose keeps the contact point on the
+    // drawn ellipsoid
     sc.w.copy(sc.wb).applyQuaternion(body.quat);
     const d = sc.w.dot(sc.n);
     this.plane.position.copy(sc.n).multiplyScalar(d);

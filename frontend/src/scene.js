@@ -22,6 +22,7 @@ import { OrbitControls } from 'three/addons/controls/OrbitControls.js';
 import { RoomEnvironment } from 'three/addons/environments/RoomEnvironment.js';
 import { makeNedRoot, nedToThree } from './frames.js';
 import { Arrow, disposeTree, makeLabel } from './glyphs.js';
+import { niceStep } from './labels.js';
 import { VIEW } from './protocol.gen.js';
 
 export const BACKGROUND = VIEW.BACKGROUND;
@@ -67,31 +68,22 @@ function makeGrid(cell, cells) {
   return new LineSegments(g, new LineBasicMaterial({ vertexColors: true }));
 }
 
-/** The GPU's name as WebGL reports it ("" when hidden). */
-function rendererName(renderer) {
-  const gl = renderer.getContext();
+/** The GPU's name as a WebGL context reports it ("" when hidden). */
+function rendererName(gl) {
   const info = gl.getExtension('WEBGL_debug_renderer_info');
   return String(gl.getParameter(info ? info.UNMASKED_RENDERER_WEBGL : gl.RENDERER) ?? '');
 }
 
-/** The WebGL renderer's name from a throwaway context (the real one's options are fixed at creation). */
+/** The name from a throwaway context (the real one's options are fixed at creation). */
 function probeRendererName() {
   const gl = document.createElement('canvas').getContext('webgl2');
   if (!gl) return '';
-  const info = gl.getExtension('WEBGL_debug_renderer_info');
-  const name = String(gl.getParameter(info ? info.UNMASKED_RENDERER_WEBGL : gl.RENDERER) ?? '');
+  const name = rendererName(gl);
   gl.getExtension('WEBGL_lose_context')?.loseContext();
   return name;
 }
 
 const isSoftware = (name) => /swiftshader|llvmpipe|softpipe|software/i.test(name);
-
-/** 1, 2 or 5 × 10^k, the smallest not below x. */
-function niceStep(x) {
-  const p = 10 ** Math.floor(Math.log10(x));
-  for (const m of [1, 2, 5, 10]) if (m * p >= x) return m * p;
-  return 10 * p;
-}
 
 export class Stage {
   constructor(canvas) {
@@ -106,7 +98,7 @@ export class Stage {
     this.renderer.setPixelRatio(Math.min(window.devicePixelRatio || 1, 2));
     this.scene = new Scene();
     this.scene.background = new Color(BACKGROUND);
-    this.renderer_name = rendererName(this.renderer);
+    this.renderer_name = rendererName(this.renderer.getContext());
     this.software = isSoftware(this.renderer_name);
     if (!this.software) {
       const pmrem = new PMREMGenerator(this.renderer);

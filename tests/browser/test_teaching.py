@@ -21,6 +21,7 @@ from pagekit import (
     open_page,
     wait_drawn,
     wait_frames,
+    wait_plot_redraw,
     wait_sim,
 )
 from playwright.sync_api import Browser, Page
@@ -198,7 +199,7 @@ def test_energy_drift_shows_the_integrator(shared: PageRun) -> None:
     show(page, "Energy", False)
     off = region(page, 160, 630, 100)
     show(page, "Energy", True)
-    page.wait_for_function("__sixdof.teach.energy.lastDrift === __sixdof.teach.energy.lastDrift")
+    page.wait_for_function("Number.isFinite(__sixdof.teach.energy.lastDrift)")
     assert changed_share(off, region(page, 160, 630, 100)) > 0.05
     wait_sim(page, 1.0)
     rk4 = abs(page.evaluate("__sixdof.teach.energy.lastDrift"))
@@ -341,7 +342,13 @@ def test_a_plot_enlarges_changes_quantity_and_window(browser: Browser, server: S
     cell.get_by_label("Quantity").select_option("OmegaGlobal")
     page.locator(".plot-cell[data-channel='OmegaGlobal']").wait_for(state="visible")
     assert page.locator(".plot-cell[data-channel='Pos']").count() == 0
-    page.select_option("#plot-window", "10")
-    wait_sim(page, 0.3)
+    # more than 10 s of data (at 10 × speed), then the window decides what is drawn
+    page.locator("#panel").get_by_label("Time scale", exact=True).select_option(label="10 ×")
+    page.wait_for_function("__sixdof.lastState.t >= 14", timeout=20_000)
+    for window, shown in (("10", lambda span: span <= 10.2), ("30", lambda span: span > 13.0)):
+        page.select_option("#plot-window", window)
+        wait_plot_redraw(page)
+        first, last = page.evaluate("__sixdof.plotSpan('OmegaGlobal')")
+        assert shown(last - first), (window, first, last)
     assert run.errors == []
     page.context.close()

@@ -227,15 +227,12 @@ def applied_parts(inputs: InputChannels, x: Array, cg_pos: Array) -> list[list[d
                 }
             )
         if spring_on[i]:
-            row = inputs.spring[i]
-            target, r = row[0:3], row[3:6]
-            k, damping, cap = row[9], row[10], row[11]
-            point = x[i, 0:3] + rot @ r
-            vel_point = rot @ (x[i, 7:10] + np.cross(x[i, 10:13], r))
-            force = k * (target - point) - damping * vel_point
-            size = float(np.linalg.norm(force))
-            if size > cap:  # as the kernel: a hand, not a hammer
-                force *= cap / size
+            # the spring's force from the kernel itself, at this state: one spring law
+            only_spring = np.zeros((1, LOAD_SIZE))
+            only_spring[0, L_SPRING : L_SPRING + SPRING_WIDTH] = inputs.spring[i]
+            only_spring[0, L_STATE_DEPENDENT] = 1.0
+            force = kernel.applied(only_spring, x[i : i + 1])[0, 0:3]
+            point = x[i, 0:3] + rot @ inputs.spring[i, 3:6]
             parts[i].append(
                 {
                     "source": "spring",
