@@ -163,9 +163,11 @@ def test_room_is_removed_ttl_after_its_last_client_leaves() -> None:
             t_left = [next_of(ws, "state") for _ in range(3)][-1]["t"]
             assert rooms_listed(client) == ["lab"]
         time.sleep(0.1)
+        stats = client.get("/api/rooms/lab/stats").json()
+        assert stats["t"] < t_left + 0.04  # nobody watched: it stopped ticking (0.1 s passed)
         with client.websocket_connect("/ws?room=lab") as ws:  # back within the ttl
             t = next_of(ws, "state")["t"]
-            assert t > t_left + 0.05  # the same simulation carried on
+            assert t_left <= t < t_left + 0.05  # the same simulation, from where it stopped
         time.sleep(0.15)
         assert rooms_listed(client) == ["lab"]  # the rejoin restarted the countdown
         deadline = time.monotonic() + 3.0

@@ -182,6 +182,7 @@ def test_frame_is_the_state_payload_in_plain_python() -> None:
         "rtf",
         "overruns",
         "paused_reason",
+        "compute_limited",
         "integrator",
         "step",
     }

@@ -150,6 +150,14 @@ def build_parser() -> argparse.ArgumentParser:
         help="extra allowed browser origin(s)",
     )
     serve.add_argument("--open", action="store_true", help="open the page in a browser")
+    serve.add_argument(
+        "--limit",
+        action="append",
+        default=[],
+        metavar="NAME=VALUE",
+        help="change one of the server's limits, e.g. --limit max_connections_per_ip=2000 "
+        "(docs/security.md lists them with their defaults)",
+    )
     serve.set_defaults(handler=_serve)
 
     warm = sub.add_parser(
@@ -252,13 +260,17 @@ def _run(args: argparse.Namespace, err: TextIO) -> int:
 def _serve(args: argparse.Namespace, err: TextIO) -> int:
     scenario = _load(args.scenario) if args.scenario is not None else None
     try:
-        from .server.launch import serve  # lazy: only `serve` needs the web stack
+        from .server.launch import serve, server_limits  # lazy: only `serve` needs the web stack
     except ImportError as exc:
         print(f"sixdof: the live server is not available: {exc}", file=err)
         return EXIT_FAILED
 
     # An explicit --token (even an empty one) wins over the environment.
     token = args.token if args.token is not None else os.environ.get(TOKEN_ENV, "")
+    try:
+        limits = server_limits(args.limit)
+    except ValueError as exc:
+        raise _BadInput(f"--limit: {exc}") from None
     serve(
         host=args.host,
         port=args.port,
@@ -266,6 +278,7 @@ def _serve(args: argparse.Namespace, err: TextIO) -> int:
         token=token or None,
         allowed_origins=list(args.allow_origin),
         open_browser=args.open,
+        limits=limits,
     )
     return EXIT_OK
 

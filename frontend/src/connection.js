@@ -6,14 +6,16 @@
 const BACKOFF_FIRST = 0.3; // s
 const BACKOFF_MAX = 5.0; // s
 
-/** The URL of /ws next to the page, carrying room and token. */
-export function socketUrl(room, token) {
+/** The URL of /ws next to the page, carrying the room. The token is not in it: it goes as
+ * the first message (`auth`), so it never reaches an access log. */
+export function socketUrl(room) {
   const url = new URL('ws', window.location.href);
   url.protocol = url.protocol === 'https:' ? 'wss:' : 'ws:';
   url.searchParams.set('room', room);
-  if (token) url.searchParams.set('token', token);
   return url.toString();
 }
+
+const AUTH_ID = 'auth';
 
 export class Connection {
   /**
@@ -39,18 +41,27 @@ export class Connection {
     this.readOnly = false;
     /** The `type` of every message sent, in order (what the page asked of the server). */
     this.sentTypes = [];
+    /** The token was sent and not answered yet: the watcher's hello that came first waits. */
+    this.authPending = false;
+    this.heldHello = null;
   }
 
   connect() {
     clearTimeout(this.timer);
     this.timer = null;
-    const ws = new WebSocket(socketUrl(this.room, this.token));
+    const ws = new WebSocket(socketUrl(this.room));
     this.ws = ws;
     this.onStatus({ state: this.everOpen ? 'reconnecting' : 'connecting', attempt: this.attempt, retryIn: 0 });
     ws.onopen = () => {
       this.attempt = 0;
       this.everOpen = true;
       this.connected = true;
+      if (this.token) {
+        this.authPending = true;
+        this.heldHello = null;
+        this.sentTypes.push('auth');
+        ws.send(JSON.stringify({ type: 'auth', token: this.token, id: AUTH_ID }));
+      }
       this.onStatus({ state: 'open', attempt: 0, retryIn: 0 });
     };
     ws.onmessage = (ev) => this.receive(ev.data);
@@ -79,6 +90,20 @@ export class Connection {
       msg = JSON.parse(text);
     } catch {
       return;
+    }
+    if (this.authPending) {
+      // The server's first hello (can_control false) precedes the answer to `auth`; after an
+      // ack a new hello follows, after an error the held one stands: the page watches.
+      if (msg.type === 'hello') {
+        this.heldHello = msg;
+        return;
+      }
+      if ((msg.type === 'ack' || msg.type === 'error') && msg.id === AUTH_ID) {
+        this.authPending = false;
+        if (msg.type === 'error' && this.heldHello) this.onMessage(this.heldHello);
+        this.heldHello = null;
+        return;
+      }
     }
     if (msg.type === 'ack' || msg.type === 'error') {
       const key = msg.id == null ? null : String(msg.id);

@@ -21,6 +21,14 @@
  */
 
 /**
+ * client -> server: the token, as the first message instead of in the URL (?token=…).
+ * @typedef {Object} Auth
+ * @property {"auth"} type
+ * @property {string | number | null} [id] optional; echoed in the ack or error
+ * @property {string} token
+ */
+
+/**
  * One body's pose and outputs in a state frame (global frame NED unless Local*).
  * @typedef {Object} BodyFrame
  * @property {string} Name
@@ -253,6 +261,7 @@
  * @property {number} rtf real-time factor achieved: simulated s per wall s
  * @property {number} overruns times the loop could not keep up and dropped time
  * @property {string | null} paused_reason why the simulation paused itself, if it did
+ * @property {boolean} [compute_limited] in the last second the room needed more computing than its share of a tick (step, time scale, bodies) and dropped time: its clock runs slower than asked (rtf < 1) so that other rooms keep theirs
  * @property {string} integrator
  * @property {number} step integrator step, s
  */
@@ -265,7 +274,7 @@
  * @property {number} [n]
  */
 /** @typedef {Hello | State | Ack | Error} ServerMessage */
-/** @typedef {SetInput | SetParams | Pause | Resume | Step | Reset | SetTimeScale | LoadScenario} ClientMessage */
+/** @typedef {SetInput | SetParams | Pause | Resume | Step | Reset | SetTimeScale | LoadScenario | Auth} ClientMessage */
 
 export const PROTOCOL_VERSION = 1;
 
@@ -286,7 +295,8 @@ export const CLIENT_MESSAGE_TYPES = Object.freeze([
   "step",
   "reset",
   "set_time_scale",
-  "load_scenario"
+  "load_scenario",
+  "auth"
 ]);
 
 /** the keys of each body of a state frame */

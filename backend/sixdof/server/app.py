@@ -6,6 +6,7 @@ as many independent apps as they like.
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from pathlib import Path
@@ -18,6 +19,7 @@ from starlette.types import Receive, Scope, Send
 from .. import __version__
 from ..simulation import LiveSimulation
 from . import presets
+from .budget import Budgets
 from .rest import router
 from .rooms import Rooms
 from .settings import Settings
@@ -60,6 +62,9 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             scenario.model_copy(deep=True),
             frame_rate=settings.frame_rate,
             history_seconds=settings.history_seconds,
+            history_bytes=settings.history_bytes,
+            # every room's physics of one tick shares this much wall time (engine rounds)
+            max_compute=max(1e-3, settings.tick_budget / settings.frame_rate),
         )
 
     rooms = Rooms(settings, make_sim)
@@ -78,6 +83,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     )
     app.state.settings = settings
     app.state.rooms = rooms
+    app.state.budgets = Budgets(settings.work_rate, settings.work_burst)
+    app.state.exports = asyncio.Semaphore(settings.max_exports)
     app.include_router(router)
     app.add_api_websocket_route("/ws", websocket_endpoint)
     meshes_dir = settings.meshes_path()

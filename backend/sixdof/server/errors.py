@@ -48,17 +48,49 @@ def _message_id(obj: dict[str, Any]) -> str | int | None:
     return mid if not isinstance(mid, str) or len(mid) <= 64 else None
 
 
-def _reject_constant(name: str) -> float:
-    # json.loads maps NaN/Infinity to floats; keep them so the schema check names the field.
+class _Duplicate(ValueError):
+    pass
+
+
+def _no_duplicates(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    obj: dict[str, Any] = {}
+    for key, value in pairs:
+        if key in obj:
+            raise _Duplicate(f"the key {key[:64]!r} appears twice in one object; give it once")
+        obj[key] = value
+    return obj
+
+
+def _keep_constant(name: str) -> float:
+    # json.loads maps NaN/Infinity to floats; keep them so the walk below names the field.
     return {"NaN": math.nan, "Infinity": math.inf, "-Infinity": -math.inf}[name]
 
 
-def parse_client_message(text: str) -> ClientModel:
-    """Validate one client text frame; raise `Refusal` with code, message, field and id."""
+def strict_loads(text: str | bytes) -> Any:
+    """JSON as the protocol allows it: UTF-8 and no key given twice in one object.
+
+    Python's json keeps the last of two equal keys, silently dropping a value: refused here
+    (Refusal bad_json). NaN, Infinity and 1e400 (read as inf) are kept as floats so that the
+    models, whose every number is finite-only, refuse them naming the field and its range.
+    """
     try:
-        obj = json.loads(text, parse_constant=_reject_constant)
+        obj = json.loads(text, parse_constant=_keep_constant, object_pairs_hook=_no_duplicates)
+    except _Duplicate as exc:
+        raise Refusal("bad_json", f"not valid JSON: {exc}") from None
+    except UnicodeDecodeError:
+        raise Refusal("bad_json", "not valid JSON: the text is not UTF-8") from None
     except (ValueError, RecursionError) as exc:
         raise Refusal("bad_json", f"not valid JSON: {exc}") from None
+    return obj
+
+
+def read_client_message(text: str) -> tuple[dict[str, Any], str, str | int | None]:
+    """The cheap half of validation: strict JSON, an object, a known `type`.
+
+    Returns (object, type, id). The costly half (`validate_client_message`, the pydantic
+    models: a whole scenario for load_scenario) runs only for a client allowed to control.
+    """
+    obj = strict_loads(text)
     if not isinstance(obj, dict):
         raise Refusal("invalid", "a message must be a JSON object with a 'type'", "type")
     mid = _message_id(obj)
@@ -67,8 +99,7 @@ def parse_client_message(text: str) -> ClientModel:
         raise Refusal(
             "invalid", "'type' is required: one of " + ", ".join(CLIENT_MESSAGES), "type", mid
         )
-    model = CLIENT_MESSAGES.get(kind)
-    if model is None:
+    if kind not in CLIENT_MESSAGES:
         allowed = ", ".join(CLIENT_MESSAGES)
         raise Refusal(
             "unknown_type",
@@ -76,7 +107,17 @@ def parse_client_message(text: str) -> ClientModel:
             "type",
             mid,
         )
+    return obj, kind, mid
+
+
+def validate_client_message(obj: dict[str, Any], kind: str, mid: str | int | None) -> ClientModel:
+    """The message as its protocol model, or Refusal naming the field and the range."""
     try:
-        return model.model_validate(obj)
+        return CLIENT_MESSAGES[kind].model_validate(obj)
     except ValidationError as exc:
         raise Refusal.of(field_error(exc, what=kind), mid) from None
+
+
+def parse_client_message(text: str) -> ClientModel:
+    """Validate one client text frame; raise `Refusal` with code, message, field and id."""
+    return validate_client_message(*read_client_message(text))

@@ -9,14 +9,17 @@ import sys
 import threading
 import webbrowser
 from pathlib import Path
+from typing import Any
 from urllib.parse import urlencode
 
 import uvicorn
+from pydantic import ValidationError
 
 from ..scenario import Scenario
 from ..simulation import LiveSimulation
 from . import presets
 from .app import create_app
+from .guard import protocols, scrub_logs
 from .settings import Settings
 
 log = logging.getLogger("sixdof.server")
@@ -145,6 +148,34 @@ class _Server(uvicorn.Server):
             threading.Thread(target=webbrowser.open, args=(url,), daemon=True).start()
 
 
+#: Settings a `--limit NAME=VALUE` may change (the others have options of their own).
+LIMIT_NAMES = tuple(
+    name
+    for name in Settings.model_fields
+    if name not in ("host", "port", "scenario", "token", "allowed_origins", "web_dir", "meshes_dir")
+)
+
+
+def server_limits(pairs: list[str]) -> dict[str, Any]:
+    """{"max_rooms": "10", …} from ["max_rooms=10", …], checked against Settings (ValueError
+    naming the limit and its allowed values)."""
+    out: dict[str, Any] = {}
+    for pair in pairs:
+        name, sep, value = pair.partition("=")
+        name = name.strip().replace("-", "_")
+        if not sep or name not in LIMIT_NAMES:
+            raise ValueError(
+                f"{pair!r}: expected NAME=VALUE with NAME one of {', '.join(LIMIT_NAMES)}"
+            )
+        out[name] = value.strip()
+    try:
+        Settings(**out)
+    except ValidationError as exc:
+        err = exc.errors(include_url=False)[0]
+        raise ValueError(f"{err['loc'][0]}: {err['msg']}, got {err['input']!r}") from None
+    return out
+
+
 def serve(
     host: str = "127.0.0.1",
     port: int = 8000,
@@ -156,13 +187,15 @@ def serve(
     frame_rate: float = 60.0,
     room_ttl: float = 300.0,
     log_level: str = "info",
+    limits: dict[str, Any] | None = None,
 ) -> None:
     """Serve the live lab until interrupted (Ctrl-C).
 
     host: interface to bind (127.0.0.1 unless told). port: 0 picks a free one. scenario: the
     scenario of new rooms (default: the default preset). token: if given, controlling needs
     ?token=… while anyone may watch. allowed_origins: extra browser Origins allowed to open
-    the websocket. open_browser: open the page once the server listens.
+    the websocket. open_browser: open the page once the server listens. limits: other
+    Settings fields (max_connections_per_ip, work_rate, …; docs/security.md).
     """
     settings = Settings(
         host=host,
@@ -172,22 +205,26 @@ def serve(
         allowed_origins=list(allowed_origins or []),
         frame_rate=frame_rate,
         room_ttl=room_ttl,
+        **(limits or {}),
     )
     warm_up(settings.scenario or presets.default_scenario(), frame_rate)
     app = create_app(settings)
     quiet_garbage_collector()
+    http_protocol, ws_protocol = protocols(settings)
     config = uvicorn.Config(
         app,
         host=host,
         port=port,
         log_level=log_level,
         ws_max_size=WS_MAX_SIZE,
-        ws="websockets-sansio",
+        http=http_protocol,
+        ws=ws_protocol,
         # Compression is per client (deflate state per connection): it cost 70 % more server
         # CPU at 100 clients for ~1 KB frames that a LAN carries easily uncompressed.
         ws_per_message_deflate=False,
         lifespan="on",
     )
+    scrub_logs()  # after uvicorn.Config, which configures its loggers
     server = _Server(config, settings, open_browser)
     server.run(sockets=[listening_socket(config)])
     if not server.started:

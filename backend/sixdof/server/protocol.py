@@ -87,6 +87,12 @@ class Status(_Message):
     rtf: float = Field(description="real-time factor achieved: simulated s per wall s")
     overruns: int = Field(description="times the loop could not keep up and dropped time")
     paused_reason: str | None = Field(description="why the simulation paused itself, if it did")
+    compute_limited: bool = Field(
+        False,
+        description="in the last second the room needed more computing than its share of a "
+        "tick (step, time scale, bodies) and dropped time: its clock runs slower than asked "
+        "(rtf < 1) so that other rooms keep theirs",
+    )
     integrator: str
     step: float = Field(description="integrator step, s")
 
@@ -315,6 +321,16 @@ class SetTimeScale(ClientModel):
     time_scale: Annotated[float, Within("time_scale")]
 
 
+class Auth(ClientModel):
+    """client -> server: the token, as the first message instead of in the URL (?token=…).
+
+    The server answers with an ack and a new hello whose can_control says what the token
+    gave; a wrong token gets an error `forbidden` and the connection stays a watcher."""
+
+    type: Literal["auth"]
+    token: Annotated[str, Field(min_length=1, max_length=256)]
+
+
 class LoadScenario(ClientModel):
     """client -> server: replace the room's scenario by a preset or a whole scenario."""
 
@@ -331,7 +347,9 @@ class LoadScenario(ClientModel):
 
 ServerMessage = Annotated[Union[Hello, State, Ack, Error], Field(discriminator="type")]  # noqa: UP007
 ClientMessage = Annotated[
-    Union[SetInput, SetParams, Pause, Resume, Step, Reset, SetTimeScale, LoadScenario],  # noqa: UP007
+    Union[  # noqa: UP007
+        SetInput, SetParams, Pause, Resume, Step, Reset, SetTimeScale, LoadScenario, Auth
+    ],
     Field(discriminator="type"),
 ]
 
@@ -350,6 +368,7 @@ CLIENT_MESSAGES: dict[str, type[ClientModel]] = {
     "reset": Reset,
     "set_time_scale": SetTimeScale,
     "load_scenario": LoadScenario,
+    "auth": Auth,
 }
 
 server_message_adapter: TypeAdapter[Any] = TypeAdapter(ServerMessage)

@@ -53,6 +53,7 @@ _STATUS = {
     "rtf": 0.998,
     "overruns": 0,
     "paused_reason": None,
+    "compute_limited": False,
     "integrator": "rk4",
     "step": 0.001,
 }
@@ -162,6 +163,7 @@ def examples() -> dict[str, list[dict[str, Any]]]:
             {"type": "reset", "body": "B", "state": {"Pos": [0, 0, -1], "AngVel": [0, 0, 1]}},
         ],
         "set_time_scale": [{"type": "set_time_scale", "time_scale": 0.25}],
+        "auth": [{"type": "auth", "token": "s3cret", "id": 1}],
         "load_scenario": [
             {"type": "load_scenario", "preset": "tennis_racket"},
             {"type": "load_scenario", "scenario": {"name": "drop", "bodies": [{"Mass": 2.0}]}},
@@ -263,7 +265,13 @@ def render() -> str:
         " client leaves. A bad name gets an `error` (field `room`) and close code 1008.",
         "- `token`: only when the server runs with `--token`. Without the right token a client"
         " gets `can_control: false` in `hello` and may watch; every control message is refused"
-        " with code `forbidden`.",
+        " with code `forbidden`, before it is validated. The token may instead come in an"
+        ' `Authorization: Bearer TOKEN` header or as the first message, `{"type": "auth",'
+        ' "token": …}` (answered by `ack` and a new `hello`), which keeps it out of URLs'
+        " and access logs. A room made by a watcher counts against"
+        f" `max_watcher_rooms` ({d['max_watcher_rooms']}), apart from the"
+        f" {d['max_rooms']} rooms of clients that may control. A room with no client stops"
+        " ticking (its `t` stays) until someone joins again.",
         "- Origin: a browser's websocket is refused (HTTP 403) unless its `Origin` is the"
         " address the page was loaded from, given as an IP address or `localhost` (e.g."
         " `http://192.168.1.20:8000`), or is allowed with `--allow-origin` (needed for pages"
@@ -281,6 +289,14 @@ def render() -> str:
         " `error` with `code`, `message` (naming the field and the allowed range), `field`, and"
         " **nothing changes** (`set_params` is all or nothing). The connection stays open.",
         f"- A message over {kib} KiB gets `error` `too_large` and the server closes with **1009**.",
+        "- Work is charged: every message's computing time counts against a budget per client"
+        f" address ({d['work_rate']:g} s per s, up to {d['work_burst']:g} s banked); with the"
+        " budget spent, or a `step` whose estimate is over what is left, the message gets"
+        " `error` `rate_limited` saying when to retry. A `step` runs in slices of at most"
+        f" {d['slice_seconds'] * 1000:g} ms with other rooms ticking in between.",
+        "- A room whose settings need more computing than its share of a tick"
+        f" ({d['tick_budget']:g} of a frame period for all rooms together) drops time:"
+        " `status.compute_limited` is true and `rtf` says how much slower it runs.",
         f"- More than {rate} messages per second from one client: each message over the limit"
         f" is dropped with `error` `rate_limited`; more than {rate} dropped within"
         f" {d['flood_window']:g} s closes the connection with **1008**.",

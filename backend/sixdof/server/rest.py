@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import asyncio
 import json
+from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Annotated, Any
 
 from fastapi import APIRouter, Header, HTTPException, Query, Request
-from fastapi.responses import JSONResponse, Response
+from fastapi.responses import JSONResponse, Response, StreamingResponse
 from pydantic import ValidationError
 
 from .. import __version__
@@ -15,11 +17,11 @@ from ..fields import FieldError
 from ..scenario import Scenario
 from ..scenario.errors import dotted, field_error, reason
 from . import presets
-from .errors import Refusal
+from .errors import Refusal, strict_loads
 from .protocol import PresetInfo, json_schema
 from .rooms import Room, Rooms, check_room_name
 from .settings import Settings
-from .ws import has_control, origin_allowed
+from .ws import bearer, has_control, origin_allowed
 
 router = APIRouter(prefix="/api")
 
@@ -99,9 +101,14 @@ def _loc(field: str) -> list[str | int]:
 
 def scenario_from_body(body: bytes) -> Scenario:
     """The request body as a Scenario, or 422 naming every bad field (the most telling
-    first, worded as the websocket words it)."""
+    first, worded as the websocket words it). The JSON is read as the websocket reads it
+    (errors.strict_loads: no NaN, no duplicate keys), then validated by the same models."""
     try:
-        return Scenario.model_validate_json(body)
+        obj = strict_loads(body)
+    except Refusal as exc:
+        raise HTTPException(400, exc.message) from None
+    try:
+        return Scenario.model_validate(obj)
     except ValidationError as exc:
         first = field_error(exc)
         rest = []
@@ -136,11 +143,9 @@ async def put_scenario(
     settings: Settings = request.app.state.settings
     if not origin_allowed(request.headers, settings):  # the websocket's rule, for browsers
         raise HTTPException(403, "this Origin may not change rooms (see --allow-origin)")
-    given = token or (authorization or "").removeprefix("Bearer ").strip() or None
-    if not has_control(given, settings):
-        raise HTTPException(403, "this server needs a token to change a room: ?token=…")
+    _require_control(request, settings, token, authorization)
     _valid_name(room)
-    scenario = scenario_from_body(await request.body())
+    scenario = scenario_from_body(await _capped_body(request, settings.max_message_bytes))
     try:
         target = _rooms(request).get_or_create(room)
     except Refusal as exc:
@@ -153,12 +158,69 @@ async def put_scenario(
     return target.sim.scenario
 
 
+async def _capped_body(request: Request, limit: int) -> bytes:
+    """The request body, read only up to `limit` bytes: 413 before parsing anything larger."""
+    declared = request.headers.get("content-length")
+    too_big = HTTPException(
+        413, f"body: larger than the limit of {limit} bytes ({limit // 1024} KiB)"
+    )
+    if declared is not None and (not declared.isdigit() or int(declared) > limit):
+        raise too_big
+    chunks, size = [], 0
+    async for chunk in request.stream():
+        size += len(chunk)
+        if size > limit:
+            raise too_big
+        chunks.append(chunk)
+    return b"".join(chunks)
+
+
+def _require_control(
+    request: Request, settings: Settings, token: str | None, authorization: str | None
+) -> None:
+    if not has_control(token or bearer(authorization), settings):
+        raise HTTPException(
+            403, "this server needs a token for this: ?token=… or Authorization: Bearer …"
+        )
+
+
 @router.get("/rooms/{room}/history.csv")
-async def history_csv(request: Request, room: str) -> Response:
-    """The room's recent history (the last `history_seconds`), one row per frame."""
-    text = _room(request, room).sim.history_csv()
-    return Response(
-        text,
+async def history_csv(
+    request: Request,
+    room: str,
+    token: Annotated[str | None, Query()] = None,
+    authorization: Annotated[str | None, Header()] = None,
+) -> Response:
+    """The room's recent history (the last `history_seconds`, at most `history_bytes`), one
+    row per frame; needs the token if the server has one. Streamed in pieces; at most
+    `max_exports` downloads run at once (429 with Retry-After beyond)."""
+    settings: Settings = request.app.state.settings
+    _require_control(request, settings, token, authorization)
+    target = _room(request, room)
+    exports: asyncio.Semaphore = request.app.state.exports
+    if exports.locked():
+        raise HTTPException(
+            429,
+            f"history: {settings.max_exports} downloads are running; try again in a second",
+            headers={"Retry-After": "1"},
+        )
+    await exports.acquire()
+    try:
+        pieces = target.sim.history_csv_pieces()
+    except BaseException:
+        exports.release()
+        raise
+
+    async def stream() -> AsyncIterator[str]:
+        try:
+            for piece in pieces:
+                yield piece
+                await asyncio.sleep(0)  # each piece is ~50,000 numbers: rooms tick between
+        finally:
+            exports.release()
+
+    return StreamingResponse(
+        stream(),
         media_type="text/csv",
         headers={"Content-Disposition": f'attachment; filename="sixdof-{room}-history.csv"'},
     )

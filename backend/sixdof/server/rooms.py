@@ -88,6 +88,19 @@ class Room:
         self.ticked_at: float | None = None  # time.monotonic() at the start of the last tick
         self._version = sim.version  # the version the clients' hello describes
         self.expiry: asyncio.TimerHandle | None = None
+        self.made_by_watcher = False  # counted against max_watcher_rooms
+        self._step_cost: float | None = None  # s per step of `step` messages, measured
+
+    # ------------------------------------------------------------------ cost
+    def step_cost(self) -> float:
+        """Seconds one step of a `step` message costs here (measured; a guess before)."""
+        if self._step_cost is not None:
+            return self._step_cost
+        return 2e-5 + 1e-6 * len(self.sim.names)
+
+    def note_step_cost(self, seconds: float) -> None:
+        old = self._step_cost
+        self._step_cost = seconds if old is None else 0.7 * old + 0.3 * seconds
 
     # ------------------------------------------------------------------ lifecycle
     def stop(self) -> None:
@@ -285,42 +298,55 @@ class Rooms:
     def get(self, name: str) -> Room | None:
         return self._rooms.get(name)
 
-    def get_or_create(self, name: str) -> Room:
+    def get_or_create(self, name: str, *, by_watcher: bool = False) -> Room:
+        """The room `name`, made if there is none. Rooms made by watchers (`by_watcher`) are
+        capped apart (max_watcher_rooms), so watchers cannot use up the rooms of the people
+        who hold the token. A new room does not tick until a client joins."""
         check_room_name(name)
         room = self._rooms.get(name)
         if room is not None:
             return room
-        if len(self._rooms) >= self.settings.max_rooms:
+        made = sum(r.made_by_watcher == by_watcher for r in self._rooms.values())
+        cap = self.settings.max_watcher_rooms if by_watcher else self.settings.max_rooms
+        if made >= cap:
+            who = "rooms made without the token" if by_watcher else "rooms"
             raise Refusal(
                 "forbidden",
-                f"room: the server holds its maximum of {self.settings.max_rooms} rooms; "
-                "join an existing one",
+                f"room: the server holds its maximum of {cap} {who}; join an existing one",
                 "room",
             )
         room = Room(name, self.make_sim(), self.settings)
+        room.made_by_watcher = by_watcher
         self._rooms[name] = room
-        self.engine.add(room.sim)
-        if self._task is None or self._task.done():
-            self._task = asyncio.get_running_loop().create_task(self.run(), name="sixdof-rooms")
         self._schedule_expiry(room)  # until someone joins
         log.info("room %s created", name)
         return room
 
     def join(self, name: str, client: Client) -> Room:
-        room = self.get_or_create(name)
+        room = self.get_or_create(name, by_watcher=not client.can_control)
         if len(room.clients) >= self.settings.max_clients_per_room:
             raise Refusal(
                 "forbidden",
                 f"room: {name} is full ({self.settings.max_clients_per_room} clients)",
                 "room",
             )
+        if not room.clients:
+            self._start_ticking(room)
         room.join(client)
         return room
 
     def leave(self, room: Room, client: Client) -> None:
         room.leave(client)
         if not room.clients:
+            self.engine.remove(room.sim)  # nobody watches: it stops, and costs nothing
             self._schedule_expiry(room)
+
+    def _start_ticking(self, room: Room) -> None:
+        if room.sim not in self.engine:
+            room.sim.wake()  # the time nobody watched is not owed
+            self.engine.add(room.sim)
+        if self._task is None or self._task.done():
+            self._task = asyncio.get_running_loop().create_task(self.run(), name="sixdof-rooms")
 
     def _schedule_expiry(self, room: Room) -> None:
         if room.expiry is not None:
@@ -339,11 +365,11 @@ class Rooms:
 
     # ------------------------------------------------------------------ the tick
     async def run(self) -> None:
-        """Tick every room at the frame rate until no room is left (or cancelled)."""
+        """Tick every room at the frame rate until no room has clients (or cancelled)."""
         # time.monotonic, not loop.time: uvloop's loop clock has 1 ms resolution.
         period = 1.0 / self.settings.frame_rate
         deadline = time.monotonic()
-        while self._rooms:
+        while len(self.engine):
             deadline += period
             delay = deadline - time.monotonic()
             if delay > 0:

@@ -29,9 +29,34 @@ class Settings(BaseModel):
     )
     frame_rate: float = Field(60.0, gt=0.0, le=240.0, description="state frames per second")
     room_ttl: float = Field(300.0, ge=0.0, description="s a room lives after its last client")
-    max_rooms: int = Field(256, ge=1)
+    max_rooms: int = Field(256, ge=1, description="rooms made by clients that may control")
+    max_watcher_rooms: int = Field(
+        16, ge=0, description="rooms made by watchers (no token), counted apart from max_rooms"
+    )
     max_clients_per_room: int = Field(1000, ge=1)
-    max_message_bytes: int = Field(64 * 1024, ge=256, description="larger: error, close 1009")
+    max_connections: int = Field(4096, ge=1, description="open connections, all addresses")
+    max_connections_per_ip: int = Field(512, ge=1, description="open connections per address")
+    header_timeout: float = Field(
+        10.0, gt=0.0, le=300.0, description="s to send a request's headers (slowloris)"
+    )
+    max_message_bytes: int = Field(
+        64 * 1024, ge=256, description="websocket message or PUT body; larger: refused unread"
+    )
+    tick_budget: float = Field(
+        0.5,
+        gt=0.0,
+        le=1.0,
+        description="share of a frame period all rooms' physics may take per tick; a room "
+        "that needs more drops time (status.compute_limited)",
+    )
+    work_rate: float = Field(
+        0.25, gt=0.0, description="s of server computing per s one address may cause"
+    )
+    work_burst: float = Field(1.0, gt=0.0, description="s of computing one address may bank")
+    slice_seconds: float = Field(
+        0.005, gt=0.0, le=0.1, description="longest piece of a message's work between yields"
+    )
+    max_exports: int = Field(2, ge=1, description="history CSV downloads at the same time")
     rate_limit: float = Field(200.0, gt=0.0, description="messages/s per client (and burst)")
     flood_window: float = Field(
         2.0, gt=0.0, description="more than rate_limit refusals within this many s: close 1008"
@@ -40,6 +65,9 @@ class Settings(BaseModel):
         256, ge=8, description="acks/errors/hellos queued for a client that does not read"
     )
     history_seconds: float = Field(60.0, gt=0.0, le=3600.0)
+    history_bytes: int = Field(
+        8 * 1024 * 1024, ge=4096, description="a room's history at most: fewer s for many bodies"
+    )
     web_dir: Path | None = Field(None, description="built page; None: frontend/dist or packaged")
     meshes_dir: Path | None = Field(None, description="meshes; None: meshes/ or packaged")
 

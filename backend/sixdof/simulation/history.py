@@ -15,7 +15,7 @@ B.AngularMomentum[0..2]`. Units SI, angles in rad, frames as in DESIGN.md.
 from __future__ import annotations
 
 import io
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 
 import numpy as np
 from numpy.typing import NDArray
@@ -82,6 +82,15 @@ class History:
 
     def __len__(self) -> int:
         return self._count
+
+    @staticmethod
+    def row_bytes(bodies: int) -> int:
+        """Bytes one row of `bodies` bodies takes (t and WIDTH doubles per body)."""
+        return 8 * (1 + WIDTH * bodies)
+
+    @property
+    def nbytes(self) -> int:
+        return self._t.nbytes + self._data.nbytes
 
     def clear(self) -> None:
         self._next = 0
@@ -154,3 +163,14 @@ class History:
         if table.shape[0]:
             np.savetxt(buf, table, fmt="%.15g", delimiter=",")
         return buf.getvalue()
+
+
+def csv_pieces(header: Sequence[str], table: Array, cells: int = 50_000) -> Iterator[str]:
+    """The CSV text of `header` and `table` (as `History.csv`) in pieces of about `cells`
+    numbers each, so a server can hand a large export out without one long stall."""
+    yield ",".join(header) + "\n"
+    rows = max(1, cells // max(1, table.shape[1]))
+    for a in range(0, table.shape[0], rows):
+        buf = io.StringIO()
+        np.savetxt(buf, table[a : a + rows], fmt="%.15g", delimiter=",")
+        yield buf.getvalue()

@@ -19,7 +19,7 @@ from __future__ import annotations
 import dataclasses
 import threading
 import time
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from typing import Any
 
 import numpy as np
@@ -32,7 +32,7 @@ from ..fields import FieldError, check_number, number
 from ..scenario import Scenario
 from .changes import Plan, plan_load, plan_params, with_constant_input
 from .engine import Engine
-from .history import History, row_plan
+from .history import History, csv_pieces, row_plan
 from .limits import MAX_STEPS_PER_CALL
 from .pacing import Pacer
 from .payload import body_entries
@@ -58,12 +58,14 @@ class LiveSimulation:
         clock: Callable[[], float] = time.monotonic,
         frame_rate: float = 60.0,
         history_seconds: float = 60.0,
+        history_bytes: int | None = None,
         max_catch_up: float = 0.1,
         max_compute: float | None = None,
         running: bool = True,
     ) -> None:
         self.frame_rate = check_number(frame_rate, "frame_rate")
         self.history_seconds = check_number(history_seconds, "history_seconds")
+        self.history_bytes = history_bytes  # None: history_seconds alone sets the capacity
         catch_up = check_number(max_catch_up, "max_catch_up")
         compute = catch_up
         if max_compute is not None:
@@ -162,6 +164,7 @@ class LiveSimulation:
                 "rtf": float(self.rtf),
                 "overruns": self.overruns,
                 "paused_reason": self.paused_reason,
+                "compute_limited": self.running and self._pacer.compute_limited,
                 "integrator": self._w.method,
                 "step": self._w.step,
             }
@@ -181,6 +184,12 @@ class LiveSimulation:
         """The bounded history as CSV (history.py documents the columns)."""
         with self.lock:
             return self._history.csv()
+
+    def history_csv_pieces(self, cells: int = 50_000) -> Iterator[str]:
+        """history_csv() in pieces (history.csv_pieces) of a snapshot taken now."""
+        with self.lock:
+            header, table = self._history.header(), self._history.table()
+        return csv_pieces(header, table, cells)
 
     def history_arrays(self) -> dict[str, Array]:
         """The bounded history as arrays: `Time` (T,), `B.Pos` (T, 3), `B.TotalEnergy` (T,), …"""
@@ -217,7 +226,7 @@ class LiveSimulation:
                 "n", "out_of_range", f"n: must be in [1, {MAX_STEPS_PER_CALL}] steps, got {n}"
             )
         with self.lock:
-            per_row = max(1, round(1.0 / (self.frame_rate * self._w.step)))
+            per_row = self.steps_per_row()
             batches, first_unrecorded = row_plan(n, per_row, self._history.capacity)
             done = 0
             for j, k in enumerate(batches):
@@ -229,6 +238,10 @@ class LiveSimulation:
                         self._history.record(self.t, self._outputs())
                     break
             return done
+
+    def steps_per_row(self) -> int:
+        """Steps between two history rows of `step` (one row per frame of simulated time)."""
+        return max(1, round(1.0 / (self.frame_rate * self._w.step)))
 
     # ------------------------------------------------------------------ the engine's contract
 
@@ -289,6 +302,12 @@ class LiveSimulation:
         with self.lock:
             self.running = True
             self.paused_reason = None
+            self._pacer.restart()
+
+    def wake(self) -> None:
+        """Pace from now on: an engine that stopped advancing this simulation (a room nobody
+        watched) adds it back without owing the time it was left alone."""
+        with self.lock:
             self._pacer.restart()
 
     def set_time_scale(self, x: float) -> None:
@@ -435,6 +454,9 @@ class LiveSimulation:
         self._name_index = {n: i for i, n in enumerate(self._names)}
         self._t_base, self._n_steps = 0.0, 0
         capacity = max(1, round(self.history_seconds * self.frame_rate))
+        if self.history_bytes is not None:  # bounded in bytes too: fewer seconds of many bodies
+            fits = self.history_bytes // History.row_bytes(len(self._names))
+            capacity = max(1, min(capacity, fits))
         self._history = History(self._names, capacity)
         self.paused_reason = None
         self._pacer.restart()

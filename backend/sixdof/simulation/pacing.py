@@ -51,6 +51,7 @@ class Pacer:
         self.window = window
         self.overruns = 0
         self.dropped = 0.0  # simulated seconds dropped in total
+        self._compute_cut_at: float | None = None  # wall time of the last advance cut short
         self._last_wall = clock()
         self._budget = 0.0  # simulated seconds owed, < one step after each advance
         self._wall_dt = 0.0  # full wall time of the advance being planned
@@ -105,6 +106,7 @@ class Pacer:
         if cut_short and taken < planned:
             self.overruns += 1
             self.dropped += (planned - taken) * step
+            self._compute_cut_at = self._last_wall
         self._record(taken * step, self._wall_dt * self.time_scale)
 
     def _record(self, sim_dt: float, demand: float) -> None:
@@ -118,6 +120,12 @@ class Pacer:
             self._sum_demand -= old_demand
         if not self._samples:
             self._sum_sim = self._sum_demand = 0.0
+
+    @property
+    def compute_limited(self) -> bool:
+        """An advance in the last `window` s ran out of compute time and dropped steps."""
+        cut = self._compute_cut_at
+        return cut is not None and cut > self._last_wall - self.window
 
     @property
     def rtf(self) -> float:
