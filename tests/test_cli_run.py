@@ -260,6 +260,7 @@ def test_serve_passes_its_options_and_loads_the_scenario(
     calls: list[dict] = []
     fake = types.ModuleType("sixdof.server.launch")
     fake.serve = lambda **kw: calls.append(kw)  # type: ignore[attr-defined]
+    fake.server_limits = lambda pairs: dict(p.split("=") for p in pairs)  # type: ignore[attr-defined]
     monkeypatch.setitem(sys.modules, "sixdof.server.launch", fake)
     path = tmp_path / "s.xml"
     path.write_text(scenario_to_xml(PRESETS["spin_up"].scenario()))
@@ -279,6 +280,8 @@ def test_serve_passes_its_options_and_loads_the_scenario(
                 "--allow-origin",
                 "http://c",
                 "--open",
+                "--limit",
+                "max_rooms=3",
             ]
         )
         == 0
@@ -291,6 +294,7 @@ def test_serve_passes_its_options_and_loads_the_scenario(
             token="tok",
             allowed_origins=["http://a", "http://b", "http://c"],
             open_browser=True,
+            limits={"max_rooms": "3"},
         )
     ]
     assert main(["serve"]) == 0
@@ -301,6 +305,7 @@ def test_serve_passes_its_options_and_loads_the_scenario(
         token=None,
         allowed_origins=[],
         open_browser=False,
+        limits={},
     )
     path.write_text("<Contents>")
     assert main(["serve", "--scenario", str(path)]) == 2 and len(calls) == 2

@@ -21,11 +21,14 @@ token), so a container or service file can hold the secret instead of the comman
 from __future__ import annotations
 
 import argparse
+import contextlib
 import os
+import signal
 import sys
+import threading
 import time
 import warnings
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import TextIO
 
@@ -33,6 +36,7 @@ from . import __version__
 from .dynamics import IntegrationError
 from .headless import ProgressBar, run_scenario, write_csv
 from .headless.csv_output import DEFAULT_OUTPUT_FILE, write_csv_to
+from .headless.runner import cost_lines
 from .scenario import (
     Scenario,
     ScenarioFileError,
@@ -212,7 +216,19 @@ def _load(path: Path) -> Scenario:
         raise _BadInput(str(exc)) from None
 
 
+def _same_file(a: Path, b: Path) -> bool:
+    try:
+        return a.resolve() == b.resolve() or (b.exists() and a.samefile(b))
+    except OSError:
+        return False
+
+
 def _run(args: argparse.Namespace, err: TextIO) -> int:
+    if str(args.output_file) != "-" and _same_file(args.input_file, Path(args.output_file)):
+        raise _BadInput(
+            f"--output-file: {args.output_file} is the input file; the CSV would replace it "
+            "(choose another name)"
+        )
     scenario = _load(args.input_file)
     if args.t_end is not None:
         try:
@@ -220,6 +236,9 @@ def _run(args: argparse.Namespace, err: TextIO) -> int:
         except ValueError as exc:
             raise _BadInput(f"--t-end: {exc}") from None
     t_end = float(scenario.integration.output_times()[-1])
+    if not args.quiet:
+        for line in cost_lines(scenario):
+            print(f"sixdof: {line}", file=err)
     bar = ProgressBar(t_end, err, force=args.progress and not args.quiet)
     bar.enabled = bar.enabled and not args.quiet
     try:
@@ -330,6 +349,24 @@ def _convert(args: argparse.Namespace, err: TextIO) -> int:
     return EXIT_OK
 
 
+@contextlib.contextmanager
+def _terminate_as_interrupt(active: bool) -> Iterator[None]:
+    """SIGTERM (a `kill`, a container stopping) ends a run as Ctrl-C does: the temporary
+    output file is removed and nothing half-written is left behind."""
+    if not active or threading.current_thread() is not threading.main_thread():
+        yield
+        return
+
+    def interrupt(_signum: int, _frame: object) -> None:
+        raise KeyboardInterrupt
+
+    previous = signal.signal(signal.SIGTERM, interrupt)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGTERM, previous)
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of the `sixdof` console script; returns the exit status."""
     args = build_parser().parse_args(argv)
@@ -340,7 +377,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     ) -> None:
         print(f"sixdof: warning: {message}", file=err)
 
-    with warnings.catch_warnings():
+    with warnings.catch_warnings(), _terminate_as_interrupt(args.handler is _run):
         warnings.simplefilter("default")
         warnings.showwarning = show
         try:

@@ -18,6 +18,8 @@ import numpy as np
 from ..scenario.files import atomic_write
 
 DEFAULT_OUTPUT_FILE = "modeloutput.csv"  # FhSim's default --output-file
+#: Rows turned into text at a time: the table as Python floats would take 4× its size.
+BLOCK_ROWS = 4096
 
 
 def format_number(x: float) -> str:
@@ -38,6 +40,7 @@ def write_csv_to(out: IO[str], columns: Sequence[str], table: np.ndarray) -> int
     """Write `columns` and the rows of `table` (T, C) to an open text stream; return T."""
     table = np.asarray(table, dtype=float)
     out.write(",".join(columns) + "\n")
-    for row in table.tolist():  # Python floats: repr is exact and fast
-        out.write(",".join(map(repr, row)) + "\n")
+    for a in range(0, table.shape[0], BLOCK_ROWS):  # blocks: Python floats for a few rows only
+        for row in table[a : a + BLOCK_ROWS].tolist():  # repr is exact and fast
+            out.write(",".join(map(repr, row)) + "\n")
     return table.shape[0]

@@ -4,7 +4,7 @@ from .fhsim_xml import read_fhsim_xml, scenario_from_xml
 from .fhsim_xml_write import scenario_to_xml
 from .file_errors import ScenarioFileError, ScenarioFileWarning
 from .files import atomic_write, load_scenario_file, save_scenario_file, scenario_from_json
-from .model import BodySpec, Integration, Scenario, parse_toutput
+from .model import BodySpec, Integration, Scenario, parse_toutput, toutput_rows
 
 __all__ = [
     "BodySpec",
@@ -20,4 +20,5 @@ __all__ = [
     "scenario_from_json",
     "scenario_from_xml",
     "scenario_to_xml",
+    "toutput_rows",
 ]

@@ -23,7 +23,7 @@ from pydantic_core import ErrorDetails
 from ..dynamics import INTEGRATOR_NUMBERS, ImpossibleInertiaWarning
 from .errors import reason
 from .file_errors import ScenarioFileError, warn_at
-from .model import BodySpec, Integration, Scenario, parse_toutput
+from .model import BodySpec, Integration, Scenario, toutput_rows
 from .xml_tree import XmlNode, parse_xml
 
 SIM_OBJECT = "Body/6DBody"
@@ -342,7 +342,7 @@ class _Reader:
                 fields[attr] = self.numbers(node, attr, 1)[0]
             elif attr == "TOutput":
                 try:
-                    parse_toutput(text)
+                    toutput_rows(text)
                 except ValueError as exc:
                     reason = str(exc).removeprefix("TOutput: ")
                     raise self.fail(

@@ -126,12 +126,14 @@ class Integration(_Strict):
     HMin: Finite = Field(1e-10, gt=0.0)
     AbsTol: Finite = Field(1e-9, gt=0.0)
     RelTol: Finite = Field(1e-9, gt=0.0)
-    TOutput: str = Field("0:0.01:10", description="times and start:step:end ranges, s")
+    TOutput: str = Field(
+        "0:0.01:10", max_length=4096, description="times and start:step:end ranges, s"
+    )
 
     @model_validator(mode="after")
     def _consistent(self) -> Integration:
         self.settings()  # a FieldError (a ValueError) names the field
-        parse_toutput(self.TOutput)
+        toutput_rows(self.TOutput)  # counted, not expanded: a short text can ask for 1e13 rows
         return self
 
     def settings(self) -> IntegratorSettings:
@@ -158,6 +160,7 @@ class Scenario(_Strict):
         dupes = sorted({n for n in names if names.count(n) > 1})
         if dupes:
             raise ValueError(f"body Names must be unique, repeated: {dupes}")
+        check_run_cost(self.integration, len(self.bodies))
         return self
 
     def body_params(self) -> list[BodyParams]:
@@ -186,22 +189,44 @@ class Scenario(_Strict):
         raise KeyError(f"no body named {name!r}; bodies are {[b.Name for b in self.bodies]}")
 
 
-MAX_OUTPUT_ROWS = 10_000_000
+#: Output rows × bodies a run may ask for: the states alone take 104 bytes per body-row, the
+#: CSV table 136 more (about 480 MB at the limit).
+MAX_BODY_ROWS = 2_000_000
+#: Fixed steps × bodies a run may ask for (euler, rk4): about 20 minutes at 0.1 µs each.
+MAX_BODY_STEPS = 10_000_000_000
+MAX_OUTPUT_ROWS = MAX_BODY_ROWS  # one body
 
 
-def parse_toutput(text: str) -> np.ndarray:
-    """Parse FhSim's TOutput: comma-separated times and `start:step:end` ranges.
+def check_run_cost(integration: Integration, bodies: int) -> None:
+    """FieldError naming the cost and the limit when a run of `bodies` bodies would need more
+    than MAX_BODY_ROWS output rows × bodies or MAX_BODY_STEPS fixed steps × bodies."""
+    rows, t_end = toutput_rows(integration.TOutput)
+    if rows * bodies > MAX_BODY_ROWS:
+        raise FieldError(
+            "TOutput",
+            "out_of_range",
+            f"TOutput: {rows:,} output times × {bodies} bod{'y' if bodies == 1 else 'ies'} is "
+            f"{rows * bodies:,} rows of states (about {rows * bodies * 240 / 1e6:,.0f} MB); "
+            f"the limit is {MAX_BODY_ROWS:,} (fewer times, or split the run)",
+        )
+    if integration.method in ("euler", "rk4"):
+        steps = math.ceil(t_end / integration.stepsize)
+        if steps * bodies > MAX_BODY_STEPS:
+            raise FieldError(
+                "stepsize",
+                "out_of_range",
+                f"stepsize: {t_end:g} s in steps of {integration.stepsize:g} s is {steps:.3g} "
+                f"steps × {bodies} bod{'y' if bodies == 1 else 'ies'}, about "
+                f"{steps * bodies * 1e-7 / 3600:.3g} hours at 0.1 µs per body-step; the limit "
+                f"is {MAX_BODY_STEPS:.0e} body-steps (a larger step, or a shorter TOutput)",
+            )
 
-    Returns the sorted, de-duplicated times (s). A range holds start + k·step for
-    k = 0, 1, … up to and including end when it lies on the grid. The grid is
-    computed in exact decimal arithmetic, so "0:0.01:1" gives exactly the
-    doubles nearest to 0.03, 0.07, … (not 3 × 0.01 = 0.030000000000000002) and
-    always ends at 1.0. Raises ValueError naming the offending item.
-    """
-    times: list[np.ndarray] = []
+
+def _toutput_items(text: str) -> list[tuple[str, list[Decimal]]]:
     items = [s.strip() for s in str(text).split(",") if s.strip()]
     if not items:
         raise ValueError("TOutput: expected times or start:step:end ranges, got nothing")
+    out = []
     for item in items:
         parts = [p.strip() for p in item.split(":")]
         try:
@@ -212,28 +237,66 @@ def parse_toutput(text: str) -> np.ndarray:
             ) from None
         if not all(n.is_finite() and math.isfinite(float(n)) for n in nums):
             raise ValueError(f"TOutput: {item!r} must hold finite numbers")
+        if len(nums) not in (1, 3):
+            raise ValueError(f"TOutput: {item!r} must be a time or start:step:end")
+        if len(nums) == 3 and (nums[1] <= 0 or nums[2] < nums[0]):
+            raise ValueError(f"TOutput: range {item!r} needs step > 0 and end ≥ start")
+        if nums[0] < 0:
+            raise ValueError(f"TOutput: times must be ≥ 0, got {float(nums[0]):g}")
+        out.append((item, nums))
+    return out
+
+
+def _range_count(start: Decimal, step: Decimal, end: Decimal) -> int:
+    try:
+        return int((end - start) // step) + 1
+    except InvalidOperation:  # the quotient has more digits than Decimal's precision
+        return MAX_OUTPUT_ROWS + 1
+
+
+def toutput_rows(text: str) -> tuple[int, float]:
+    """(output times, last time) of a TOutput text, counted without making the times
+    (ranges may overlap, so the count is at most that many); ValueError if it is not
+    valid or asks for more than MAX_OUTPUT_ROWS times."""
+    rows, t_end = 0, 0.0
+    for _, nums in _toutput_items(text):
+        if len(nums) == 1:
+            rows, t_end = rows + 1, max(t_end, float(nums[0]))
+            continue
+        count = _range_count(*nums)
+        rows += count
+        if rows > MAX_OUTPUT_ROWS:
+            raise ValueError(
+                f"TOutput: asks for more than {MAX_OUTPUT_ROWS:,} output times "
+                f"(about {rows:.3g} so far); fewer times, or split the run"
+            )
+        t_end = max(t_end, float(nums[0] + (count - 1) * nums[1]))
+    return rows, t_end
+
+
+def parse_toutput(text: str) -> np.ndarray:
+    """Parse FhSim's TOutput: comma-separated times and `start:step:end` ranges.
+
+    Returns the sorted, de-duplicated times (s). A range holds start + k·step for
+    k = 0, 1, … up to and including end when it lies on the grid. The grid is
+    computed in exact decimal arithmetic, so "0:0.01:1" gives exactly the
+    doubles nearest to 0.03, 0.07, … (not 3 × 0.01 = 0.030000000000000002) and
+    always ends at 1.0. Raises ValueError naming the offending item; the count is
+    checked (toutput_rows) before any time is made.
+    """
+    toutput_rows(text)
+    times: list[np.ndarray] = []
+    for item, nums in _toutput_items(text):
         if len(nums) == 1:
             times.append(np.array([float(nums[0])]))
-        elif len(nums) == 3:
-            times.append(_decimal_range(item, *nums))
         else:
-            raise ValueError(f"TOutput: {item!r} must be a time or start:step:end")
-    out = np.unique(np.concatenate(times))
-    if out[0] < 0:
-        raise ValueError(f"TOutput: times must be ≥ 0, got {out[0]:g}")
-    return out
+            times.append(_decimal_range(item, *nums))
+    return np.unique(np.concatenate(times))
 
 
 def _decimal_range(item: str, start: Decimal, step: Decimal, end: Decimal) -> np.ndarray:
     """start + k·step ≤ end as the nearest doubles to the exact decimal values."""
-    if step <= 0 or end < start:
-        raise ValueError(f"TOutput: range {item!r} needs step > 0 and end ≥ start")
-    try:
-        count = int((end - start) // step) + 1
-    except InvalidOperation:  # the quotient has more digits than Decimal's precision
-        count = MAX_OUTPUT_ROWS + 1
-    if count > MAX_OUTPUT_ROWS:
-        raise ValueError(f"TOutput: range {item!r} gives more than {MAX_OUTPUT_ROWS} rows")
+    count = _range_count(start, step, end)
     # Scale to integers: (S + k P) / 10^d is then one correctly rounded division.
     digits = max(0, *(-int(n.as_tuple().exponent) for n in (start, step)))
     if digits <= 22:
@@ -244,4 +307,4 @@ def _decimal_range(item: str, start: Decimal, step: Decimal, end: Decimal) -> np
     return float(start) + float(step) * np.arange(count)
 
 
-__all__ = ["METHODS", "BodySpec", "Integration", "Scenario", "parse_toutput"]
+__all__ = ["METHODS", "BodySpec", "Integration", "Scenario", "parse_toutput", "toutput_rows"]

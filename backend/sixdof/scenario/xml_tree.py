@@ -81,20 +81,27 @@ def parse_xml(data: bytes, path: str | Path) -> XmlNode:
     return roots[0]
 
 
+_ATTRIBUTE = re.compile(rb"""\s([^\s=/>]+)\s*=\s*(?:"[^"]*"|'[^']*')""")
+
+
 def _attribute_lines(data: bytes, start: int, line: int, attrib: dict[str, str]) -> dict[str, int]:
     """Line of each attribute of the start tag beginning at byte `start`.
 
     A literal '<' cannot occur inside an attribute value, so the tag ends before
-    the next '<'. Files in encodings other than ASCII-compatible ones (UTF-16)
-    simply fall back to the element's line.
+    the next '<'. One pass over the tag (linear in its length, however many attributes
+    it has). Files in encodings other than ASCII-compatible ones (UTF-16) simply fall
+    back to the element's line.
     """
     if start < 0 or not attrib:
         return {}
     stop = data.find(b"<", start + 1)
     tag = data[start : stop if stop >= 0 else len(data)]
     lines: dict[str, int] = {}
-    for name in attrib:
-        match = re.search(rb"\s" + re.escape(name.encode("utf-8")) + rb"\s*=", tag)
-        if match:
-            lines[name] = line + tag.count(b"\n", 0, match.start() + 1)
+    seen, newlines = 0, 0
+    for match in _ATTRIBUTE.finditer(tag):
+        newlines += tag.count(b"\n", seen, match.start() + 1)
+        seen = match.start() + 1
+        name = match.group(1).decode("utf-8", "replace")
+        if name in attrib:
+            lines[name] = line + newlines
     return lines
