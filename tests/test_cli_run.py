@@ -260,7 +260,6 @@ def test_serve_passes_its_options_and_loads_the_scenario(
     calls: list[dict] = []
     fake = types.ModuleType("sixdof.server.launch")
     fake.serve = lambda **kw: calls.append(kw)  # type: ignore[attr-defined]
-    fake.server_limits = lambda pairs: dict(p.split("=") for p in pairs)  # type: ignore[attr-defined]
     monkeypatch.setitem(sys.modules, "sixdof.server.launch", fake)
     path = tmp_path / "s.xml"
     path.write_text(scenario_to_xml(PRESETS["spin_up"].scenario()))

@@ -279,7 +279,8 @@ def _run(args: argparse.Namespace, err: TextIO) -> int:
 def _serve(args: argparse.Namespace, err: TextIO) -> int:
     scenario = _load(args.scenario) if args.scenario is not None else None
     try:
-        from .server.launch import serve, server_limits  # lazy: only `serve` needs the web stack
+        from .server.launch import serve  # lazy: only `serve` needs the web stack
+        from .server.settings import server_limits
     except ImportError as exc:
         print(f"sixdof: the live server is not available: {exc}", file=err)
         return EXIT_FAILED

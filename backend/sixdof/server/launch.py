@@ -13,7 +13,6 @@ from typing import Any
 from urllib.parse import urlencode
 
 import uvicorn
-from pydantic import ValidationError
 
 from ..scenario import Scenario
 from ..simulation import LiveSimulation
@@ -146,34 +145,6 @@ class _Server(uvicorn.Server):
         if self.open_browser:
             url = page_url(self.settings.host, port, self.settings.token)
             threading.Thread(target=webbrowser.open, args=(url,), daemon=True).start()
-
-
-#: Settings a `--limit NAME=VALUE` may change (the others have options of their own).
-LIMIT_NAMES = tuple(
-    name
-    for name in Settings.model_fields
-    if name not in ("host", "port", "scenario", "token", "allowed_origins", "web_dir", "meshes_dir")
-)
-
-
-def server_limits(pairs: list[str]) -> dict[str, Any]:
-    """{"max_rooms": "10", …} from ["max_rooms=10", …], checked against Settings (ValueError
-    naming the limit and its allowed values)."""
-    out: dict[str, Any] = {}
-    for pair in pairs:
-        name, sep, value = pair.partition("=")
-        name = name.strip().replace("-", "_")
-        if not sep or name not in LIMIT_NAMES:
-            raise ValueError(
-                f"{pair!r}: expected NAME=VALUE with NAME one of {', '.join(LIMIT_NAMES)}"
-            )
-        out[name] = value.strip()
-    try:
-        Settings(**out)
-    except ValidationError as exc:
-        err = exc.errors(include_url=False)[0]
-        raise ValueError(f"{err['loc'][0]}: {err['msg']}, got {err['input']!r}") from None
-    return out
 
 
 def serve(

@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from ..assets import asset_dir
 from ..scenario import Scenario
@@ -76,3 +77,31 @@ class Settings(BaseModel):
 
     def meshes_path(self) -> Path:
         return self.meshes_dir if self.meshes_dir is not None else asset_dir("meshes")
+
+
+#: Settings a `--limit NAME=VALUE` may change (the others have options of their own).
+LIMIT_NAMES = tuple(
+    name
+    for name in Settings.model_fields
+    if name not in ("host", "port", "scenario", "token", "allowed_origins", "web_dir", "meshes_dir")
+)
+
+
+def server_limits(pairs: list[str]) -> dict[str, Any]:
+    """{"max_rooms": "10", …} from ["max_rooms=10", …], checked against Settings (ValueError
+    naming the limit and its allowed values)."""
+    out: dict[str, Any] = {}
+    for pair in pairs:
+        name, sep, value = pair.partition("=")
+        name = name.strip().replace("-", "_")
+        if not sep or name not in LIMIT_NAMES:
+            raise ValueError(
+                f"{pair!r}: expected NAME=VALUE with NAME one of {', '.join(LIMIT_NAMES)}"
+            )
+        out[name] = value.strip()
+    try:
+        Settings(**out)
+    except ValidationError as exc:
+        err = exc.errors(include_url=False)[0]
+        raise ValueError(f"{err['loc'][0]}: {err['msg']}, got {err['input']!r}") from None
+    return out
