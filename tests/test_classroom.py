@@ -65,6 +65,8 @@ def test_serve_takes_its_token_from_sixdof_token(monkeypatch: pytest.MonkeyPatch
 
 
 def test_the_announcement_gives_control_and_watch_urls() -> None:
+    hidden = announcement("0.0.0.0", 8000, TOKEN, lan="192.168.1.20", reveal=False)
+    assert TOKEN not in "".join(hidden) and hidden[0].endswith("/?token=%2A%2A%2A")
     lines = announcement("0.0.0.0", 8000, TOKEN, lan="192.168.1.20")
     assert lines[0] == f"sixdof: serving http://127.0.0.1:8000/?token={TOKEN}"
     control = next(line for line in lines if line.startswith("sixdof: control"))

@@ -152,6 +152,18 @@ def protocols(settings: Settings) -> tuple[type[HttpToolsProtocol], type[WebSock
             count.release(self.transport)
             super().connection_lost(exc)
 
+        def send_receive_event_to_app(self) -> None:
+            if self.curr_msg_data_type == "text" and not self.close_sent:
+                try:
+                    b"".join(self.frames).decode()
+                except UnicodeDecodeError:  # uvicorn would log a traceback: answer instead
+                    self.frames = []
+                    self.transport.write(_error_frame(1007, ""))
+                    self.conn.send_close(1007, "invalid UTF-8")
+                    self.handle_parser_exception()
+                    return
+            super().send_receive_event_to_app()
+
         def data_received(self, data: bytes) -> None:
             self.conn.receive_data(data)
             if self.conn.parser_exc is not None:

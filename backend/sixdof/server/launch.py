@@ -66,7 +66,12 @@ def lan_address() -> str | None:
 
 
 def announcement(
-    host: str, port: int, token: str | None, lan: str | bool | None = True
+    host: str,
+    port: int,
+    token: str | None,
+    lan: str | bool | None = True,
+    *,
+    reveal: bool = True,
 ) -> list[str]:
     """The lines `sixdof serve` prints once it listens.
 
@@ -74,8 +79,11 @@ def announcement(
     (tests and scripts read it). With a token come the two classroom URLs: control (token
     in it) and watch (without). A wildcard bind (0.0.0.0, ::) shows this machine's network
     address there, which is what other machines open. lan: True looks it up, a string
-    uses that address, None/False shows none.
+    uses that address, None/False shows none. reveal False writes the token as `***` (the
+    output is a log, e.g. `docker logs`, not a terminal the lecturer is looking at).
     """
+    if token and not reveal:
+        token = "***"
     lines = [f"sixdof: serving {page_url(host, port, token)}"]
     wildcard = host in ("0.0.0.0", "::", "")
     local = host in ("127.0.0.1", "localhost", "::1")
@@ -140,7 +148,8 @@ class _Server(uvicorn.Server):
         if self.should_exit or not getattr(self, "servers", None):
             return
         port = self.servers[0].sockets[0].getsockname()[1]
-        for line in announcement(self.settings.host, port, self.settings.token):
+        reveal = sys.stdout.isatty()  # a log (docker logs, a file) must not keep the token
+        for line in announcement(self.settings.host, port, self.settings.token, reveal=reveal):
             print(line, flush=True)
         if self.open_browser:
             url = page_url(self.settings.host, port, self.settings.token)

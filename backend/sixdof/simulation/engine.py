@@ -265,7 +265,11 @@ class Engine:
                             left[r] = 0
                     if not left.any():
                         break
-                if not deadlines or t - last < CHUNK_SECONDS:
+                took = t - last
+                # Double while rounds are short, but not into a round that would end past the
+                # nearest deadline: a tick then overshoots its budget by at most one round.
+                soonest = min((limit[r] for r in np.flatnonzero(left).tolist()), default=t)
+                if not deadlines or (took < CHUNK_SECONDS and t + 2 * took < soonest):
                     chunk = min(2 * chunk, CHUNK_MAX)
                 last = t
         self._commit(sims, batch, x, u, owed, taken, reasons, cut, record, settle)
