@@ -120,8 +120,8 @@ def test_a_burst_of_long_steps_does_not_freeze_other_rooms(
     assert len(got) == 100 and set(kinds) <= {"ack", "rate_limited"}
     assert kinds.count("ack") >= 1  # the budget allows real work, and refuses the flood
     assert kinds.count("rate_limited") >= 90
-    refused = next(r for r in got.values() if r["type"] == "error")
-    assert "s of computing" in refused["message"] and "try again in" in refused["message"]
+    refused = [r["message"] for r in got.values() if r["type"] == "error"]
+    assert all("budget" in m and "try again in" in m for m in refused), refused[0]
     assert handshake < 1.0, f"a new client waited {handshake:.2f} s for its hello"
     assert fps >= MIN_FPS, f"the bystander fell to {fps:.1f} fps"
 

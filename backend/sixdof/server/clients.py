@@ -1,10 +1,12 @@
 """One websocket client: a latest-wins outbox with its sender task, and a rate limiter.
 
-A room hands every client the same encoded state frame. The client keeps only the newest
-one (a slot, not a queue) and a sender task writes it when the socket can take it, so a
-slow browser skips frames instead of slowing the room or growing a backlog (viser's
-message buffer does the same). Replies (hello, ack, error) must not be skipped: they wait
-in a short FIFO, sent before the next frame; a client that lets it overflow is cut off.
+A room hands every client the same state frame. A client with a `Wire` (every client of
+`sixdof serve`) gets it written to its socket at once, or skipped while its socket is
+backed up (wire.py). Otherwise the client keeps only the newest frame (a slot, not a queue)
+and its sender task writes it when the socket can take it; either way a slow browser skips
+frames instead of slowing the room or growing a backlog. Replies (hello, ack, error) must
+not be skipped: they wait in a short FIFO for the sender task; a client that lets it
+overflow is cut off.
 """
 
 from __future__ import annotations
@@ -18,6 +20,8 @@ from collections.abc import Callable
 from typing import Literal
 
 from starlette.websockets import WebSocket
+
+from .wire import Wire
 
 log = logging.getLogger("sixdof.server")
 
@@ -55,9 +59,12 @@ class RateLimiter:
 class Client:
     """A connected websocket: what it may do, and what is waiting to be sent to it."""
 
-    def __init__(self, ws: WebSocket, *, can_control: bool, max_pending: int) -> None:
+    def __init__(
+        self, ws: WebSocket, *, can_control: bool, max_pending: int, wire: Wire | None = None
+    ) -> None:
         self.id = next(_ids)
         self.ws = ws
+        self.wire = wire  # frames straight to the socket; None: through the sender task
         self.can_control = can_control
         self.max_pending = max_pending
         self.frames_offered = 0
@@ -65,6 +72,7 @@ class Client:
         self.overflowed = False  # too many replies waiting: the client does not read
         self._replies: deque[tuple[str, str]] = deque()  # (kind, text)
         self._latest: str | None = None
+        self._sending = False  # the sender task is writing through ASGI
         self._close: tuple[int, str] | None = None
         self._wake = asyncio.Event()
         self._task: asyncio.Task[None] | None = None
@@ -76,6 +84,18 @@ class Client:
         self.frames_offered += 1
         self._latest = text
         self._wake.set()
+
+    def offer(self, text: str, wire_frame: bytes | None, now: float) -> None:
+        """The newest state frame: written to the socket at once when the client has a wire
+        and nothing else is on its way (wire.py), else left in the slot for the sender task,
+        which sends it after the replies before it (hello first, then frames)."""
+        if self.wire is None or wire_frame is None or self._replies or self._sending:
+            self.offer_frame(text)
+            return
+        self.frames_offered += 1
+        self._latest = None  # an older frame still in the slot must not follow this one
+        if self.wire.offer(wire_frame, now):
+            self.frames_sent += 1
 
     def send_reply(self, text: str, kind: str = "reply") -> None:
         """Queue a hello, ack or error, in order; a newer hello replaces one still waiting."""
@@ -119,6 +139,7 @@ class Client:
             while True:
                 await self._wake.wait()
                 self._wake.clear()
+                self._sending = True
                 while self._replies:
                     _, text = self._replies.popleft()
                     await self._send(text)
@@ -130,6 +151,7 @@ class Client:
                 if frame is not None:
                     await self._send(frame)
                     self.frames_sent += 1
+                self._sending = False
         except asyncio.CancelledError:
             raise
         except Exception as exc:  # the peer went away mid-send: the receive loop will notice

@@ -10,7 +10,9 @@ changed:
 - a request whose headers are not complete within `header_timeout` seconds gets 408 and
   is closed, so connections that trickle headers (slowloris) cannot pile up;
 - a websocket message that is not UTF-8 text (close 1007) or is over the protocol layer's
-  size limit (1009) gets an `error` message naming the reason just before the close.
+  size limit (1009) gets an `error` message naming the reason just before the close;
+- an accepted websocket offers the app a `wire.Wire` in its scope, through which the rooms
+  write each tick's state frame straight to the transport (wire.py says why).
 
 A connection is counted from its first byte to its close, across the upgrade from HTTP to
 websocket (both protocol objects share the transport, which is what is counted).
@@ -29,6 +31,7 @@ from websockets.frames import Frame, Opcode
 
 from .errors import Refusal
 from .settings import Settings
+from .wire import Wire
 
 log = logging.getLogger("sixdof.server")
 
@@ -151,6 +154,12 @@ def protocols(settings: Settings) -> tuple[type[HttpToolsProtocol], type[WebSock
         def connection_lost(self, exc: Exception | None) -> None:
             count.release(self.transport)
             super().connection_lost(exc)
+
+        def handle_connect(self, event: Any) -> None:
+            super().handle_connect(event)
+            scope = getattr(self, "scope", None)
+            if scope is not None:  # accepted: the app may write state frames directly
+                scope["extensions"]["sixdof.wire"] = Wire(self)
 
         def send_receive_event_to_app(self) -> None:
             if self.curr_msg_data_type == "text" and not self.close_sent:

@@ -44,6 +44,7 @@ from .protocol import (
     limits,
 )
 from .settings import Settings
+from .wire import text_frame
 
 log = logging.getLogger("sixdof.server")
 
@@ -126,8 +127,12 @@ class Room:
         except Exception as exc:
             self._fault("encoding a frame", exc)
             return
+        # the whole websocket frame, built once per tick for every client with a wire
+        wired = any(client.wire is not None for client in self.clients)
+        wire_frame = text_frame(frame.encode()) if wired else None
+        now = time.monotonic()
         for client in tuple(self.clients):
-            client.offer_frame(frame)
+            client.offer(frame, wire_frame, now)
 
     def encode_frame(self) -> str:
         self.seq += 1

@@ -103,6 +103,7 @@ async def websocket_endpoint(ws: WebSocket) -> None:
         ws,
         can_control=has_control(token, settings),
         max_pending=settings.max_pending_replies,
+        wire=ws.scope.get("extensions", {}).get("sixdof.wire"),
     )
     client.start()
     try:
