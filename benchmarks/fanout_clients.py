@@ -1,0 +1,123 @@
+"""A lean websocket load client: N raw RFC 6455 connections on uvloop, counting frames.
+
+Used by bench_fanout.py and bench_latency.py as a subprocess so that its CPU is its own and
+is reported. Each connection does the opening handshake by hand and then only reads frame
+headers to count frames and skip payloads (no JSON, no unmasking: server frames are not
+masked), so the client costs a few µs per frame and is not the bottleneck.
+
+    python fanout_clients.py PORT ROOM N SECONDS     # prints one JSON line: Hz per client, CPU
+"""
+
+from __future__ import annotations
+
+import asyncio
+import base64
+import json
+import os
+import resource
+import struct
+import sys
+import time
+
+
+class Counter(asyncio.Protocol):
+    """One connection: handshake, then count frames between `start` and `stop`."""
+
+    def __init__(self, room: str, window: list[float]) -> None:
+        self.room = room
+        self.window = window
+        self.buffer = bytearray()
+        self.upgraded = False
+        self.frames = 0
+        self.ready = asyncio.get_running_loop().create_future()
+
+    def connection_made(self, transport: asyncio.BaseTransport) -> None:
+        assert isinstance(transport, asyncio.Transport)
+        self.transport = transport
+        key = base64.b64encode(os.urandom(16)).decode()
+        transport.write(
+            f"GET /ws?room={self.room} HTTP/1.1\r\nHost: 127.0.0.1\r\nUpgrade: websocket\r\n"
+            f"Connection: Upgrade\r\nSec-WebSocket-Key: {key}\r\n"
+            "Sec-WebSocket-Version: 13\r\n\r\n".encode()
+        )
+
+    def data_received(self, data: bytes) -> None:
+        buf = self.buffer
+        buf += data
+        if not self.upgraded:
+            end = buf.find(b"\r\n\r\n")
+            if end < 0:
+                return
+            if not buf.startswith(b"HTTP/1.1 101"):
+                if not self.ready.done():
+                    self.ready.set_exception(RuntimeError(bytes(buf[:200]).decode("latin-1")))
+                return
+            del buf[: end + 4]
+            self.upgraded = True
+            if not self.ready.done():
+                self.ready.set_result(None)
+        now = time.monotonic()
+        counting = self.window[0] <= now < self.window[1]
+        pos = 0
+        n = len(buf)
+        while n - pos >= 2:
+            length = buf[pos + 1] & 0x7F
+            head = 2
+            if length == 126:
+                if n - pos < 4:
+                    break
+                length = struct.unpack_from("!H", buf, pos + 2)[0]
+                head = 4
+            elif length == 127:
+                if n - pos < 10:
+                    break
+                length = struct.unpack_from("!Q", buf, pos + 2)[0]
+                head = 10
+            if n - pos < head + length:
+                break
+            pos += head + length
+            if counting:
+                self.frames += 1
+        del buf[:pos]
+
+
+async def run(port: int, room: str, n: int, seconds: float, warmup: float = 1.0) -> dict:
+    loop = asyncio.get_running_loop()
+    window = [float("inf"), float("inf")]
+    counters = []
+    for i in range(n):
+        _, proto = await loop.create_connection(lambda: Counter(room, window), "127.0.0.1", port)
+        counters.append(proto)
+        if i % 50 == 49:
+            await asyncio.sleep(0)  # let the server accept in between
+    await asyncio.gather(*(c.ready for c in counters))
+    await asyncio.sleep(warmup)
+    cpu0 = resource.getrusage(resource.RUSAGE_SELF)
+    window[0] = time.monotonic()
+    window[1] = window[0] + seconds
+    await asyncio.sleep(seconds + 0.05)
+    cpu1 = resource.getrusage(resource.RUSAGE_SELF)
+    for c in counters:
+        c.transport.close()
+    cpu = (cpu1.ru_utime - cpu0.ru_utime) + (cpu1.ru_stime - cpu0.ru_stime)
+    return {
+        "hz": [c.frames / seconds for c in counters],
+        "client_cpu_s": cpu,
+        "window": window,
+    }
+
+
+def main() -> None:
+    port, room, n, seconds = int(sys.argv[1]), sys.argv[2], int(sys.argv[3]), float(sys.argv[4])
+    try:
+        import uvloop
+
+        uvloop.install()
+    except ImportError:
+        pass
+    resource.setrlimit(resource.RLIMIT_NOFILE, (20000, 20000))
+    print(json.dumps(asyncio.run(run(port, room, n, seconds))), flush=True)
+
+
+if __name__ == "__main__":
+    main()
