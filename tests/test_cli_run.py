@@ -229,6 +229,47 @@ def test_cli_subprocess_good_and_bad_runs(tmp_path: Path) -> None:
     assert "Traceback" not in bad.stderr and not (tmp_path / "b.csv").exists()
 
 
+def test_impossible_runs_get_one_line_errors_with_their_cost(tmp_path: Path) -> None:
+    xml = tmp_path / "fall.xml"
+    xml.write_text(FALL_XML.format(tout="0:0.25:1"))
+    same = _sixdof("run", "--input-file", "fall.xml", "--output-file", "./fall.xml", cwd=tmp_path)
+    assert same.returncode == 2 and "is the input file" in same.stderr
+    assert xml.read_text().startswith("<Contents>")  # not replaced by a CSV
+    cases = {
+        "tiny.xml": (FALL_XML.format(tout="0:1:10").replace('"0.001"', '"1e-300"'),
+                     "1e+301 steps"),
+        "rows.xml": (FALL_XML.format(tout="0:1e-6:10"), "more than 2,000,000 output times"),
+        "ranges.xml": (FALL_XML.format(tout=",".join(f"{i}:1e-6:{i}.9" for i in range(40))),
+                       "more than 2,000,000 output times"),
+    }  # fmt: skip
+    for name, (text, words) in cases.items():
+        (tmp_path / name).write_text(text)
+        run = _sixdof("run", "--input-file", name, "--output-file", "o.csv", cwd=tmp_path)
+        assert run.returncode == 2 and words in run.stderr, run.stderr
+        assert "Traceback" not in run.stderr and len(run.stderr.strip().splitlines()) == 1
+    assert not (tmp_path / "o.csv").exists()
+
+
+def test_a_terminated_run_leaves_no_file_behind(tmp_path: Path) -> None:
+    """SIGTERM (a container stopping) ends a run as Ctrl-C does: nothing half-written."""
+    (tmp_path / "long.xml").write_text(
+        FALL_XML.format(tout="0:0.01:1000").replace('"0.001"', '"0.000001"')
+    )
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "sixdof.cli", "run", "--input-file", "long.xml",
+         "--output-file", "out.csv"],
+        cwd=tmp_path, stderr=subprocess.PIPE, text=True,
+    )  # fmt: skip
+    assert proc.stderr is not None
+    first = proc.stderr.readline()  # the estimate is printed before the run starts
+    assert "1e+09 steps × 1 body: roughly" in first, first
+    proc.terminate()
+    rest = proc.stderr.read()
+    proc.stderr.close()
+    assert proc.wait(30) == 130 and "interrupted" in rest, rest
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["long.xml"]
+
+
 def test_usage_errors_and_version(capsys) -> None:
     with pytest.raises(SystemExit) as info:
         main(["run"])

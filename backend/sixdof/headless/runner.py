@@ -120,16 +120,17 @@ def cost_lines(scenario: Scenario) -> list[str]:
     """What a long or large run will cost, before it starts (nothing for a small one)."""
     rows, t_end = toutput_rows(scenario.integration.TOutput)
     n = len(scenario.bodies)
+    bodies = f"{n} bod{'y' if n == 1 else 'ies'}"
     lines = []
     megabytes = rows * n * 240 / 1e6  # states and the CSV table, per body-row
     if megabytes > 100:
-        lines.append(f"{rows:,} output rows × {n} bodies: about {megabytes:,.0f} MB of memory")
+        lines.append(f"{rows:,} output rows × {bodies}: about {megabytes:,.0f} MB of memory")
     if scenario.integration.method in ("euler", "rk4"):
         steps = math.ceil(t_end / scenario.integration.stepsize)
         seconds = steps * n * SECONDS_PER_BODY_STEP
         if seconds > LONG_RUN:
             lines.append(
-                f"{steps:.3g} steps × {n} bodies: roughly {seconds / 60:.1f} minutes "
+                f"{steps:.3g} steps × {bodies}: roughly {seconds / 60:.1f} minutes "
                 "(Ctrl-C stops it; no file is written then)"
             )
     return lines
