@@ -111,6 +111,7 @@
  * @property {Array<PresetInfo>} presets
  * @property {Limits} limits
  * @property {Status} status
+ * @property {"json" | "binary"} [frames] how this client gets state frames: JSON `state` messages, or binary messages in the layout of docs/protocol.md (asked for with /ws?frames=binary)
  */
 
 /**

@@ -18,6 +18,7 @@ import numpy as np
 from websockets.asyncio.client import ClientConnection, connect
 
 from sixdof.scenario import BodySpec, Scenario
+from sixdof.server.binary import decode_state
 
 from .conftest import MASS, LiveServer
 
@@ -190,3 +191,42 @@ def test_fifty_clients_one_never_reads(live_server: LiveServer) -> None:
     assert rss_after - rss_before < 50 * 1024, (rss_before, rss_after)
     # the stalled client lost frames instead of queueing them
     assert room["max_frames_dropped"] > FRAME_RATE, room
+
+
+def test_binary_frames_over_the_wire_carry_the_json_frames_numbers(
+    live_server: LiveServer,
+) -> None:
+    """A binary client and a JSON client of one room see the same state at the same seq."""
+
+    async def scenario() -> tuple[dict[int, dict], dict[int, dict]]:
+        binary = await connect(f"{live_server.ws_url}?room=binwire&frames=binary", proxy=None)
+        hello = json.loads(await binary.recv())
+        assert hello["frames"] == "binary"
+        text = await open_ws(live_server, "binwire")
+        await text.send(json.dumps({"type": "set_input", "Force": [0, 3, 0], "id": 1}))
+        by_seq_binary: dict[int, dict] = {}
+        by_seq_text: dict[int, dict] = {}
+        while len(set(by_seq_binary) & set(by_seq_text)) < 20:
+            done, _ = await asyncio.wait(
+                [asyncio.ensure_future(binary.recv()), asyncio.ensure_future(text.recv())],
+                return_when=asyncio.ALL_COMPLETED,
+            )
+            for task in done:
+                msg = task.result()
+                if isinstance(msg, bytes):
+                    frame = decode_state(msg)
+                    by_seq_binary[frame["seq"]] = frame
+                elif (parsed := json.loads(msg))["type"] == "state":
+                    by_seq_text[parsed["seq"]] = parsed
+        await binary.close()
+        await text.close()
+        return by_seq_binary, by_seq_text
+
+    got_binary, got_text = run(scenario())
+    common = sorted(set(got_binary) & set(got_text))
+    for seq in common:
+        b, j = got_binary[seq], got_text[seq]
+        assert b["t"] == j["t"]
+        assert b["bodies"][0]["Pos"] == j["bodies"][0]["Pos"]
+        assert b["bodies"][0]["LocalVel"] == j["bodies"][0]["LocalVel"]
+    assert any(got_text[s]["bodies"][0]["Force"][1] == 3.0 for s in common)

@@ -60,10 +60,17 @@ class Client:
     """A connected websocket: what it may do, and what is waiting to be sent to it."""
 
     def __init__(
-        self, ws: WebSocket, *, can_control: bool, max_pending: int, wire: Wire | None = None
+        self,
+        ws: WebSocket,
+        *,
+        can_control: bool,
+        max_pending: int,
+        wire: Wire | None = None,
+        binary: bool = False,
     ) -> None:
         self.id = next(_ids)
         self.ws = ws
+        self.binary = binary  # state frames in the binary layout (binary.py), not JSON
         self.wire = wire  # frames straight to the socket; None: through the sender task
         self.can_control = can_control
         self.max_pending = max_pending
@@ -71,7 +78,7 @@ class Client:
         self.frames_sent = 0
         self.overflowed = False  # too many replies waiting: the client does not read
         self._replies: deque[tuple[str, str]] = deque()  # (kind, text)
-        self._latest: str | None = None
+        self._latest: str | bytes | None = None
         self._sending = False  # the sender task is writing through ASGI
         self._close: tuple[int, str] | None = None
         self._wake = asyncio.Event()
@@ -79,13 +86,13 @@ class Client:
         self.closed = asyncio.Event()
 
     # ------------------------------------------------------------------ producer side
-    def offer_frame(self, text: str) -> None:
+    def offer_frame(self, text: str | bytes) -> None:
         """Put the newest state frame in the slot, replacing any frame not yet sent."""
         self.frames_offered += 1
         self._latest = text
         self._wake.set()
 
-    def offer(self, text: str, wire_frame: bytes | None, now: float) -> None:
+    def offer(self, text: str | bytes, wire_frame: bytes | None, now: float) -> None:
         """The newest state frame: written to the socket at once when the client has a wire
         and nothing else is on its way (wire.py), else left in the slot for the sender task,
         which sends it after the replies before it (hello first, then frames)."""
@@ -131,8 +138,11 @@ class Client:
             except asyncio.CancelledError:
                 pass
 
-    async def _send(self, text: str) -> None:
-        await self.ws.send({"type": "websocket.send", "text": text})
+    async def _send(self, message: str | bytes) -> None:
+        if isinstance(message, bytes):
+            await self.ws.send({"type": "websocket.send", "bytes": message})
+        else:
+            await self.ws.send({"type": "websocket.send", "text": message})
 
     async def _run(self) -> None:
         try:

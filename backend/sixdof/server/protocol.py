@@ -158,6 +158,11 @@ class Hello(_Message):
     presets: list[PresetInfo]
     limits: Limits
     status: Status
+    frames: Literal["json", "binary"] = Field(
+        "json",
+        description="how this client gets state frames: JSON `state` messages, or binary "
+        "messages in the layout of docs/protocol.md (asked for with /ws?frames=binary)",
+    )
 
 
 class State(_Message):

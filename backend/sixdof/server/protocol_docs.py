@@ -15,6 +15,7 @@ from fastapi.routing import APIRoute
 from pydantic import BaseModel
 
 from ..scenario import Scenario
+from . import binary
 from .protocol import (
     CLIENT_MESSAGES,
     PROTOCOL_VERSION,
@@ -335,6 +336,10 @@ def render() -> str:
         " `AngVel`) and `integration` (`method`, `stepsize`, `HMax`, `HMin`, `AbsTol`,"
         " `RelTol`, `TOutput`). Its full schema is in `/api/protocol.schema.json` under"
         " `$defs`.",
+        "",
+        "## Binary state frames",
+        "",
+        *(binary.__doc__ or "").strip().splitlines()[2:],
         "",
         "## REST",
         "",

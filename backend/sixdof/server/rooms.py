@@ -25,6 +25,7 @@ from ..fields import FieldError, check_room
 from ..scenario import Scenario
 from ..simulation import Engine, LiveSimulation, warm_up
 from . import presets
+from .binary import encode_state
 from .clients import Client
 from .errors import Refusal
 from .protocol import (
@@ -44,7 +45,7 @@ from .protocol import (
     limits,
 )
 from .settings import Settings
-from .wire import text_frame
+from .wire import wire_frame
 
 log = logging.getLogger("sixdof.server")
 
@@ -118,24 +119,27 @@ class Room:
         if not self.clients:
             return
         self._announce_pause()
+        self.seq += 1
+        encoded: dict[bool, tuple[str | bytes, bytes | None]] = {}  # by binary: once per tick
+        now = time.monotonic()
         try:
             self.sync_hello()
-            frame = self.encode_frame()
-        except ValueError:  # json refused a non-finite number
+            for client in tuple(self.clients):
+                kind = client.binary
+                if kind not in encoded:
+                    payload = self._encode(kind)
+                    wired = any(c.wire is not None and c.binary == kind for c in self.clients)
+                    encoded[kind] = (payload, wire_frame(payload) if wired else None)
+                client.offer(*encoded[kind], now)
+        except ValueError:  # a non-finite number refused by the encoder
             self._pause_for("diverged", "diverged: the state is no longer finite")
-            return
         except Exception as exc:
             self._fault("encoding a frame", exc)
-            return
-        # the whole websocket frame, built once per tick for every client with a wire
-        wired = any(client.wire is not None for client in self.clients)
-        wire_frame = text_frame(frame.encode()) if wired else None
-        now = time.monotonic()
-        for client in tuple(self.clients):
-            client.offer(frame, wire_frame, now)
 
-    def encode_frame(self) -> str:
-        self.seq += 1
+    def _encode(self, binary: bool) -> str | bytes:
+        """This tick's state message, as JSON text or as the binary layout (binary.py)."""
+        if binary:
+            return encode_state(self.seq, *self.sim.frame_arrays())
         return _dumps_state(self.seq, self.sim.frame())
 
     def _pause_for(self, code: ErrorCode, message: str) -> None:
@@ -170,7 +174,7 @@ class Room:
             self.expiry.cancel()
             self.expiry = None
         self.clients.add(client)
-        client.send_reply(self.hello(client.can_control), "hello")
+        client.send_reply(self.hello(client.can_control, client.binary), "hello")
 
     def leave(self, client: Client) -> None:
         self.clients.discard(client)
@@ -179,7 +183,7 @@ class Room:
         for client in tuple(self.clients):
             client.send_reply(text)
 
-    def hello(self, can_control: bool) -> str:
+    def hello(self, can_control: bool, binary: bool = False) -> str:
         """The encoded hello for this room as it is now."""
         sim = self.sim
         scenario = sim.scenario
@@ -196,6 +200,7 @@ class Room:
             presets=presets.infos(),
             limits=Limits.model_validate(limits()),
             status=Status.model_validate(sim.status()),
+            frames="binary" if binary else "json",
         ).model_dump_json()
 
     def sync_hello(self) -> None:
@@ -203,11 +208,12 @@ class Room:
         if self.sim.version == self._version:
             return
         self._version = self.sim.version
-        encoded: dict[bool, str] = {}  # at most two variants, encoded once each
+        encoded: dict[tuple[bool, bool], str] = {}  # at most four variants, encoded once each
         for client in tuple(self.clients):
-            if client.can_control not in encoded:
-                encoded[client.can_control] = self.hello(client.can_control)
-            client.send_reply(encoded[client.can_control], "hello")
+            key = (client.can_control, client.binary)
+            if key not in encoded:
+                encoded[key] = self.hello(*key)
+            client.send_reply(encoded[key], "hello")
 
     # ------------------------------------------------------------------ control
     def apply(self, msg: Any) -> None:

@@ -30,13 +30,24 @@ STUCK_SECONDS = 30.0
 
 def text_frame(payload: bytes) -> bytes:
     """An unmasked, unfragmented websocket text frame (RFC 6455 §5.2) holding `payload`."""
+    return _frame(0x81, payload)
+
+
+def wire_frame(message: str | bytes) -> bytes:
+    """A text frame for a str (UTF-8), a binary frame for bytes."""
+    if isinstance(message, str):
+        return _frame(0x81, message.encode())
+    return _frame(0x82, message)
+
+
+def _frame(first: int, payload: bytes) -> bytes:
     n = len(payload)
     if n < 126:
-        header = bytes((0x81, n))
+        header = bytes((first, n))
     elif n < 1 << 16:
-        header = struct.pack("!BBH", 0x81, 126, n)
+        header = struct.pack("!BBH", first, 126, n)
     else:
-        header = struct.pack("!BBQ", 0x81, 127, n)
+        header = struct.pack("!BBQ", first, 127, n)
     return header + payload
 
 

@@ -99,14 +99,20 @@ async def websocket_endpoint(ws: WebSocket) -> None:
     await ws.accept()
     query = ws.query_params
     token = query.get("token") or bearer(ws.headers.get("authorization"))
+    frames = query.get("frames", "json")
     client = Client(
         ws,
         can_control=has_control(token, settings),
         max_pending=settings.max_pending_replies,
         wire=ws.scope.get("extensions", {}).get("sixdof.wire"),
+        binary=frames == "binary",
     )
     client.start()
     try:
+        if frames not in ("json", "binary"):
+            raise Refusal(
+                "invalid", f"frames: must be json or binary, got {frames[:32]!r}", "frames"
+            )
         room = rooms.join(query.get("room", "main"), client)
     except Refusal as refusal:
         await _close_with(client, refusal, CLOSE_POLICY)

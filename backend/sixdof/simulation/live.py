@@ -180,6 +180,12 @@ class LiveSimulation:
                 entry["Loads"] = loads
             return {"t": self.t, "status": self.status(), "bodies": bodies}
 
+    def frame_arrays(self) -> tuple[float, dict[str, object], Mapping[str, Array]]:
+        """(t, status, outputs): the numbers of `frame()` as arrays (N, …) by output name,
+        for a binary encoding of the state message."""
+        with self.lock:
+            return self.t, self.status(), self._outputs()
+
     def history_csv(self) -> str:
         """The bounded history as CSV (history.py documents the columns)."""
         with self.lock:
