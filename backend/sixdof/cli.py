@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import json
 import os
 import signal
 import sys
@@ -229,6 +230,9 @@ def _run(args: argparse.Namespace, err: TextIO) -> int:
             f"--output-file: {args.output_file} is the input file; the CSV would replace it "
             "(choose another name)"
         )
+    recording = _recording(args.input_file)
+    if recording is not None:
+        return _resimulate(recording, args, err)
     scenario = _load(args.input_file)
     if args.t_end is not None:
         try:
@@ -270,6 +274,47 @@ def _run(args: argparse.Namespace, err: TextIO) -> int:
             print(f"sixdof: warning: {note}", file=err)
         print(
             f"sixdof: {result.summary}; {rows} row{'' if rows == 1 else 's'} written to "
+            f"{args.output_file}",
+            file=err,
+        )
+    return EXIT_OK
+
+
+def _recording(path: Path) -> dict | None:
+    """The file's JSON if it is a sixdof recording (GET /api/rooms/{room}/recording)."""
+    if path.suffix.lower() != ".json":
+        return None
+    try:
+        with path.open("rb") as f:
+            head = f.read(4096)
+        if b'"sixdof-recording"' not in head:
+            return None
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, ValueError):
+        return None  # _load reports what is wrong with the file
+    return data if isinstance(data, dict) else None
+
+
+def _resimulate(data: dict, args: argparse.Namespace, err: TextIO) -> int:
+    """Re-simulate a recording's last run and write it in the room's history.csv layout."""
+    from .simulation.recording import RecordingFormatError
+    from .simulation.replay import last_run_table
+
+    try:
+        header, table = last_run_table(data)
+    except (RecordingFormatError, KeyError, TypeError, ValueError) as exc:
+        raise _BadInput(f"{args.input_file}: {exc}") from None
+    try:
+        if str(args.output_file) == "-":
+            rows = write_csv_to(sys.stdout, header, table)
+        else:
+            rows = write_csv(args.output_file, header, table)
+    except OSError as exc:
+        print(f"sixdof: cannot write {args.output_file}: {exc.strerror or exc}", file=err)
+        return EXIT_FAILED
+    if not args.quiet:
+        print(
+            f"sixdof: re-simulated the recording's last run: {rows} frames written to "
             f"{args.output_file}",
             file=err,
         )

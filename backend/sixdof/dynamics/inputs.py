@@ -57,6 +57,8 @@ FRAMES: tuple[Frame, ...] = ("global", "body")
 class InputChannels:
     """The input records of N bodies, as arrays with a leading channel axis of 2."""
 
+    _ARRAYS = ("force", "moment", "lever_body", "is_body", "has_point", "spring")
+
     def __init__(self, n: int) -> None:
         self.n = n
         self.force = np.zeros((2, n, 3))  # N, in the record's frame
@@ -81,10 +83,29 @@ class InputChannels:
 
     def copy(self) -> InputChannels:
         other = InputChannels(self.n)
-        for name in ("force", "moment", "lever_body", "is_body", "has_point", "spring"):
+        for name in self._ARRAYS:
             setattr(other, name, getattr(self, name).copy())
         other._refresh()
         return other
+
+    def to_json(self) -> dict[str, object]:
+        """Every record as plain lists (exact: JSON keeps every double)."""
+        return {name: getattr(self, name).tolist() for name in self._ARRAYS}
+
+    @classmethod
+    def from_json(cls, data: dict[str, object]) -> InputChannels:
+        """The records of `to_json()`."""
+        spring = np.asarray(data["spring"], dtype=float)
+        inputs = cls(spring.shape[0])
+        for name in cls._ARRAYS:
+            kind = bool if name in ("is_body", "has_point") else float
+            value = np.asarray(data[name], dtype=kind)
+            if value.shape != getattr(inputs, name).shape:
+                raise ValueError(f"inputs.{name}: shape {value.shape}, expected "
+                                 f"{getattr(inputs, name).shape}")  # fmt: skip
+            setattr(inputs, name, value)
+        inputs._refresh()
+        return inputs
 
     def set(
         self,

@@ -226,6 +226,28 @@ async def history_csv(
     )
 
 
+@router.get("/rooms/{room}/recording")
+async def recording(
+    request: Request,
+    room: str,
+    token: Annotated[str | None, Query()] = None,
+    authorization: Annotated[str | None, Header()] = None,
+) -> JSONResponse:
+    """The room's recording (docs/recording.md): keyframes and every change at the step it
+    took effect; `sixdof run recording.json` re-simulates it. Needs the token if set."""
+    settings: Settings = request.app.state.settings
+    _require_control(request, settings, token, authorization)
+    sim = _room(request, room).sim
+    if sim.recording is None:
+        raise HTTPException(404, f"room {room!r} keeps no recording")
+    with sim.lock:
+        data = sim.recording.to_json()
+    return JSONResponse(
+        data,
+        headers={"Content-Disposition": f'attachment; filename="sixdof-{room}-recording.json"'},
+    )
+
+
 @router.get("/presets")
 async def list_presets() -> list[PresetInfo]:
     """[{"name", "title", "caption", "question", "flip_axis"}] of every preset."""

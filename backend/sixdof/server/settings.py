@@ -69,6 +69,11 @@ class Settings(BaseModel):
     history_bytes: int = Field(
         8 * 1024 * 1024, ge=4096, description="a room's history at most: fewer s for many bodies"
     )
+    recording_bytes: int = Field(
+        8 * 1024 * 1024,
+        ge=64 * 1024,
+        description="a room's recording (keyframes and changes) at most; older segments dropped",
+    )
     web_dir: Path | None = Field(None, description="built page; None: frontend/dist or packaged")
     meshes_dir: Path | None = Field(None, description="meshes; None: meshes/ or packaged")
 

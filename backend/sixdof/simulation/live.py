@@ -32,10 +32,11 @@ from ..fields import FieldError, check_number, number
 from ..scenario import Scenario
 from .changes import Plan, plan_load, plan_params, with_constant_input
 from .engine import Engine
-from .history import History, csv_pieces, row_plan
+from .history import COLUMNS, History, csv_pieces, row_plan
 from .limits import MAX_STEPS_PER_CALL
 from .pacing import Pacer
 from .payload import body_entries
+from .recording import Recording
 from .validation import check_param_names, input_update, spring_update, state_update
 
 
@@ -59,6 +60,7 @@ class LiveSimulation:
         frame_rate: float = 60.0,
         history_seconds: float = 60.0,
         history_bytes: int | None = None,
+        recording_bytes: int | None = None,
         max_catch_up: float = 0.1,
         max_compute: float | None = None,
         running: bool = True,
@@ -80,6 +82,10 @@ class LiveSimulation:
         self.version = 0
         self._rev = 0  # bumps on every change of state, inputs or parameters (output cache key)
         self._cache: tuple[int, Mapping[str, Array]] | None = None
+        # every change at the step it took effect, and keyframes (recording.py); None: off
+        self.recording: Recording | None = None
+        if recording_bytes is not None:
+            self.recording = Recording(frame_rate=self.frame_rate, max_bytes=recording_bytes)
         self._commit_load(*plan_load(scenario))
 
     # ------------------------------------------------------------------ reading
@@ -241,7 +247,7 @@ class LiveSimulation:
                 done += taken
                 if taken < k:  # diverged: paused at the last good state
                     if quiet:
-                        self._history.record(self.t, self._outputs())
+                        self._record_row()
                     break
             return done
 
@@ -290,6 +296,7 @@ class LiveSimulation:
                 self._cache = (self._rev, outs)
             if row is not None:
                 self._history.record_row(self.t, row)
+                self._stamp_frame()
 
     def settle(self, planned: int, taken: int, *, cut_short: bool) -> None:
         """Close the pacing of an advance: `taken` of `planned` steps (cut_short: dropped)."""
@@ -302,6 +309,7 @@ class LiveSimulation:
             if reason is not None:
                 self.paused_reason = reason
             self._pacer.clear_window()
+            self._log("pause", {"reason": reason})
 
     def resume(self) -> None:
         """Run again from now; clears paused_reason (a diverged run may diverge again)."""
@@ -309,6 +317,7 @@ class LiveSimulation:
             self.running = True
             self.paused_reason = None
             self._pacer.restart()
+            self._log("resume")
 
     def wake(self) -> None:
         """Pace from now on: an engine that stopped advancing this simulation (a room nobody
@@ -321,6 +330,7 @@ class LiveSimulation:
         value = check_number(x, "time_scale")
         with self.lock:
             self._pacer.time_scale = value
+            self._log("set_time_scale", {"time_scale": value})
 
     def reset(self, body: str | None = None, state: Mapping[str, Any] | None = None) -> None:
         """Back to the scenario's initial state, or to a given one.
@@ -350,7 +360,10 @@ class LiveSimulation:
             self.paused_reason = None
             self._touch()
             if body is None:
-                self._history.record(self.t, self._outputs())
+                self._start_segment("reset")
+                self._record_row()
+            else:
+                self._log("reset", {"body": body, "state": _plain(state)})
 
     # ------------------------------------------------------------------ changing
 
@@ -384,11 +397,14 @@ class LiveSimulation:
             f, m, frame_, p, channel_ = input_update(force, moment, frame, point, channel)
             r_cg = self._w.params[i].r_cg_body
             lever = None if p is None else p - r_cg
+            call = {"body": body, "force": f.tolist(), "moment": m.tolist(), "frame": frame_,
+                    "point": None if p is None else p.tolist(), "channel": channel_}  # fmt: skip
             if spring is not None:
                 target, k, c, cap = spring_update(spring, channel_)
                 at = r_cg if p is None else p
                 self._inputs.set_spring(i, target, at, at - r_cg, k, c, cap)
                 self._touch()
+                self._log("set_input", {**call, "spring": _plain(spring)})
                 return
             if channel_ == "constant":
                 plain = frame_ == "global" and p is None
@@ -397,6 +413,7 @@ class LiveSimulation:
                 self.version += 1
             self._inputs.set(i, channel_, frame_, f, m, lever)  # type: ignore[arg-type]  # checked choices
             self._touch()
+            self._log("set_input", call)
 
     def set_params(self, body: str | None = None, **fields: Any) -> list[str]:
         """Change parameters while running, all or nothing; returns warnings (usually none).
@@ -418,6 +435,7 @@ class LiveSimulation:
             if fields:
                 self.version += 1
             self._touch()
+            self._log("set_params", {"body": body, "fields": _plain(fields)})
             return list(plan.notes)
 
     def load(self, scenario: Scenario | Mapping[str, Any]) -> None:
@@ -445,6 +463,80 @@ class LiveSimulation:
     def _touch(self) -> None:
         self._rev += 1
 
+    # ------------------------------------------------------------------ recording
+
+    def keyframe(self, origin: str = "periodic") -> dict[str, Any]:
+        """Everything needed to go on from here exactly: scenario (current parameters),
+        state, time, input records, integrator and step; plain JSON values."""
+        with self.lock:
+            return {
+                "step": self._n_steps_total,
+                "origin": origin,
+                "scenario": self._w.scenario.model_dump(mode="json"),
+                "method": self._w.method,
+                "step_size": self._w.step,
+                "x": self._x.tolist(),
+                "t_base": self._t_base,
+                "n_steps": self._n_steps,
+                "inputs": self._inputs.to_json(),
+                "running": self.running,
+                "time_scale": self.time_scale,
+            }
+
+    @classmethod
+    def from_keyframe(cls, keyframe: Mapping[str, Any], **options: Any) -> LiveSimulation:
+        """A paused simulation exactly where `keyframe` was taken (options as __init__)."""
+        sim = cls(Scenario.model_validate(keyframe["scenario"]), running=False, **options)
+        with sim.lock:
+            if (sim.integrator, sim.step_size) != (keyframe["method"], keyframe["step_size"]):
+                sim.set_params(integrator=keyframe["method"], step=keyframe["step_size"])
+            x = np.array(keyframe["x"], dtype=float)
+            if x.shape != sim._x.shape:
+                raise ValueError(f"keyframe x: shape {x.shape}, expected {sim._x.shape}")
+            sim._x = x
+            sim._t_base, sim._n_steps = float(keyframe["t_base"]), int(keyframe["n_steps"])
+            sim._inputs = InputChannels.from_json(keyframe["inputs"])
+            sim._n_steps_total = int(keyframe["step"])
+            sim._touch()
+        return sim
+
+    def steps_taken(self) -> int:
+        """The step counter the recording stamps changes with (all steps since creation)."""
+        return self._n_steps_total
+
+    def run_steps(self, k: int) -> int:
+        """Exactly k steps now with no history row (a re-simulation's stride); steps taken."""
+        with self.lock:
+            return self._engine.run(self, k, record=False) if k > 0 else 0
+
+    def history_row(self) -> Array:
+        """The history row of the current state, (N, history.WIDTH) in history.COLUMNS order,
+        computed as the engine computes it."""
+        with self.lock:
+            outs = self._outputs()
+            n = len(self._names)
+            return np.concatenate([np.reshape(outs[k], (n, w)) for k, w in COLUMNS], axis=1)
+
+    def _record_row(self) -> None:
+        self._history.record(self.t, self._outputs())
+        self._stamp_frame()
+
+    def _stamp_frame(self) -> None:
+        rec = self.recording
+        if rec is None:
+            return
+        rec.frame(self._n_steps_total)
+        if rec.needs_keyframe(self._n_steps_total, self._w.step):
+            rec.start(self.keyframe())
+
+    def _start_segment(self, origin: str) -> None:
+        if self.recording is not None:
+            self.recording.start(self.keyframe(origin))
+
+    def _log(self, kind: str, args: dict[str, Any] | None = None) -> None:
+        if self.recording is not None:
+            self.recording.event(self._n_steps_total, kind, args)
+
     def _outputs(self) -> Mapping[str, Array]:
         """dynamics.outputs at the current state and inputs, cached until something changes."""
         if self._cache is None or self._cache[0] != self._rev:
@@ -468,4 +560,18 @@ class LiveSimulation:
         self._pacer.restart()
         self.version += 1
         self._touch()
-        self._history.record(self.t, self._outputs())
+        self._start_segment("load")
+        self._record_row()
+
+
+def _plain(value: Any) -> Any:
+    """`value` with numpy arrays and numbers turned into lists and floats (for JSON)."""
+    if isinstance(value, Mapping):
+        return {str(k): _plain(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [_plain(v) for v in value]
+    if isinstance(value, np.ndarray):
+        return value.tolist()
+    if isinstance(value, np.generic):
+        return value.item()
+    return value

@@ -1,0 +1,145 @@
+"""A live simulation's recording: keyframes, and every change at the step it took effect.
+
+The live run is a fixed-step integration whose only outside influences are the changes
+clients make between advances. So a run is fully described by a *keyframe* (scenario with
+its current parameters, state, time, input records) and the ordered log of what happened
+after it, each item stamped with the simulation's step counter:
+
+- `event`: a change that reached the simulation (set_input, set_params, reset of a body),
+  or one that did not touch the physics (set_time_scale, pause, resume: kept for a replay
+  of the session, ignored by the re-simulation);
+- `frame`: a history row was taken here (the frame times of the room's plots and CSV).
+
+Re-simulating (replay.py) from a keyframe with the same kernel, applying each event at its
+step, reproduces the history bit for bit. A load or a full reset starts a new segment with
+its own keyframe, and so does every `keyframe_seconds` of simulated time, so that memory
+can be bounded by dropping whole segments from the front (`max_bytes`), and so that a
+replay can start from the keyframe nearest to the time it wants.
+"""
+
+from __future__ import annotations
+
+import json
+from array import array
+from collections import deque
+from dataclasses import dataclass, field
+from typing import Any
+
+from .. import __version__
+
+FORMAT = "sixdof-recording"
+FORMAT_VERSION = 1
+#: Bytes of one logged event or keyframe beyond its JSON text (a tuple and a str object),
+#: and of one frame stamp.
+EVENT_OVERHEAD = 160
+FRAME_BYTES = 8
+
+
+class RecordingFormatError(ValueError):
+    """A recording this version of sixdof cannot read; the message says why."""
+
+
+@dataclass
+class Segment:
+    """A keyframe and what followed it, until the next keyframe. Kept as JSON text and a
+    packed array (not as Python objects, which take 5–10 times more memory)."""
+
+    step: int  # the step counter at the keyframe
+    keyframe: str  # JSON: step, origin, scenario, x, t_base, n_steps, inputs, …
+    # (step, frames taken before it, kind, args as JSON): the frame count orders events
+    # and frames
+    events: list[tuple[int, int, str, str]] = field(default_factory=list)
+    frames: array[int] = field(default_factory=lambda: array("q"))  # 8 bytes per stamp
+    nbytes: int = 0
+
+    def to_json(self) -> dict[str, Any]:
+        """Items in order: {"step", "kind", ...args} for events, {"step", "kind": "frame"}
+        for frame stamps (their order against events matters: a row is taken before the
+        changes that arrive after it)."""
+        items: list[dict[str, Any]] = []
+        done = 0
+        for step, before, kind, args in self.events:
+            items += [{"step": s, "kind": "frame"} for s in self.frames[done:before]]
+            done = before
+            items.append({"step": step, "kind": kind, **json.loads(args)})
+        items += [{"step": s, "kind": "frame"} for s in self.frames[done:]]
+        return {"keyframe": json.loads(self.keyframe), "items": items}
+
+
+class Recording:
+    """Segments of one room's run, at most `max_bytes` (older segments dropped whole)."""
+
+    def __init__(self, *, frame_rate: float, max_bytes: int, keyframe_seconds: float = 10.0):
+        self.frame_rate = frame_rate
+        self.max_bytes = max_bytes
+        self.keyframe_seconds = keyframe_seconds
+        self.segments: deque[Segment] = deque()
+        self.dropped = 0  # segments dropped to stay within max_bytes
+        self.nbytes = 0
+
+    def start(self, keyframe: dict[str, Any]) -> None:
+        """A new segment from `keyframe` (a load, a full reset, or a periodic keyframe)."""
+        text = json.dumps(keyframe)
+        size = len(text) + EVENT_OVERHEAD
+        self.segments.append(Segment(int(keyframe["step"]), text, nbytes=size))
+        self.nbytes += size
+        self._bound()
+
+    def event(self, step: int, kind: str, args: dict[str, Any] | None = None) -> None:
+        if not self.segments:
+            return
+        text = json.dumps(args or {})
+        size = len(text) + EVENT_OVERHEAD
+        seg = self.segments[-1]
+        seg.events.append((step, len(seg.frames), kind, text))
+        seg.nbytes += size
+        self.nbytes += size
+        self._bound()
+
+    def frame(self, step: int) -> None:
+        if not self.segments:
+            return
+        seg = self.segments[-1]
+        seg.frames.append(step)
+        seg.nbytes += FRAME_BYTES
+        self.nbytes += FRAME_BYTES
+        if len(seg.frames) % 512 == 0:
+            self._bound()
+
+    def needs_keyframe(self, step: int, step_size: float) -> bool:
+        """True once the last segment spans `keyframe_seconds` of simulated time."""
+        if not self.segments:
+            return False
+        return (step - self.segments[-1].step) * step_size >= self.keyframe_seconds
+
+    def _bound(self) -> None:
+        while self.nbytes > self.max_bytes and len(self.segments) > 1:
+            old = self.segments.popleft()
+            self.nbytes -= old.nbytes
+            self.dropped += 1
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "format": FORMAT,
+            "format_version": FORMAT_VERSION,
+            "sixdof_version": __version__,
+            "frame_rate": self.frame_rate,
+            "segments_dropped": self.dropped,
+            "segments": [seg.to_json() for seg in self.segments],
+        }
+
+
+def check_format(data: Any) -> dict[str, Any]:
+    """`data` if it is a recording this version reads; RecordingFormatError saying why not."""
+    if not isinstance(data, dict) or data.get("format") != FORMAT:
+        raise RecordingFormatError(f'not a sixdof recording (no "format": "{FORMAT}")')
+    version = data.get("format_version")
+    if version != FORMAT_VERSION:
+        made = data.get("sixdof_version", "an unknown version")
+        raise RecordingFormatError(
+            f"recording format version {version!r} (made by sixdof {made}); this sixdof "
+            f"({__version__}) reads version {FORMAT_VERSION} only"
+        )
+    if not isinstance(data.get("segments"), list) or not data["segments"]:
+        raise RecordingFormatError("the recording holds no segment")
+    return data
