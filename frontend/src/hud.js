@@ -65,7 +65,11 @@ export class Hud {
     // needs 3 decimals
     const decimals = st.running ? 2 : Math.min(6, Math.max(2, Math.ceil(-Math.log10(st.step) - 1e-9)));
     this.set('t', `t = ${fmt(frame.t, decimals)} s`);
-    this.set('rtf', `RTF ${fmt(st.rtf, 2)}${timeScaleText(st.time_scale)}`);
+    // a room whose step and time scale need more computing than its share of a tick runs
+    // slower than asked (the server says so); the RTF shows by how much
+    const limited = st.running && st.compute_limited ? ' · slowed: too much computing (larger step or lower time scale)' : '';
+    this.set('rtf', `RTF ${fmt(st.rtf, 2)}${timeScaleText(st.time_scale)}${limited}`);
+    this.el.classList.toggle('limited', Boolean(limited));
     const run = st.running ? 'running' : st.paused_reason ? `paused: ${st.paused_reason}` : 'paused';
     this.set('run', `${run} · ${st.integrator} h = ${st.step * 1000 >= 1 ? fmt(st.step * 1000, 2) + ' ms' : fmt(st.step * 1e6, 0) + ' µs'}`);
     this.el.classList.toggle('paused', !st.running);

@@ -6,6 +6,9 @@ and checks what is on screen against the server's own values.
 
 from __future__ import annotations
 
+import json
+import urllib.request
+
 import pytest
 from pagekit import (
     SHOTS,
@@ -191,3 +194,30 @@ def test_a_non_unit_initial_quaternion_is_kept_and_said(page_run: PageRun) -> No
     assert "|Quater| = 1.100" in banner.inner_text()
     assert page.evaluate("__sixdof.hello.scenario.bodies[0].Quater[0]") == 1.1
     assert page_run.errors == []
+
+
+def test_a_room_too_costly_for_its_share_says_it_runs_slowed(
+    page_run: PageRun, server: Server
+) -> None:
+    """64 bodies at a 10 µs step and 10×: a million steps per second per body, more than the
+    room's share of a tick. The room drops time instead of slowing its neighbours, and the
+    HUD says so."""
+    page = page_run.page
+    bodies = [{"Name": f"B{i}", "Pos": [0, 2 * i, 0], "Gravity": 0.0} for i in range(64)]
+    before = page.evaluate("__sixdof.helloCount")
+    request = urllib.request.Request(
+        f"{server.url}/api/rooms/{page_run.room}/scenario", method="PUT",
+        data=json.dumps({"name": "crowd", "bodies": bodies}).encode(),
+        headers={"Content-Type": "application/json"},
+    )  # fmt: skip
+    urllib.request.urlopen(request, timeout=10).read()
+    wait_hello(page, before, "__sixdof.hello.scenario.bodies.length === 64")
+    type_into(page, "Step (s)", "0.00001")
+    page.get_by_label("Time scale", exact=True).select_option(label="10 ×")
+    slowed = "document.querySelector(\"[data-hud='rtf']\").textContent.includes('slowed')"
+    page.wait_for_function(slowed, timeout=10_000)
+    assert page.locator("#hud.limited").count() == 1
+    status = page.evaluate("__sixdof.lastState.status")
+    assert status["compute_limited"] is True and status["rtf"] < 0.5, status
+    page.get_by_label("Time scale", exact=True).select_option(label="1/100 ×")
+    page.wait_for_function(f"!({slowed})", timeout=10_000)
