@@ -11,6 +11,8 @@ export function timeScaleText(scale) {
   return scale < 1 ? ` · slow motion ×${scale}` : ` · fast ×${scale}`;
 }
 
+const SLOWED = "This room's step and time scale need more computing than its share of the server, so it runs slower than asked (see RTF). A larger step or a lower time scale brings it back to real time.";
+
 export class Hud {
   constructor(el) {
     /** @type {string[]} */
@@ -67,9 +69,11 @@ export class Hud {
     this.set('t', `t = ${fmt(frame.t, decimals)} s`);
     // a room whose step and time scale need more computing than its share of a tick runs
     // slower than asked (the server says so); the RTF shows by how much
-    const limited = st.running && st.compute_limited ? ' · slowed: too much computing (larger step or lower time scale)' : '';
+    const limited = st.running && st.compute_limited ? ' · slowed' : '';
     this.set('rtf', `RTF ${fmt(st.rtf, 2)}${timeScaleText(st.time_scale)}${limited}`);
     this.el.classList.toggle('limited', Boolean(limited));
+    const rtf = this.fields.rtf;
+    if (rtf) rtf.title = limited ? SLOWED : '';
     const run = st.running ? 'running' : st.paused_reason ? `paused: ${st.paused_reason}` : 'paused';
     this.set('run', `${run} · ${st.integrator} h = ${st.step * 1000 >= 1 ? fmt(st.step * 1000, 2) + ' ms' : fmt(st.step * 1e6, 0) + ' µs'}`);
     this.el.classList.toggle('paused', !st.running);
