@@ -9,6 +9,7 @@ and never the token.
 from __future__ import annotations
 
 import json
+import os
 import threading
 import time
 import urllib.request
@@ -68,7 +69,10 @@ class Bystander:
         deadline = time.monotonic() + at_least + 10
         while not (self.times and self.times[-1] >= t1) and time.monotonic() < deadline:
             time.sleep(0.02)  # waiting for a frame stamped after t1, not for a fixed time
-        return result, self.fps(t0, t1)
+        fps = self.fps(t0, t1)
+        test = os.environ.get("PYTEST_CURRENT_TEST", "?").split("::")[-1].split(" ")[0]
+        print(f"bystander: {fps:.1f} fps over {t1 - t0:.1f} s during {test}")  # -s shows it
+        return result, fps
 
 
 @pytest.fixture(scope="session")
