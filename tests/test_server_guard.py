@@ -28,8 +28,8 @@ def test_the_total_and_the_per_address_caps_name_their_limit() -> None:
 def test_the_token_is_scrubbed_from_log_records() -> None:
     assert scrub("GET /?room=a&token=s3cret HTTP/1.1") == "GET /?room=a&token=*** HTTP/1.1"
     assert scrub('"WebSocket /ws?token=s3cret&room=b"') == '"WebSocket /ws?token=***&room=b"'
-    record = logging.LogRecord("uvicorn.access", logging.INFO, __file__, 1,
-                               '%s - "%s %s HTTP/%s" %d',
-                               ("127.0.0.1:5", "GET", "/api/x?token=abc", "1.1", 200), None)  # fmt: skip
+    args = ("127.0.0.1:5", "GET", "/api/x?token=abc", "1.1", 200)
+    fmt = '%s - "%s %s HTTP/%s" %d'
+    record = logging.LogRecord("uvicorn.access", logging.INFO, __file__, 1, fmt, args, None)
     assert TokenScrubber().filter(record)
     assert "abc" not in record.getMessage() and "token=***" in record.getMessage()
