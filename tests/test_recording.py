@@ -16,7 +16,7 @@ from sixdof.cli import main
 from sixdof.scenario.presets import PRESETS
 from sixdof.simulation import LiveSimulation
 from sixdof.simulation.recording import FORMAT_VERSION, RecordingFormatError
-from sixdof.simulation.replay import last_run_table, resimulate
+from sixdof.simulation.replay import frame_at, last_run_table, resimulate
 
 
 class Clock:
@@ -127,3 +127,45 @@ def test_sixdof_run_resimulates_a_recording_file(tmp_path: Path, capsys) -> None
     path.write_text(json.dumps(old))
     assert main(["run", "--input-file", str(path), "--output-file", str(tmp_path / "p.csv")]) == 2
     assert "reads version 1 only" in capsys.readouterr().err
+
+
+def test_the_frame_at_a_past_time_is_the_history_row_of_that_time() -> None:
+    sim = driven()
+    rec = sim.recording
+    assert rec is not None
+    times = sim._history.times
+    history = sim.history_arrays()
+    body = sim.names[0]
+    for k in (0, 5, len(times) // 3, len(times) // 2, len(times) - 1):
+        t = float(times[k])
+        found = rec.segment_at(t + 1e-4)  # a time between two frames gives the earlier one
+        assert found is not None
+        frame = frame_at(found[1], sim.frame_rate, t + 1e-4)
+        assert frame is not None and frame["t"] == t
+        got = frame["bodies"][0]
+        assert got["Pos"] == history[f"{body}.Pos"][k].tolist()
+        assert got["AngVel"] == history[f"{body}.AngVel"][k].tolist()
+        assert got["TotalEnergy"] == history[f"{body}.TotalEnergy"][k]
+    assert rec.segment_at(-1.0) is None
+
+
+def test_the_rest_api_serves_a_past_frame(tmp_path: Path) -> None:
+    from fastapi.testclient import TestClient
+
+    from sixdof.server import Settings, create_app
+
+    with TestClient(create_app(Settings())) as client:
+        with client.websocket_connect("/ws?room=past") as ws:
+            while ws.receive_json()["type"] != "state":
+                pass
+            ws.send_json({"type": "step", "n": 2000, "id": 1})
+            while ws.receive_json().get("id") != 1:
+                pass
+            reply = client.get("/api/rooms/past/recording/frame", params={"t": 1.0})
+            assert reply.status_code == 200, reply.text
+            frame = reply.json()
+            assert 1.0 - 1 / 60 <= frame["t"] <= 1.0 and len(frame["bodies"]) == 1
+            assert client.get("/api/rooms/past/recording/frame?t=-1").status_code == 422
+            assert client.get("/api/rooms/past/recording/frame?t=nan").status_code == 422
+            recording = client.get("/api/rooms/past/recording").json()
+            assert recording["format"] == "sixdof-recording"

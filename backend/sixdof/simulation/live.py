@@ -526,7 +526,7 @@ class LiveSimulation:
         if rec is None:
             return
         rec.frame(self._n_steps_total)
-        if rec.needs_keyframe(self._n_steps_total, self._w.step):
+        if rec.needs_keyframe(self._n_steps_total, self._w.step, len(self._names)):
             rec.start(self.keyframe())
 
     def _start_segment(self, origin: str) -> None:

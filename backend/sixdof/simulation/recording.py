@@ -32,6 +32,9 @@ FORMAT_VERSION = 1
 #: Bytes of one logged event or keyframe beyond its JSON text (a tuple and a str object),
 #: and of one frame stamp.
 EVENT_OVERHEAD = 160
+#: A segment holds at most this many steps × bodies, so a replay from its keyframe to any
+#: of its frames costs at most about 20–40 ms.
+KEYFRAME_BODY_STEPS = 200_000
 FRAME_BYTES = 8
 
 
@@ -45,6 +48,8 @@ class Segment:
     packed array (not as Python objects, which take 5–10 times more memory)."""
 
     step: int  # the step counter at the keyframe
+    t: float  # simulated time at the keyframe, s
+    origin: str  # load, reset or periodic
     keyframe: str  # JSON: step, origin, scenario, x, t_base, n_steps, inputs, …
     # (step, frames taken before it, kind, args as JSON): the frame count orders events
     # and frames
@@ -81,7 +86,9 @@ class Recording:
         """A new segment from `keyframe` (a load, a full reset, or a periodic keyframe)."""
         text = json.dumps(keyframe)
         size = len(text) + EVENT_OVERHEAD
-        self.segments.append(Segment(int(keyframe["step"]), text, nbytes=size))
+        t = float(keyframe["t_base"]) + int(keyframe["n_steps"]) * float(keyframe["step_size"])
+        seg = Segment(int(keyframe["step"]), t, str(keyframe["origin"]), text, nbytes=size)
+        self.segments.append(seg)
         self.nbytes += size
         self._bound()
 
@@ -106,11 +113,26 @@ class Recording:
         if len(seg.frames) % 512 == 0:
             self._bound()
 
-    def needs_keyframe(self, step: int, step_size: float) -> bool:
-        """True once the last segment spans `keyframe_seconds` of simulated time."""
+    def needs_keyframe(self, step: int, step_size: float, bodies: int) -> bool:
+        """True once the last segment spans `keyframe_seconds` of simulated time or
+        KEYFRAME_BODY_STEPS steps × bodies: a replay from a keyframe never has more to do."""
         if not self.segments:
             return False
-        return (step - self.segments[-1].step) * step_size >= self.keyframe_seconds
+        steps = step - self.segments[-1].step
+        return steps * step_size >= self.keyframe_seconds or steps * bodies >= KEYFRAME_BODY_STEPS
+
+    def segment_at(self, t: float) -> tuple[int, dict[str, Any]] | None:
+        """(index, JSON) of the segment holding simulated time t of the latest run: the last
+        one whose keyframe is at or before t, from the last load or full reset on."""
+        first = 0
+        for i, seg in enumerate(self.segments):
+            if seg.origin != "periodic":
+                first = i
+        best = None
+        for i in range(first, len(self.segments)):
+            if self.segments[i].t <= t:
+                best = i
+        return None if best is None else (best, self.segments[best].to_json())
 
     def _bound(self) -> None:
         while self.nbytes > self.max_bytes and len(self.segments) > 1:

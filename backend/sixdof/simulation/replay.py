@@ -96,3 +96,26 @@ def last_run_table(data: Any) -> tuple[list[str], np.ndarray]:
     if not runs:
         raise ValueError("the recording holds no frame")
     return runs[-1].header, runs[-1].table
+
+
+def frame_at(segment: Mapping[str, Any], frame_rate: float, t: float) -> dict[str, Any] | None:
+    """The room's frame at simulated time t, re-simulated from one segment (Recording.
+    segment_at): the last frame stamp at or before t, as the state message's payload
+    {"t", "bodies"} (no status: it is the past); None when no frame of it is that early."""
+    keyframe = segment["keyframe"]
+    sim = LiveSimulation.from_keyframe(keyframe, frame_rate=frame_rate)
+    step = int(keyframe["step"])
+    found: dict[str, Any] | None = None
+    for item in segment["items"]:
+        ahead = int(item["step"]) - step
+        if ahead and sim.run_steps(ahead) < ahead:
+            break
+        step = int(item["step"])
+        if item["kind"] == "frame":
+            if sim.t > t + 1e-12:
+                break
+            frame = sim.frame()
+            found = {"t": frame["t"], "bodies": frame["bodies"]}
+        elif item["kind"] in PHYSICS_EVENTS:
+            _apply(sim, item)
+    return found
