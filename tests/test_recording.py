@@ -169,3 +169,38 @@ def test_the_rest_api_serves_a_past_frame(tmp_path: Path) -> None:
             assert client.get("/api/rooms/past/recording/frame?t=nan").status_code == 422
             recording = client.get("/api/rooms/past/recording").json()
             assert recording["format"] == "sixdof-recording"
+
+
+def test_going_back_continues_from_the_past_frame_and_can_be_undone() -> None:
+    from sixdof.fields import FieldError
+    from sixdof.simulation.replay import go_back
+
+    sim = driven()
+    clock = Clock()
+    sim._clock = clock
+    sim.resume()
+    body = sim.names[0]
+    times, history = sim._history.times, sim.history_arrays()
+    k = len(times) // 2
+    t = go_back(sim, float(times[k]) + 1e-4)  # between frames: the one before
+    assert t == times[k] and sim.t == t and sim.forked_at == t
+    assert sim.frame()["bodies"][0]["Pos"] == history[f"{body}.Pos"][k].tolist()
+    assert sim._history.times[-1] == t and len(sim._history) == k + 1
+    ticks(sim, clock, 90)
+    sim.set_input(body, [0, 0, 2.0])  # a change: the left present is gone for good
+    assert sim.forked_at is None
+    with pytest.raises(FieldError, match="nothing to undo"):
+        sim.undo_go_back()
+    ticks(sim, clock, 30)
+    # the run after going back re-simulates to its history, as any run does
+    _, table = last_run_table(json.loads(json.dumps(sim.recording.to_json())))
+    assert np.array_equal(table, sim._history.table())
+
+    before_t, before_x, rows = sim.t, sim.state_array(), len(sim._history)
+    t2 = go_back(sim, float(sim._history.times[-40]))
+    assert sim.t == t2 < before_t
+    sim.undo_go_back()  # straight back to the present it left, history and all
+    assert sim.forked_at is None and sim.t == before_t and len(sim._history) == rows
+    assert np.array_equal(sim.state_array(), before_x)
+    with pytest.raises(FieldError, match=r"t: must be within \["):
+        go_back(sim, sim.t + 5)

@@ -183,6 +183,7 @@ def test_frame_is_the_state_payload_in_plain_python() -> None:
         "overruns",
         "paused_reason",
         "compute_limited",
+        "forked_at",
         "integrator",
         "step",
     }

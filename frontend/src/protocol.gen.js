@@ -96,6 +96,14 @@
  */
 
 /**
+ * client -> server: take the room back to its frame at or before t (of the current
+ * @typedef {Object} GoBack
+ * @property {"go_back"} type
+ * @property {string | number | null} [id] optional; echoed in the ack or error
+ * @property {number} t simulated time, s
+ */
+
+/**
  * server -> client: everything needed to draw the room; sent on connect and re-sent to
  * @typedef {Object} Hello
  * @property {"hello"} type
@@ -263,6 +271,7 @@
  * @property {number} overruns times the loop could not keep up and dropped time
  * @property {string | null} paused_reason why the simulation paused itself, if it did
  * @property {boolean} [compute_limited] in the last second the room needed more computing than its share of a tick (step, time scale, bodies) and dropped time: its clock runs slower than asked (rtf < 1) so that other rooms keep theirs
+ * @property {number | null} [forked_at] t the room went back to with go_back, while undo_go_back can still return to the present it left (until the next change); null otherwise
  * @property {string} integrator
  * @property {number} step integrator step, s
  */
@@ -274,8 +283,15 @@
  * @property {string | number | null} [id] optional; echoed in the ack or error
  * @property {number} [n]
  */
+
+/**
+ * client -> server: return to where the room was before the last go_back.
+ * @typedef {Object} UndoGoBack
+ * @property {"undo_go_back"} type
+ * @property {string | number | null} [id] optional; echoed in the ack or error
+ */
 /** @typedef {Hello | State | Ack | Error} ServerMessage */
-/** @typedef {SetInput | SetParams | Pause | Resume | Step | Reset | SetTimeScale | LoadScenario | Auth} ClientMessage */
+/** @typedef {SetInput | SetParams | Pause | Resume | Step | Reset | SetTimeScale | LoadScenario | Auth | GoBack | UndoGoBack} ClientMessage */
 
 export const PROTOCOL_VERSION = 1;
 
@@ -297,7 +313,9 @@ export const CLIENT_MESSAGE_TYPES = Object.freeze([
   "reset",
   "set_time_scale",
   "load_scenario",
-  "auth"
+  "auth",
+  "go_back",
+  "undo_go_back"
 ]);
 
 /** the keys of each body of a state frame */

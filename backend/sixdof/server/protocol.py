@@ -93,6 +93,11 @@ class Status(_Message):
         "tick (step, time scale, bodies) and dropped time: its clock runs slower than asked "
         "(rtf < 1) so that other rooms keep theirs",
     )
+    forked_at: float | None = Field(
+        None,
+        description="t the room went back to with go_back, while undo_go_back can still "
+        "return to the present it left (until the next change); null otherwise",
+    )
     integrator: str
     step: float = Field(description="integrator step, s")
 
@@ -326,6 +331,21 @@ class SetTimeScale(ClientModel):
     time_scale: Annotated[float, Within("time_scale")]
 
 
+class GoBack(ClientModel):
+    """client -> server: take the room back to its frame at or before t (of the current
+    run, re-simulated from the recording) and go on from there, for everyone in the room.
+    The present it leaves is kept until the next change: undo_go_back returns to it."""
+
+    type: Literal["go_back"]
+    t: Annotated[float, Field(ge=0.0, allow_inf_nan=False, description="simulated time, s")]
+
+
+class UndoGoBack(ClientModel):
+    """client -> server: return to where the room was before the last go_back."""
+
+    type: Literal["undo_go_back"]
+
+
 class Auth(ClientModel):
     """client -> server: the token, as the first message instead of in the URL (?token=…).
 
@@ -353,7 +373,17 @@ class LoadScenario(ClientModel):
 ServerMessage = Annotated[Union[Hello, State, Ack, Error], Field(discriminator="type")]  # noqa: UP007
 ClientMessage = Annotated[
     Union[  # noqa: UP007
-        SetInput, SetParams, Pause, Resume, Step, Reset, SetTimeScale, LoadScenario, Auth
+        SetInput,
+        SetParams,
+        Pause,
+        Resume,
+        Step,
+        Reset,
+        SetTimeScale,
+        LoadScenario,
+        Auth,
+        GoBack,
+        UndoGoBack,
     ],
     Field(discriminator="type"),
 ]
@@ -374,6 +404,8 @@ CLIENT_MESSAGES: dict[str, type[ClientModel]] = {
     "set_time_scale": SetTimeScale,
     "load_scenario": LoadScenario,
     "auth": Auth,
+    "go_back": GoBack,
+    "undo_go_back": UndoGoBack,
 }
 
 server_message_adapter: TypeAdapter[Any] = TypeAdapter(ServerMessage)

@@ -55,6 +55,7 @@ _STATUS = {
     "overruns": 0,
     "paused_reason": None,
     "compute_limited": False,
+    "forked_at": None,
     "integrator": "rk4",
     "step": 0.001,
 }
@@ -165,6 +166,8 @@ def examples() -> dict[str, list[dict[str, Any]]]:
         ],
         "set_time_scale": [{"type": "set_time_scale", "time_scale": 0.25}],
         "auth": [{"type": "auth", "token": "s3cret", "id": 1}],
+        "go_back": [{"type": "go_back", "t": 12.5, "id": 9}],
+        "undo_go_back": [{"type": "undo_go_back", "id": 10}],
         "load_scenario": [
             {"type": "load_scenario", "preset": "tennis_racket"},
             {"type": "load_scenario", "scenario": {"name": "drop", "bodies": [{"Mass": 2.0}]}},
@@ -204,7 +207,9 @@ def _bounds(schema: dict[str, Any]) -> str:
         s = s.get("items", s)
         if "minimum" in s or "maximum" in s:
             unit = f" {s['description']}" if s.get("description") else ""
-            return f"[{s.get('minimum', '-∞'):g}, {s.get('maximum', '∞'):g}]{unit}"
+            lo = f"{s['minimum']:g}" if "minimum" in s else "-∞"
+            hi = f"{s['maximum']:g}" if "maximum" in s else "∞"
+            return f"[{lo}, {hi}]{unit}"
         if s.get("maxLength"):
             return f"at most {s['maxLength']} characters"
     return ""

@@ -24,6 +24,7 @@ from .. import __version__
 from ..fields import FieldError, check_room
 from ..scenario import Scenario
 from ..simulation import Engine, LiveSimulation, warm_up
+from ..simulation.replay import go_back
 from . import presets
 from .binary import encode_state
 from .clients import Client
@@ -31,6 +32,7 @@ from .errors import Refusal
 from .protocol import (
     BodyState,
     ErrorCode,
+    GoBack,
     Hello,
     Limits,
     LoadScenario,
@@ -42,6 +44,7 @@ from .protocol import (
     SetTimeScale,
     Status,
     Step,
+    UndoGoBack,
     limits,
 )
 from .settings import Settings
@@ -247,6 +250,10 @@ class Room:
                 sim.set_time_scale(msg.time_scale)
             elif isinstance(msg, LoadScenario):
                 self.load(presets.scenario(msg.preset) if msg.preset else msg.scenario)
+            elif isinstance(msg, GoBack):
+                go_back(sim, msg.t)
+            elif isinstance(msg, UndoGoBack):
+                sim.undo_go_back()
             else:
                 raise Refusal("unknown_type", f"type: {type(msg).__name__} is not handled")
         except FieldError as exc:

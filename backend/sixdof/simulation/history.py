@@ -96,6 +96,20 @@ class History:
         self._next = 0
         self._count = 0
 
+    def truncate_after(self, t: float) -> None:
+        """Forget the rows later than t (the time axis went back to t)."""
+        times = self.times
+        keep = int(np.searchsorted(times, t, side="right"))
+        start = (self._next - self._count) % self.capacity
+        self._count = keep
+        self._next = (start + keep) % self.capacity
+
+    def copy(self) -> History:
+        other = History(self.names, self.capacity)
+        other._t, other._data = self._t.copy(), self._data.copy()
+        other._next, other._count = self._next, self._count
+        return other
+
     def record(self, t: float, outputs: Mapping[str, Array]) -> None:
         """Append one row; `outputs` as `dynamics.outputs` returns for a batch (N, …)."""
         row = self._data[self._next]

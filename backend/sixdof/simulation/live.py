@@ -39,6 +39,9 @@ from .payload import body_entries
 from .recording import Recording
 from .validation import check_param_names, input_update, spring_update, state_update
 
+#: Changes that make the future left by `go_back` unreachable.
+PHYSICS_CHANGES = ("set_input", "set_params", "reset")
+
 
 class LiveSimulation:
     """A scenario's bodies advancing in real time (see the module docstring and the contract)."""
@@ -84,6 +87,7 @@ class LiveSimulation:
         self._cache: tuple[int, Mapping[str, Array]] | None = None
         # every change at the step it took effect, and keyframes (recording.py); None: off
         self.recording: Recording | None = None
+        self._undo: tuple[dict[str, Any], History, Recording, float] | None = None
         if recording_bytes is not None:
             self.recording = Recording(frame_rate=self.frame_rate, max_bytes=recording_bytes)
         self._commit_load(*plan_load(scenario))
@@ -171,6 +175,7 @@ class LiveSimulation:
                 "overruns": self.overruns,
                 "paused_reason": self.paused_reason,
                 "compute_limited": self.running and self._pacer.compute_limited,
+                "forked_at": self.forked_at,
                 "integrator": self._w.method,
                 "step": self._w.step,
             }
@@ -487,18 +492,69 @@ class LiveSimulation:
     def from_keyframe(cls, keyframe: Mapping[str, Any], **options: Any) -> LiveSimulation:
         """A paused simulation exactly where `keyframe` was taken (options as __init__)."""
         sim = cls(Scenario.model_validate(keyframe["scenario"]), running=False, **options)
-        with sim.lock:
-            if (sim.integrator, sim.step_size) != (keyframe["method"], keyframe["step_size"]):
-                sim.set_params(integrator=keyframe["method"], step=keyframe["step_size"])
-            x = np.array(keyframe["x"], dtype=float)
-            if x.shape != sim._x.shape:
-                raise ValueError(f"keyframe x: shape {x.shape}, expected {sim._x.shape}")
-            sim._x = x
-            sim._t_base, sim._n_steps = float(keyframe["t_base"]), int(keyframe["n_steps"])
-            sim._inputs = InputChannels.from_json(keyframe["inputs"])
-            sim._n_steps_total = int(keyframe["step"])
-            sim._touch()
+        sim._restore(keyframe)
         return sim
+
+    def _restore(self, keyframe: Mapping[str, Any]) -> None:
+        """Become exactly the simulation of `keyframe` (scenario, integrator, state, time,
+        inputs, step counter); running and the time scale stay. Hold `lock`."""
+        plan, _ = plan_load(keyframe["scenario"])
+        if (plan.method, plan.step) != (keyframe["method"], keyframe["step_size"]):
+            fields = {"integrator": keyframe["method"], "step": keyframe["step_size"]}
+            plan = plan_params(plan, 0, fields)
+        x = np.array(keyframe["x"], dtype=float)
+        if x.shape != plan.x.shape:
+            raise ValueError(f"keyframe x: shape {x.shape}, expected {plan.x.shape}")
+        names = [b.Name for b in plan.scenario.bodies]
+        if names != self._names:
+            capacity = self._history.capacity
+            self._history = History(names, capacity)
+        self._w = plan
+        self._x = x
+        self._names, self._name_index = names, {n: i for i, n in enumerate(names)}
+        self._t_base, self._n_steps = float(keyframe["t_base"]), int(keyframe["n_steps"])
+        self._inputs = InputChannels.from_json(keyframe["inputs"])
+        self._n_steps_total = int(keyframe["step"])
+        self.version += 1
+        self._touch()
+
+    # ------------------------------------------------------------------ the time axis
+
+    @property
+    def forked_at(self) -> float | None:
+        """t the run went back to with `go_back`, while `undo_go_back` can still return."""
+        return None if self._undo is None else self._undo[3]
+
+    def go_back(self, keyframe: Mapping[str, Any], segment: int, frames: int) -> None:
+        """Go on from `keyframe`, a past frame of this run (replay.fork finds it): the
+        history after it is forgotten and the recording truncated to segment `segment`'s
+        first `frames` frame stamps. The present it leaves stays until the next change:
+        `undo_go_back` returns to it."""
+        with self.lock:
+            rec = self.recording
+            if rec is None:
+                raise FieldError("t", "invalid", "t: this simulation keeps no recording")
+            t = float(keyframe["t_base"]) + int(keyframe["n_steps"]) * float(keyframe["step_size"])
+            undo = (self.keyframe("undo"), self._history.copy(), rec.copy(), t)
+            self._restore(keyframe)
+            self._history.truncate_after(t)
+            rec.truncate(segment, frames)
+            self._undo = undo
+            self._pacer.restart()
+            self._log("go_back", {"t": t}, keep_undo=True)
+
+    def undo_go_back(self) -> None:
+        """Return to where the run was before the last `go_back` (FieldError if none)."""
+        with self.lock:
+            if self._undo is None:
+                raise FieldError(
+                    "type", "invalid", "undo_go_back: nothing to undo (a change since forgot it)"
+                )
+            keyframe, history, recording, _ = self._undo
+            self._restore(keyframe)
+            self._history, self.recording, self._undo = history, recording, None
+            self._pacer.restart()
+            self._log("undo_go_back", keep_undo=True)
 
     def steps_taken(self) -> int:
         """The step counter the recording stamps changes with (all steps since creation)."""
@@ -530,10 +586,15 @@ class LiveSimulation:
             rec.start(self.keyframe())
 
     def _start_segment(self, origin: str) -> None:
+        self._undo = None
         if self.recording is not None:
             self.recording.start(self.keyframe(origin))
 
-    def _log(self, kind: str, args: dict[str, Any] | None = None) -> None:
+    def _log(
+        self, kind: str, args: dict[str, Any] | None = None, *, keep_undo: bool = False
+    ) -> None:
+        if kind in PHYSICS_CHANGES and not keep_undo:
+            self._undo = None  # a change: the future left by go_back is gone for good
         if self.recording is not None:
             self.recording.event(self._n_steps_total, kind, args)
 

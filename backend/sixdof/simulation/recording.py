@@ -134,6 +134,41 @@ class Recording:
                 best = i
         return None if best is None else (best, self.segments[best].to_json())
 
+    def truncate(self, index: int, frames: int) -> None:
+        """Keep segments up to `index`, and in it the first `frames` frame stamps and the
+        events before the last of them (the time axis went back to that frame)."""
+        while len(self.segments) > index + 1:
+            self.nbytes -= self.segments.pop().nbytes
+        seg = self.segments[index]
+        del seg.frames[frames:]
+        seg.events = [e for e in seg.events if e[1] < frames]
+        old = seg.nbytes
+        seg.nbytes = (len(seg.keyframe) + EVENT_OVERHEAD + FRAME_BYTES * len(seg.frames)
+                      + sum(len(e[3]) + EVENT_OVERHEAD for e in seg.events))  # fmt: skip
+        self.nbytes += seg.nbytes - old
+
+    def copy(self) -> Recording:
+        other = Recording(frame_rate=self.frame_rate, max_bytes=self.max_bytes,
+                          keyframe_seconds=self.keyframe_seconds)  # fmt: skip
+        for seg in self.segments:
+            frames = array("q", seg.frames)
+            other.segments.append(
+                Segment(seg.step, seg.t, seg.origin, seg.keyframe, list(seg.events), frames,
+                        seg.nbytes)
+            )  # fmt: skip
+        other.dropped, other.nbytes = self.dropped, self.nbytes
+        return other
+
+    def first_time(self) -> float | None:
+        """Simulated time of the first keyframe of the current run, or None."""
+        if not self.segments:
+            return None
+        first = self.segments[0].t
+        for seg in self.segments:
+            if seg.origin != "periodic":
+                first = seg.t
+        return first
+
     def _bound(self) -> None:
         while self.nbytes > self.max_bytes and len(self.segments) > 1:
             old = self.segments.popleft()

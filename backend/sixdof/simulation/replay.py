@@ -17,6 +17,7 @@ from typing import Any
 import numpy as np
 
 from ..dynamics.quaternion import Array
+from ..fields import FieldError
 from .history import History
 from .live import LiveSimulation
 from .recording import check_format
@@ -98,24 +99,89 @@ def last_run_table(data: Any) -> tuple[list[str], np.ndarray]:
     return runs[-1].header, runs[-1].table
 
 
-def frame_at(segment: Mapping[str, Any], frame_rate: float, t: float) -> dict[str, Any] | None:
-    """The room's frame at simulated time t, re-simulated from one segment (Recording.
-    segment_at): the last frame stamp at or before t, as the state message's payload
-    {"t", "bodies"} (no status: it is the past); None when no frame of it is that early."""
+def _frames_until(segment: Mapping[str, Any], t: float) -> int:
+    """How many of the segment's frame stamps are at or before simulated time t.
+
+    Times follow the live simulation's own arithmetic, t = t_base + n_steps × h, with h
+    changed (and t_base moved) only by a set_params that changes the step, so no physics
+    is needed to know them."""
+    keyframe = segment["keyframe"]
+    t_base, h = float(keyframe["t_base"]), float(keyframe["step_size"])
+    base_step = int(keyframe["step"]) - int(keyframe["n_steps"])
+    frames = 0
+    for item in segment["items"]:
+        now = t_base + (int(item["step"]) - base_step) * h
+        if item["kind"] == "frame":
+            if now > t + 1e-12:
+                break
+            frames += 1
+        elif item["kind"] == "set_params" and "step" in item["fields"]:
+            step = float(item["fields"]["step"])
+            if step != h:
+                t_base, h, base_step = now, step, int(item["step"])
+    return frames
+
+
+def _replay_to(
+    segment: Mapping[str, Any], frame_rate: float, t: float
+) -> tuple[LiveSimulation, int] | None:
+    """A simulation exactly at the segment's last frame at or before t (with the events
+    before that frame applied, none after), and how many frame stamps that is; None when
+    the segment's first frame is later than t."""
+    wanted = _frames_until(segment, t)
+    if not wanted:
+        return None
     keyframe = segment["keyframe"]
     sim = LiveSimulation.from_keyframe(keyframe, frame_rate=frame_rate)
-    step = int(keyframe["step"])
-    found: dict[str, Any] | None = None
+    step, frames = int(keyframe["step"]), 0
     for item in segment["items"]:
         ahead = int(item["step"]) - step
         if ahead and sim.run_steps(ahead) < ahead:
             break
         step = int(item["step"])
         if item["kind"] == "frame":
-            if sim.t > t + 1e-12:
+            frames += 1
+            if frames == wanted:
                 break
-            frame = sim.frame()
-            found = {"t": frame["t"], "bodies": frame["bodies"]}
         elif item["kind"] in PHYSICS_EVENTS:
             _apply(sim, item)
-    return found
+    return sim, frames
+
+
+def go_back(sim: LiveSimulation, t: float) -> float:
+    """Take the live `sim` back to its frame at or before simulated time t of the current
+    run and let it go on from there (`LiveSimulation.go_back`); returns that frame's t.
+    FieldError when t is outside the recorded run."""
+    rec = sim.recording
+    if rec is None:
+        raise FieldError("t", "invalid", "t: this simulation keeps no recording")
+    with sim.lock:
+        found = rec.segment_at(t)
+        first = rec.first_time()
+        now = sim.t
+    if found is None or t > now + 1e-9:
+        span = f"[{first:g}, {now:g}] s" if first is not None else "the recorded run"
+        raise FieldError("t", "out_of_range", f"t: must be within {span}, got {t:g}")
+    _, segment = found
+    replayed = _replay_to(segment, sim.frame_rate, t)
+    if replayed is None:
+        raise FieldError("t", "out_of_range", f"t: no frame at or before {t:g} s")
+    there, frames = replayed
+    with sim.lock:  # the room went on meanwhile: find the segment again by its keyframe
+        key = int(segment["keyframe"]["step"])
+        index = next((i for i, s in enumerate(rec.segments) if s.step == key), None)
+        if index is None:
+            raise FieldError("t", "out_of_range", f"t: {t:g} s has just left the recording")
+        sim.go_back(there.keyframe("go_back"), index, frames)
+    return there.t
+
+
+def frame_at(segment: Mapping[str, Any], frame_rate: float, t: float) -> dict[str, Any] | None:
+    """The room's frame at simulated time t, re-simulated from one segment (Recording.
+    segment_at): the last frame stamp at or before t, as the state message's payload
+    {"t", "bodies"} (no status: it is the past); None when no frame of it is that early."""
+    replayed = _replay_to(segment, frame_rate, t)
+    if replayed is None:
+        return None
+    frame = replayed[0].frame()
+    return {"t": frame["t"], "bodies": frame["bodies"]}
