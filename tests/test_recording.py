@@ -204,3 +204,20 @@ def test_going_back_continues_from_the_past_frame_and_can_be_undone() -> None:
     assert np.array_equal(sim.state_array(), before_x)
     with pytest.raises(FieldError, match=r"t: must be within \["):
         go_back(sim, sim.t + 5)
+
+
+def test_past_frames_step_by_one_across_keyframes() -> None:
+    from sixdof.simulation.replay import past_frame
+
+    sim = driven()
+    times = sim._history.times
+    rec = sim.recording
+    assert rec is not None and len(rec.segments) >= 2
+    boundary = int(np.searchsorted(times, rec.segments[1].t))  # the first frame of segment 2
+    for k in (1, boundary - 1, boundary, boundary + 1, len(times) - 2):
+        t = float(times[k])
+        assert past_frame(sim, t, -1)["t"] == times[k - 1]
+        assert past_frame(sim, t, +1)["t"] == times[k + 1]
+        assert past_frame(sim, t)["last"] is False
+    assert past_frame(sim, float(times[-1]))["last"] is True
+    assert past_frame(sim, float(times[0]), -5)["t"] == times[0]  # clamped at the start

@@ -184,6 +184,7 @@ def test_frame_is_the_state_payload_in_plain_python() -> None:
         "paused_reason",
         "compute_limited",
         "forked_at",
+        "recorded_from",
         "integrator",
         "step",
     }

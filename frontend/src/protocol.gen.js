@@ -272,6 +272,7 @@
  * @property {string | null} paused_reason why the simulation paused itself, if it did
  * @property {boolean} [compute_limited] in the last second the room needed more computing than its share of a tick (step, time scale, bodies) and dropped time: its clock runs slower than asked (rtf < 1) so that other rooms keep theirs
  * @property {number | null} [forked_at] t the room went back to with go_back, while undo_go_back can still return to the present it left (until the next change); null otherwise
+ * @property {number | null} [recorded_from] t where the recording of the current run starts (the timeline's left end: GET /api/rooms/{room}/recording/frame answers from there on); null: none
  * @property {string} integrator
  * @property {number} step integrator step, s
  */

@@ -98,6 +98,11 @@ class Status(_Message):
         description="t the room went back to with go_back, while undo_go_back can still "
         "return to the present it left (until the next change); null otherwise",
     )
+    recorded_from: float | None = Field(
+        None,
+        description="t where the recording of the current run starts (the timeline's left "
+        "end: GET /api/rooms/{room}/recording/frame answers from there on); null: none",
+    )
     integrator: str
     step: float = Field(description="integrator step, s")
 

@@ -56,6 +56,7 @@ _STATUS = {
     "paused_reason": None,
     "compute_limited": False,
     "forked_at": None,
+    "recorded_from": 0.0,
     "integrator": "rk4",
     "step": 0.001,
 }

@@ -16,7 +16,7 @@ from .. import __version__
 from ..fields import FieldError
 from ..scenario import Scenario
 from ..scenario.errors import dotted, field_error, reason
-from ..simulation.replay import frame_at
+from ..simulation.replay import past_frame
 from . import presets
 from .errors import Refusal, strict_loads
 from .protocol import PresetInfo, json_schema
@@ -254,26 +254,22 @@ async def recording_frame(
     request: Request,
     room: str,
     t: Annotated[float, Query(allow_inf_nan=False, ge=0.0, description="simulated time, s")],
+    offset: Annotated[int, Query(ge=-1000, le=1000, description="frames from there")] = 0,
     token: Annotated[str | None, Query()] = None,
     authorization: Annotated[str | None, Header()] = None,
 ) -> dict[str, Any]:
     """The room's state at a past time t of its current run, re-simulated from the nearest
     keyframe (not interpolated): the `state` message's {"t", "bodies"} at the last frame at
-    or before t. Needs the token if set; 404 outside the recorded span."""
+    or before t (`offset` frames from it: -1 the one before), and "last": whether it is the
+    latest recorded frame. Needs the token if set; 404 outside the recorded run."""
     settings: Settings = request.app.state.settings
     _require_control(request, settings, token, authorization)
     sim = _room(request, room).sim
-    if sim.recording is None:
-        raise HTTPException(404, f"room {room!r} keeps no recording")
-    with sim.lock:
-        found = sim.recording.segment_at(t)
-    if found is None:
-        raise HTTPException(404, f"t: {t:g} s is before the recording of room {room!r} starts")
     exports: asyncio.Semaphore = request.app.state.exports
     async with exports:  # at most max_exports replays at once, beside the downloads
-        frame = frame_at(found[1], sim.frame_rate, t)
+        frame = past_frame(sim, t, offset)
     if frame is None:
-        raise HTTPException(404, f"t: no frame at or before {t:g} s in room {room!r}")
+        raise HTTPException(404, f"t: no recorded frame at or before {t:g} s in room {room!r}")
     return frame
 
 

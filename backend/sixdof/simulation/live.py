@@ -176,6 +176,7 @@ class LiveSimulation:
                 "paused_reason": self.paused_reason,
                 "compute_limited": self.running and self._pacer.compute_limited,
                 "forked_at": self.forked_at,
+                "recorded_from": None if self.recording is None else self.recording.first_time(),
                 "integrator": self._w.method,
                 "step": self._w.step,
             }

@@ -121,6 +121,17 @@ class Recording:
         steps = step - self.segments[-1].step
         return steps * step_size >= self.keyframe_seconds or steps * bodies >= KEYFRAME_BODY_STEPS
 
+    def run_start(self) -> int:
+        """Index of the first segment of the current run (after the last load or reset)."""
+        first = 0
+        for i, seg in enumerate(self.segments):
+            if seg.origin != "periodic":
+                first = i
+        return first
+
+    def frame_count(self, index: int) -> int:
+        return len(self.segments[index].frames)
+
     def segment_at(self, t: float) -> tuple[int, dict[str, Any]] | None:
         """(index, JSON) of the segment holding simulated time t of the latest run: the last
         one whose keyframe is at or before t, from the last load or full reset on."""

@@ -123,13 +123,13 @@ def _frames_until(segment: Mapping[str, Any], t: float) -> int:
 
 
 def _replay_to(
-    segment: Mapping[str, Any], frame_rate: float, t: float
+    segment: Mapping[str, Any], frame_rate: float, t: float, wanted: int | None = None
 ) -> tuple[LiveSimulation, int] | None:
     """A simulation exactly at the segment's last frame at or before t (with the events
-    before that frame applied, none after), and how many frame stamps that is; None when
-    the segment's first frame is later than t."""
-    wanted = _frames_until(segment, t)
-    if not wanted:
+    before that frame applied, none after), or at its `wanted`-th frame stamp, and how many
+    frame stamps that is; None when there is no such frame."""
+    wanted = _frames_until(segment, t) if wanted is None else wanted
+    if wanted < 1:
         return None
     keyframe = segment["keyframe"]
     sim = LiveSimulation.from_keyframe(keyframe, frame_rate=frame_rate)
@@ -185,3 +185,33 @@ def frame_at(segment: Mapping[str, Any], frame_rate: float, t: float) -> dict[st
         return None
     frame = replayed[0].frame()
     return {"t": frame["t"], "bodies": frame["bodies"]}
+
+
+def past_frame(sim: LiveSimulation, t: float, offset: int = 0) -> dict[str, Any] | None:
+    """The frame at or before t of `sim`'s current run, or `offset` frames from it (−1: the
+    one before), re-simulated from its recording; None outside the recorded run. The
+    result also says whether it is the run's latest recorded frame ("last")."""
+    rec = sim.recording
+    if rec is None:
+        return None
+    with sim.lock:
+        found = rec.segment_at(t)
+        if found is None:
+            return None
+        index, segment = found
+        wanted = _frames_until(segment, t) + offset
+        first = rec.run_start()
+        while wanted < 1 and index > first:  # step over segment boundaries
+            index -= 1
+            wanted += rec.frame_count(index)
+        while wanted > rec.frame_count(index) and index < len(rec.segments) - 1:
+            wanted -= rec.frame_count(index)
+            index += 1
+        wanted = max(1, min(wanted, rec.frame_count(index)))
+        last = index == len(rec.segments) - 1 and wanted == rec.frame_count(index)
+        segment = rec.segments[index].to_json()
+    replayed = _replay_to(segment, sim.frame_rate, float("inf"), wanted)
+    if replayed is None:
+        return None
+    frame = replayed[0].frame()
+    return {"t": frame["t"], "bodies": frame["bodies"], "last": last}
