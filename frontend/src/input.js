@@ -74,7 +74,7 @@ export class Keyboard {
     this.getFrame = getFrame; // () => its latest raw state frame {Quater, …}, or null
     this.getPanel = getPanel; // () => {frame, pushAccel, pushAlpha}
     this.push = push; // (source, input|null)
-    this.commands = commands; // {togglePause, step, reset, help, view, follow, overlay, projector, camera}
+    this.commands = commands; // {togglePause, step, stepBack, reset, help, view, follow, overlay, projector, camera}
     this.held = new Set();
     window.addEventListener('keydown', (ev) => this.down(ev));
     window.addEventListener('keyup', (ev) => this.up(ev));
@@ -92,7 +92,7 @@ export class Keyboard {
       return;
     }
     if (ev.repeat) return;
-    const cmd = { Space: 'togglePause', Period: 'step', NumpadDecimal: 'step', Backspace: 'reset',
+    const cmd = { Space: 'togglePause', Period: 'step', NumpadDecimal: 'step', Comma: 'stepBack', Backspace: 'reset',
       KeyH: 'help', Slash: 'help', KeyV: 'view', KeyC: 'follow', KeyP: 'projector' }[ev.code]; // prettier-ignore
     const camera = { KeyT: 'top', KeyY: 'side', KeyU: 'front' }[ev.code];
     if (cmd) {

@@ -17,6 +17,7 @@ import { Panel } from './panel.js';
 import { Plots } from './plots.js';
 import { OVERLAYS, Teaching } from './teach.js';
 import { BACKGROUND, Stage } from './scene.js';
+import { Timeline } from './timeline.js';
 import { ARROW_COLORS } from './body.js';
 
 const query = new URLSearchParams(window.location.search);
@@ -40,6 +41,13 @@ let reloading = false; // our load_scenario was acked: treat the next hello as a
 let asking = false; // we loaded a preset paused: its caption asks the question first
 
 const conn = new Connection({ room, token, onMessage: receive, onStatus: (s) => hud.connection(s) });
+const timeline = new Timeline($('timeline'), {
+  room,
+  token,
+  send: (msg, handlers) => conn.send(msg, handlers),
+  onShow: showPast,
+  onError: (text) => flash(text),
+});
 
 // ---------------------------------------------------------------- pushes (keys, held button, drag)
 
@@ -133,7 +141,9 @@ new Keyboard({
   push,
   commands: {
     togglePause: () => (panel.p.running ? actions.pause() : actions.resume()),
-    step: actions.step,
+    // . steps the room while live, or one recorded frame forward while showing the past
+    step: () => (timeline.past ? timeline.stepForward() : actions.step()),
+    stepBack: () => timeline.stepBack(),
     reset: actions.reset,
     help: () => ($('help').hidden = !$('help').hidden),
     view: resetView,
@@ -189,6 +199,7 @@ function setWatching(watching) {
     el.title = watching ? 'Watching: the lecturer controls this room' : el.dataset.title ?? el.title;
   }
   pad.setEnabled(!watching);
+  timeline.setCanControl(!watching);
 }
 $('watch').addEventListener('submit', (ev) => {
   ev.preventDefault();
@@ -215,8 +226,11 @@ function receive(msg) {
     buffer.push(msg, performance.now() / 1000);
     const body = selectedFrame();
     if (body) plots.push(msg.t, body);
-    teach.frame(body);
-    hud.state(msg, body);
+    timeline.status(msg.status, msg.t);
+    if (!timeline.past) {
+      teach.frame(body);
+      hud.state(msg, body);
+    }
     panel.setStatus(msg.status);
     const label = msg.status.running ? 'Pause' : 'Resume';
     if ($('btn-pause').textContent !== label) $('btn-pause').textContent = label;
@@ -313,6 +327,24 @@ buffer.onDiscontinuity = () => {
 };
 hud.onShowMe = () => actions.resume();
 
+/**
+ * A past frame from the timeline (re-simulated by the server), or null to go live: the view
+ * draws it (the render loop), the HUD shows its values and the plots mark its time.
+ */
+function showPast(frame) {
+  plots.setMarker(frame ? frame.t : null);
+  for (const v of views.values()) v.trail.clear(); // the trail belongs to the live motion
+  if (!frame) {
+    hud.banner('past', null);
+    return;
+  }
+  timeline.sample.gen = helloCount;
+  const k = selectedIndex();
+  const body = frame.bodies[k] ?? frame.bodies[0];
+  if (lastState) hud.state({ ...frame, status: lastState.status }, body);
+  hud.banner('past', `Showing the past: t = ${frame.t.toFixed(3)} s, re-simulated from the recording. The room runs on: Live returns to it.`, 'info');
+}
+
 // ---------------------------------------------------------------- view controls
 
 function setFollow(on) {
@@ -390,7 +422,8 @@ stage.renderer.setAnimationLoop((time) => {
   const now = time / 1000;
   const dt = prev == null ? 0 : Math.min(0.1, now - prev);
   prev = now;
-  const sample = buffer.sample(dt);
+  const live = buffer.sample(dt);
+  const sample = timeline.past ? timeline.sample : live;
   rendered += 1;
   if (sample) drawnT = sample.t;
   if (sample && hello) {
@@ -420,6 +453,7 @@ stage.renderer.setAnimationLoop((time) => {
 
 /** @type {any} */ (window).__sixdof = {
   room,
+  timeline,
   get lastState() {
     return lastState;
   },

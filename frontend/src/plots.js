@@ -97,6 +97,7 @@ export class Plots {
     this.chosen = new Set(['Pos', 'Energy']);
     this.window = 30; // s
     this.enlarged = null; // the key of the chart shown big, or null
+    this.marker = null; // a past moment the timeline shows (s), drawn as a vertical line
     const win = document.createElement('label');
     const select = document.createElement('select');
     select.id = 'plot-window';
@@ -203,8 +204,31 @@ export class Plots {
       axes: [{ label: 't (s)', size: 30, labelSize: 14 }, { size: 58, space: Y_SPACE, values: yValues }],
       legend: { live: false },
       series: [{ label: 't' }, ...ch.series.map((s, i) => ({ label: s, stroke: COLORS[i], width: 1.6 }))],
+      hooks: { draw: [(u) => this.drawMarker(u)] },
     };
     return new uPlot(opts, this.rings[key].ordered(this.window), cell);
+  }
+
+  /** Mark simulated time t (the past moment the timeline shows) on every chart, or none. */
+  setMarker(t) {
+    if (t === this.marker) return;
+    this.marker = t;
+    this.dirty = true;
+  }
+
+  drawMarker(u) {
+    if (this.marker == null) return;
+    const x = u.valToPos(this.marker, 'x', true);
+    if (!(x >= u.bbox.left && x <= u.bbox.left + u.bbox.width)) return;
+    const ctx = u.ctx;
+    ctx.save();
+    ctx.strokeStyle = '#b35c00';
+    ctx.lineWidth = 2 * (window.devicePixelRatio || 1);
+    ctx.beginPath();
+    ctx.moveTo(x, u.bbox.top);
+    ctx.lineTo(x, u.bbox.top + u.bbox.height);
+    ctx.stroke();
+    ctx.restore();
   }
 
   resize() {

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import time
 from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Annotated, Any
@@ -18,6 +19,7 @@ from ..scenario import Scenario
 from ..scenario.errors import dotted, field_error, reason
 from ..simulation.replay import past_frame
 from . import presets
+from .budget import Budgets
 from .errors import Refusal, strict_loads
 from .protocol import PresetInfo, json_schema
 from .rooms import Room, Rooms, check_room_name
@@ -255,19 +257,32 @@ async def recording_frame(
     room: str,
     t: Annotated[float, Query(allow_inf_nan=False, ge=0.0, description="simulated time, s")],
     offset: Annotated[int, Query(ge=-1000, le=1000, description="frames from there")] = 0,
-    token: Annotated[str | None, Query()] = None,
-    authorization: Annotated[str | None, Header()] = None,
 ) -> dict[str, Any]:
     """The room's state at a past time t of its current run, re-simulated from the nearest
     keyframe (not interpolated): the `state` message's {"t", "bodies"} at the last frame at
     or before t (`offset` frames from it: -1 the one before), and "last": whether it is the
-    latest recorded frame. Needs the token if set; 404 outside the recorded run."""
-    settings: Settings = request.app.state.settings
-    _require_control(request, settings, token, authorization)
+    latest recorded frame. Anyone who may watch may ask (it shows what the room showed);
+    the work is charged to the client's address as a websocket message's is (429 when its
+    budget is spent); 404 outside the recorded run."""
     sim = _room(request, room).sim
-    exports: asyncio.Semaphore = request.app.state.exports
-    async with exports:  # at most max_exports replays at once, beside the downloads
+    budgets: Budgets = request.app.state.budgets
+    budget = budgets.of(request.client.host if request.client else "unknown")
+    left = budget.left()
+    if left <= 0.0:
+        wait = budget.wait_for(0.0)
+        raise HTTPException(
+            429,
+            f"recording/frame: your address has spent its computing budget; try again in "
+            f"{wait:.2g} s",
+            headers={"Retry-After": str(max(1, round(wait)))},
+        )
+    started = time.perf_counter()
+    try:
+        # on the event loop, not in a thread: numba's parallel kernels must not run from two
+        # threads at once; a segment replay is bounded (KEYFRAME_BODY_STEPS) to ~40 ms
         frame = past_frame(sim, t, offset)
+    finally:
+        budget.charge(time.perf_counter() - started)
     if frame is None:
         raise HTTPException(404, f"t: no recorded frame at or before {t:g} s in room {room!r}")
     return frame

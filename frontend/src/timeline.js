@@ -1,0 +1,152 @@
+// @ts-check
+// The time axis under the view: the room's recorded run from its start to now. Dragging the
+// handle (or , and . while paused) shows a past frame, re-simulated by the server from its
+// recording (GET /api/rooms/{room}/recording/frame), not interpolated: the view, the HUD and
+// a marker on the plots show that moment while the room runs on. "Live" returns; "Resume
+// from here" takes the room itself back to the shown frame (go_back), and "Undo" returns to
+// the present it left, until the next change (docs/recording.md).
+
+import { quatFromWxyz } from './frames.js';
+
+const fmt = (t) => t.toFixed(2);
+
+export class Timeline {
+  /**
+   * @param {HTMLElement} el  the #timeline bar
+   * @param {object} opts
+   * @param {string} opts.room
+   * @param {string|null} opts.token
+   * @param {(msg: object, handlers?: object) => string|null} opts.send
+   * @param {(frame: any) => void} opts.onShow  a past frame to draw, or null to go live
+   * @param {(text: string) => void} opts.onError
+   */
+  constructor(el, { room, token, send, onShow, onError }) {
+    this.el = el;
+    this.room = room;
+    this.token = token;
+    this.send = send;
+    this.onShow = onShow;
+    this.onError = onError;
+    /** The past frame shown, or null: live. */
+    this.frame = null;
+    this.from = 0; // s, the recording's start
+    this.now = 0; // s, the newest live frame
+    this.forkedAt = null;
+    this.canControl = true;
+    this.pending = null; // the request in flight: [t, offset]
+    this.queued = null; // the newest request asked for meanwhile (latest wins)
+    this.requests = 0; // answers received (tests wait on it)
+    /** The sample the render loop draws while a past frame is shown (as StateBuffer's). */
+    this.sample = { gen: 0, t: 0, bodies: /** @type {any[]} */ ([]) };
+
+    const $ = (sel) => /** @type {HTMLElement} */ (el.querySelector(sel));
+    this.slider = /** @type {HTMLInputElement} */ ($('input[type=range]'));
+    this.label = $('.timeline-t');
+    this.liveButton = /** @type {HTMLButtonElement} */ ($('[data-act=live]'));
+    this.resumeButton = /** @type {HTMLButtonElement} */ ($('[data-act=resume]'));
+    this.undoButton = /** @type {HTMLButtonElement} */ ($('[data-act=undo]'));
+    this.slider.addEventListener('input', () => this.showAt(Number(this.slider.value)));
+    $('[data-act=back]').addEventListener('click', () => this.stepBack());
+    $('[data-act=forward]').addEventListener('click', () => this.stepForward());
+    this.liveButton.addEventListener('click', () => this.live());
+    this.resumeButton.addEventListener('click', () => this.resumeHere());
+    this.undoButton.addEventListener('click', () => this.undo());
+    this.render();
+  }
+
+  get past() {
+    return this.frame !== null;
+  }
+
+  /** Every live state frame: the span grows, the undo offer follows the room. */
+  status(st, t) {
+    this.from = st.recorded_from ?? 0;
+    this.now = t;
+    this.forkedAt = st.forked_at ?? null;
+    this.render();
+  }
+
+  setCanControl(on) {
+    this.canControl = on;
+    this.render();
+  }
+
+  /** Show the frame at or before t (offset frames from it), from the server's recording. */
+  showAt(t, offset = 0) {
+    if (this.pending) {
+      this.queued = [t, offset];
+      return;
+    }
+    this.pending = [t, offset];
+    const url = new URL(`api/rooms/${encodeURIComponent(this.room)}/recording/frame`, window.location.href);
+    url.searchParams.set('t', String(Math.max(0, t)));
+    url.searchParams.set('offset', String(offset));
+    if (this.token) url.searchParams.set('token', this.token);
+    fetch(url)
+      .then(async (reply) => {
+        const body = await reply.json();
+        if (!reply.ok) throw new Error(typeof body.detail === 'string' ? body.detail : reply.statusText);
+        this.requests += 1;
+        // the newest recorded frame reached going forward: that is live again
+        if (body.last && offset > 0) this.live();
+        else this.show(body);
+      })
+      .catch((err) => this.onError(`Timeline: ${err.message}`))
+      .finally(() => {
+        this.pending = null;
+        const next = this.queued;
+        this.queued = null;
+        if (next) this.showAt(next[0], next[1]);
+      });
+  }
+
+  show(frame) {
+    this.frame = frame;
+    const s = this.sample;
+    s.t = frame.t;
+    s.bodies = frame.bodies.map((b) => ({ Pos: b.Pos, quat: quatFromWxyz(b.Quater), frame: b }));
+    this.onShow(frame);
+    this.render();
+  }
+
+  /** One frame back: from the shown past frame, or from now when live. */
+  stepBack() {
+    this.showAt(this.past ? this.frame.t : this.now, -1);
+  }
+
+  stepForward() {
+    if (this.past) this.showAt(this.frame.t, 1);
+  }
+
+  live() {
+    if (!this.past) return;
+    this.frame = null;
+    this.onShow(null);
+    this.render();
+  }
+
+  resumeHere() {
+    if (!this.past) return;
+    const t = this.frame.t;
+    this.send({ type: 'go_back', t }, { onAck: () => this.live(), onError: (e) => this.onError(e.message) });
+  }
+
+  undo() {
+    this.send({ type: 'undo_go_back' }, { onAck: () => this.live(), onError: (e) => this.onError(e.message) });
+  }
+
+  render() {
+    const span = Math.max(1e-6, this.now - this.from);
+    this.slider.min = String(this.from);
+    this.slider.max = String(this.from + span);
+    this.slider.step = 'any';
+    const shown = this.past ? this.frame.t : this.now;
+    if (document.activeElement !== this.slider || !this.past) this.slider.value = String(shown);
+    this.label.textContent = this.past ? `past: t = ${fmt(shown)} s of ${fmt(this.now)} s` : `live · recorded from t = ${fmt(this.from)} s`;
+    this.el.classList.toggle('past', this.past);
+    this.liveButton.hidden = !this.past;
+    this.resumeButton.hidden = !this.past || !this.canControl;
+    this.undoButton.hidden = this.forkedAt === null || !this.canControl;
+    if (this.forkedAt !== null) this.undoButton.textContent = `Undo going back to t = ${fmt(this.forkedAt)} s`;
+  }
+}

@@ -1,0 +1,104 @@
+"""The timeline: scrub to a past moment, step back, resume from there, undo (issue 17).
+
+The page asks the server for past frames, which it re-simulates from the room's recording;
+each test checks what the page shows against the room's own history (history.csv).
+"""
+
+from __future__ import annotations
+
+import urllib.request
+
+import numpy as np
+import pytest
+from pagekit import PageRun, Server, load_preset
+from playwright.sync_api import Page
+
+pytestmark = pytest.mark.browser
+
+
+def history(server: Server, room: str) -> tuple[list[str], np.ndarray]:
+    with urllib.request.urlopen(f"{server.url}/api/rooms/{room}/history.csv", timeout=10) as r:
+        lines = r.read().decode().strip().splitlines()
+    return lines[0].split(","), np.array([[float(v) for v in ln.split(",")] for ln in lines[1:]])
+
+
+def paused_after(page: Page, seconds: float) -> float:
+    """Run the tennis racket for `seconds`, pause it; the paused t."""
+    load_preset(page, "tennis_racket")
+    page.wait_for_function(f"__sixdof.lastState.t > {seconds}", timeout=20_000)
+    page.click("#btn-pause")
+    page.wait_for_function("!__sixdof.lastState.status.running", timeout=5000)
+    page.wait_for_function("__sixdof.timeline.now === __sixdof.lastState.t")
+    return page.evaluate("__sixdof.lastState.t")
+
+
+def shown_after(page: Page, action: str) -> dict:
+    """Do `action` (JavaScript or a key), then the past frame the timeline shows."""
+    n = page.evaluate("__sixdof.timeline.requests")
+    if action.startswith("key:"):
+        page.locator("#scene").focus()
+        page.keyboard.press(action[4:])
+    else:
+        page.evaluate(action)
+    page.wait_for_function(f"__sixdof.timeline.requests > {n}", timeout=10_000)
+    return page.evaluate("__sixdof.timeline.frame")
+
+
+def test_scrubbing_shows_the_state_of_that_time(page_run: PageRun, server: Server) -> None:
+    page = page_run.page
+    paused_after(page, 3.0)
+    frame = shown_after(page, "__sixdof.timeline.showAt(1.0)")
+    header, table = history(server, page_run.room)
+    k = int(np.flatnonzero(table[:, 0] <= 1.0)[-1])  # the last frame at or before 1.0
+    assert frame["t"] == table[k, 0]
+    body = frame["bodies"][0]
+    for name, width in (("Pos", 3), ("AngVel", 3), ("Quater", 4)):
+        col = header.index(f"{body['Name']}.{name}[0]")
+        assert np.allclose(body[name], table[k, col : col + width], rtol=0, atol=1e-12), name
+    hud = page.locator("[data-hud='t']").inner_text()
+    assert hud == f"t = {frame['t']:.3f} s"  # the HUD shows that moment (paused: 3 decimals)
+    omega = np.linalg.norm(body["AngVel"])
+    assert f"|AngVel| {omega:.2f} rad/s" in page.locator("[data-hud='vel']").inner_text()
+    assert "past: t = " in page.locator("#timeline .timeline-t").inner_text()
+    assert page.evaluate("__sixdof.timeline.sample.t") == frame["t"]  # what the view draws
+    page.click("#timeline [data-act=live]")
+    page.wait_for_function("!__sixdof.timeline.past")
+
+
+def test_comma_steps_back_one_frame_while_paused_and_period_forward(
+    page_run: PageRun, server: Server
+) -> None:
+    page = page_run.page
+    now = paused_after(page, 1.5)
+    _, table = history(server, page_run.room)
+    times = table[:, 0]
+    assert times[-1] == now
+    back = shown_after(page, "key:Comma")
+    assert back["t"] == times[-2]
+    back2 = shown_after(page, "key:Comma")
+    assert back2["t"] == times[-3]
+    forward = shown_after(page, "key:Period")
+    assert forward["t"] == times[-2]
+    assert page.evaluate("__sixdof.lastState.t") == now  # the room itself did not move
+
+
+def test_resume_from_here_goes_on_from_the_shown_state_and_undo_returns(
+    page_run: PageRun, server: Server
+) -> None:
+    page = page_run.page
+    now = paused_after(page, 2.0)
+    frame = shown_after(page, "__sixdof.timeline.showAt(0.8)")
+    page.click("#timeline [data-act=resume]")
+    page.wait_for_function(
+        f"!__sixdof.timeline.past && __sixdof.lastState.t === {frame['t']}", timeout=10_000
+    )
+    live = page.evaluate("__sixdof.lastState")
+    assert live["status"]["forked_at"] == frame["t"]
+    assert live["bodies"][0]["Pos"] == frame["bodies"][0]["Pos"]
+    assert live["bodies"][0]["AngVel"] == frame["bodies"][0]["AngVel"]
+    undo = page.locator("#timeline [data-act=undo]")
+    assert undo.is_visible() and f"t = {frame['t']:.2f} s" in undo.inner_text()
+    undo.click()
+    page.wait_for_function(f"__sixdof.lastState.t === {now}", timeout=10_000)
+    page.wait_for_function("__sixdof.lastState.status.forked_at === null")
+    assert not undo.is_visible()
