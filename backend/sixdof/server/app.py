@@ -23,6 +23,7 @@ from .budget import Budgets
 from .rest import router
 from .rooms import Rooms
 from .settings import Settings
+from .snapshots import Snapshots
 from .ws import websocket_endpoint
 
 NOT_BUILT = """<!doctype html>
@@ -86,6 +87,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.state.rooms = rooms
     app.state.budgets = Budgets(settings.work_rate, settings.work_burst)
     app.state.exports = asyncio.Semaphore(settings.max_exports)
+    app.state.snapshots = Snapshots()
     app.include_router(router)
     app.add_api_websocket_route("/ws", websocket_endpoint)
     meshes_dir = settings.meshes_path()

@@ -24,6 +24,7 @@ from .errors import Refusal, strict_loads
 from .protocol import PresetInfo, json_schema
 from .rooms import Room, Rooms, check_room_name
 from .settings import Settings
+from .snapshots import Kind, Snapshots
 from .ws import bearer, has_control, origin_allowed
 
 router = APIRouter(prefix="/api")
@@ -286,6 +287,32 @@ async def recording_frame(
     if frame is None:
         raise HTTPException(404, f"t: no recorded frame at or before {t:g} s in room {room!r}")
     return frame
+
+
+@router.post("/rooms/{room}/share")
+async def share(
+    request: Request,
+    room: str,
+    what: Annotated[Kind, Query(description="start, now or recording")] = "now",
+    token: Annotated[str | None, Query()] = None,
+    authorization: Annotated[str | None, Header()] = None,
+) -> dict[str, Any]:
+    """A snapshot of the room for a Share link (server/snapshots.py): {"id", "what", "t"};
+    the page opens `?room=NEW&snapshot=ID`, which makes room NEW from it (never an existing
+    room). `recording` needs the token if the server has one, as the recording does."""
+    settings: Settings = request.app.state.settings
+    if not origin_allowed(request.headers, settings):
+        raise HTTPException(403, "this Origin may not share rooms (see --allow-origin)")
+    if what == "recording":
+        _require_control(request, settings, token, authorization)
+    sim = _room(request, room).sim
+    with sim.lock:
+        keyframe = sim.keyframe("shared")
+        recording = sim.recording.copy() if what == "recording" and sim.recording else None
+    snapshots: Snapshots = request.app.state.snapshots
+    sid = snapshots.put(what, keyframe, recording)
+    t = keyframe["t_base"] + keyframe["n_steps"] * keyframe["step_size"]
+    return {"id": sid, "what": what, "t": 0.0 if what == "start" else t}
 
 
 @router.get("/presets")

@@ -48,6 +48,7 @@ from .protocol import (
     limits,
 )
 from .settings import Settings
+from .snapshots import Snapshot
 from .wire import wire_frame
 
 log = logging.getLogger("sixdof.server")
@@ -316,7 +317,9 @@ class Rooms:
     def get(self, name: str) -> Room | None:
         return self._rooms.get(name)
 
-    def get_or_create(self, name: str, *, by_watcher: bool = False) -> Room:
+    def get_or_create(
+        self, name: str, *, by_watcher: bool = False, snapshot: Snapshot | None = None
+    ) -> Room:
         """The room `name`, made if there is none. Rooms made by watchers (`by_watcher`) are
         capped apart (max_watcher_rooms), so watchers cannot use up the rooms of the people
         who hold the token. A new room does not tick until a client joins."""
@@ -333,15 +336,22 @@ class Rooms:
                 f"room: the server holds its maximum of {cap} {who}; join an existing one",
                 "room",
             )
-        room = Room(name, self.make_sim(), self.settings)
+        sim = self.make_sim()
+        if snapshot is not None:  # a Share link: only a new room is made from it
+            if snapshot.kind == "start":
+                sim.load(snapshot.keyframe["scenario"])
+            else:
+                recording = snapshot.recording.copy() if snapshot.recording else None
+                sim.restore(snapshot.keyframe, recording)
+        room = Room(name, sim, self.settings)
         room.made_by_watcher = by_watcher
         self._rooms[name] = room
         self._schedule_expiry(room)  # until someone joins
         log.info("room %s created", name)
         return room
 
-    def join(self, name: str, client: Client) -> Room:
-        room = self.get_or_create(name, by_watcher=not client.can_control)
+    def join(self, name: str, client: Client, snapshot: Snapshot | None = None) -> Room:
+        room = self.get_or_create(name, by_watcher=not client.can_control, snapshot=snapshot)
         if len(room.clients) >= self.settings.max_clients_per_room:
             raise Refusal(
                 "forbidden",

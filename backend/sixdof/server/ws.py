@@ -27,6 +27,7 @@ from .errors import Refusal, read_client_message, validate_client_message
 from .protocol import Ack, Auth, Step
 from .rooms import Room, Rooms
 from .settings import Settings
+from .snapshots import Snapshots
 
 log = logging.getLogger("sixdof.server")
 
@@ -113,7 +114,18 @@ async def websocket_endpoint(ws: WebSocket) -> None:
             raise Refusal(
                 "invalid", f"frames: must be json or binary, got {frames[:32]!r}", "frames"
             )
-        room = rooms.join(query.get("room", "main"), client)
+        snapshot = None
+        if "snapshot" in query:
+            snapshots: Snapshots = ws.app.state.snapshots
+            snapshot = snapshots.get(query["snapshot"])
+            if snapshot is None:
+                raise Refusal(
+                    "invalid",
+                    "snapshot: no such snapshot (they are kept while the server runs, the "
+                    "oldest dropped first); ask for a new Share link",
+                    "snapshot",
+                )
+        room = rooms.join(query.get("room", "main"), client, snapshot)
     except Refusal as refusal:
         await _close_with(client, refusal, CLOSE_POLICY)
         await client.stop()

@@ -519,6 +519,23 @@ class LiveSimulation:
         self.version += 1
         self._touch()
 
+    def restore(self, keyframe: Mapping[str, Any], recording: Recording | None = None) -> None:
+        """Become the simulation of `keyframe`, paused (a shared snapshot: `now`); with
+        `recording` (a copy of the one that keyframe ends) the past comes along, else the
+        history and the recording start afresh there."""
+        with self.lock:
+            self._restore(keyframe)
+            self.running, self.paused_reason = False, None
+            self._undo = None
+            self._history.clear()
+            if recording is not None:
+                self.recording = recording
+                self._history.record(self.t, self._outputs())
+            else:
+                self._start_segment("load")
+                self._record_row()
+            self._pacer.restart()
+
     # ------------------------------------------------------------------ the time axis
 
     @property
