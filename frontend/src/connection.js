@@ -12,6 +12,9 @@ export function socketUrl(room) {
   const url = new URL('ws', window.location.href);
   url.protocol = url.protocol === 'https:' ? 'wss:' : 'ws:';
   url.searchParams.set('room', room);
+  // a Share link: the server makes the room from this snapshot if it does not exist yet
+  const snapshot = new URLSearchParams(window.location.search).get('snapshot');
+  if (snapshot) url.searchParams.set('snapshot', snapshot);
   return url.toString();
 }
 

@@ -18,6 +18,7 @@ import { Plots } from './plots.js';
 import { OVERLAYS, Teaching } from './teach.js';
 import { BACKGROUND, Stage } from './scene.js';
 import { Timeline } from './timeline.js';
+import { Share } from './share.js';
 import { ARROW_COLORS } from './body.js';
 
 const query = new URLSearchParams(window.location.search);
@@ -401,6 +402,8 @@ $('btn-plots').addEventListener('click', () => {
 const csv = new URL(`api/rooms/${encodeURIComponent(room)}/history.csv`, window.location.href);
 if (token) csv.searchParams.set('token', token);
 /** @type {HTMLAnchorElement} */ ($('btn-csv')).href = csv.toString();
+const share = new Share($('share'), { room, token, onError: (text) => flash(text) });
+$('btn-share').addEventListener('click', () => share.toggle());
 $('btn-shot').addEventListener('click', () => {
   const a = document.createElement('a');
   a.href = stage.screenshot();
@@ -454,6 +457,7 @@ stage.renderer.setAnimationLoop((time) => {
 /** @type {any} */ (window).__sixdof = {
   room,
   timeline,
+  share,
   get lastState() {
     return lastState;
   },

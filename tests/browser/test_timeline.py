@@ -102,3 +102,31 @@ def test_resume_from_here_goes_on_from_the_shown_state_and_undo_returns(
     page.wait_for_function(f"__sixdof.lastState.t === {now}", timeout=10_000)
     page.wait_for_function("__sixdof.lastState.status.forked_at === null")
     assert not undo.is_visible()
+
+
+def test_a_share_link_opens_a_new_room_with_the_same_scenario_and_moment(
+    page_run: PageRun, server: Server, browser
+) -> None:
+
+    page = page_run.page
+    now = paused_after(page, 1.0)
+    page.click("#btn-share")
+    page.locator("#share input[value=now]").check()
+    page.click("#share button[type=submit]")
+    page.wait_for_function("__sixdof.share.url !== null", timeout=10_000)
+    url = page.evaluate("__sixdof.share.url")
+    assert page.locator("#share input[readonly]").input_value() == url
+    other = browser.new_context(viewport={"width": 1000, "height": 700}).new_page()
+    try:
+        other.goto(url)
+        other.wait_for_function("window.__sixdof && __sixdof.lastState", timeout=20_000)
+        new_room = other.evaluate("__sixdof.room")
+        assert new_room != page_run.room and new_room.startswith(page_run.room)
+        original = page.evaluate("__sixdof.hello.scenario")
+        assert other.evaluate("__sixdof.hello.scenario") == original
+        state = other.evaluate("__sixdof.lastState")
+        assert state["t"] == now and not state["status"]["running"]
+        assert state["bodies"][0]["Quater"] == page.evaluate("__sixdof.lastState.bodies[0].Quater")
+    finally:
+        other.context.close()
+    assert page.evaluate("__sixdof.lastState.t") == now  # the original room is untouched

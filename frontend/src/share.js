@@ -1,0 +1,76 @@
+// @ts-check
+// Share: a link that recreates this room in a new room on the same server. The server keeps a
+// snapshot of the room (POST /api/rooms/{room}/share) and the link opens a fresh room name
+// with it, so opening a link never overwrites anyone's room (server/snapshots.py).
+
+const WHAT = {
+  start: 'the scenario, from the start',
+  now: 'this moment (paused there)',
+  recording: 'this moment and its past (the timeline)',
+};
+
+export class Share {
+  /**
+   * @param {HTMLElement} el  the #share dialog
+   * @param {object} opts
+   * @param {string} opts.room
+   * @param {string|null} opts.token
+   * @param {(text: string) => void} opts.onError
+   */
+  constructor(el, { room, token, onError }) {
+    this.el = el;
+    this.room = room;
+    this.token = token;
+    this.onError = onError;
+    /** The last link made (tests read it). */
+    this.url = null;
+    const form = /** @type {HTMLFormElement} */ (el.querySelector('form'));
+    this.output = /** @type {HTMLInputElement} */ (el.querySelector('input[readonly]'));
+    const choices = /** @type {HTMLElement} */ (el.querySelector('.share-what'));
+    for (const [value, text] of Object.entries(WHAT)) {
+      const label = document.createElement('label');
+      const radio = Object.assign(document.createElement('input'), { type: 'radio', name: 'what', value, checked: value === 'now' });
+      label.append(radio, ` ${text}`);
+      choices.append(label);
+    }
+    form.addEventListener('submit', (ev) => {
+      ev.preventDefault();
+      const what = /** @type {HTMLInputElement} */ (form.querySelector('input[name=what]:checked')).value;
+      this.make(what);
+    });
+    el.querySelector('[data-act=copy]')?.addEventListener('click', () => this.copy());
+    el.querySelector('[data-act=close]')?.addEventListener('click', () => this.toggle(false));
+  }
+
+  toggle(open = this.el.hidden) {
+    this.el.hidden = !open;
+  }
+
+  async make(what) {
+    const api = new URL(`api/rooms/${encodeURIComponent(this.room)}/share`, window.location.href);
+    api.searchParams.set('what', what);
+    if (this.token) api.searchParams.set('token', this.token);
+    try {
+      const reply = await fetch(api, { method: 'POST' });
+      const body = await reply.json();
+      if (!reply.ok) throw new Error(typeof body.detail === 'string' ? body.detail : reply.statusText);
+      const link = new URL(window.location.pathname, window.location.href);
+      const fresh = Array.from(crypto.getRandomValues(new Uint8Array(4)), (b) => b.toString(16).padStart(2, '0')).join('');
+      link.searchParams.set('room', `${this.room.slice(0, 40)}-${fresh}`);
+      link.searchParams.set('snapshot', body.id);
+      this.url = link.toString();
+      this.output.value = this.url;
+      this.output.hidden = false;
+      this.output.select();
+    } catch (err) {
+      this.onError(`Share: ${err.message}`);
+    }
+  }
+
+  copy() {
+    if (!this.url) return;
+    this.output.select();
+    if (navigator.clipboard) navigator.clipboard.writeText(this.url).catch(() => document.execCommand('copy'));
+    else document.execCommand('copy');
+  }
+}
