@@ -19,6 +19,7 @@ import { OVERLAYS, Teaching } from './teach.js';
 import { BACKGROUND, Stage } from './scene.js';
 import { Timeline } from './timeline.js';
 import { Share } from './share.js';
+import { Clip } from './clip.js';
 import { ARROW_COLORS } from './body.js';
 
 const query = new URLSearchParams(window.location.search);
@@ -403,6 +404,46 @@ const csv = new URL(`api/rooms/${encodeURIComponent(room)}/history.csv`, window.
 if (token) csv.searchParams.set('token', token);
 /** @type {HTMLAnchorElement} */ ($('btn-csv')).href = csv.toString();
 const share = new Share($('share'), { room, token, onError: (text) => flash(text) });
+const clip = new Clip({ source: stage.renderer.domElement, $, onError: (text) => flash(text), onChange: clipChanged });
+const clipForm = /** @type {HTMLFormElement} */ ($('clip').querySelector('form'));
+const clipPart = (sel) => /** @type {any} */ (clipForm.querySelector(sel));
+$('btn-clip').addEventListener('click', () => ($('clip').hidden = !$('clip').hidden));
+clipPart('[data-act=close]').addEventListener('click', () => ($('clip').hidden = true));
+clipPart('[data-act=stop]').addEventListener('click', () => clip.stop());
+clipForm.addEventListener('submit', async (ev) => {
+  ev.preventDefault();
+  const data = new FormData(clipForm);
+  const speed = Number(data.get('speed'));
+  if (data.get('from') === 'past') {
+    if (!timeline.past) return void flash('Record clip: pick a moment on the timeline first');
+    const from = timeline.frame.t;
+    clip.start();
+    try {
+      await timeline.play(from, timeline.now, speed);
+    } catch (err) {
+      flash(`Record clip: ${err.message}`);
+    }
+    clip.stop();
+  } else {
+    clip.start(Number(data.get('seconds')));
+  }
+});
+function clipChanged(blob, recording) {
+  clipPart('[data-act=start]').disabled = recording;
+  clipPart('[data-act=stop]').disabled = !recording;
+  clipPart('.clip-status').textContent = recording ? 'Recording…' : blob ? `${(blob.size / 1024).toFixed(0)} KB, ${clip.frames} frames` : '';
+  $('btn-clip').classList.toggle('on', recording);
+  const link = clipPart('.clip-download');
+  const video = clipPart('.clip-preview');
+  if (blob) {
+    const url = URL.createObjectURL(blob);
+    link.href = url;
+    link.download = `sixdof-${room}-t${(lastState?.t ?? 0).toFixed(2)}.webm`;
+    link.hidden = false;
+    video.src = url;
+    video.hidden = false;
+  }
+}
 $('btn-share').addEventListener('click', () => share.toggle());
 $('btn-shot').addEventListener('click', () => {
   const a = document.createElement('a');
@@ -448,6 +489,7 @@ stage.renderer.setAnimationLoop((time) => {
   }
   plots.draw(now);
   stage.render();
+  clip.capture(); // right after the render, while the WebGL buffer holds this frame
   hud.tick(time);
   frameMs[frameCount++ % frameMs.length] = performance.now() - started;
 });
@@ -458,6 +500,7 @@ stage.renderer.setAnimationLoop((time) => {
   room,
   timeline,
   share,
+  clip,
   get lastState() {
     return lastState;
   },

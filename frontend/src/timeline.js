@@ -71,22 +71,27 @@ export class Timeline {
     this.render();
   }
 
-  /** Show the frame at or before t (offset frames from it), from the server's recording. */
+  /** The frame at or before t (offset frames from it), re-simulated from the recording. */
+  async fetchFrame(t, offset = 0) {
+    const url = new URL(`api/rooms/${encodeURIComponent(this.room)}/recording/frame`, window.location.href);
+    url.searchParams.set('t', String(Math.max(0, t)));
+    url.searchParams.set('offset', String(offset));
+    const reply = await fetch(url);
+    const body = await reply.json();
+    if (!reply.ok) throw new Error(typeof body.detail === 'string' ? body.detail : reply.statusText);
+    this.requests += 1;
+    return body;
+  }
+
+  /** Show the frame at or before t (offset frames from it); latest request wins. */
   showAt(t, offset = 0) {
     if (this.pending) {
       this.queued = [t, offset];
       return;
     }
     this.pending = [t, offset];
-    const url = new URL(`api/rooms/${encodeURIComponent(this.room)}/recording/frame`, window.location.href);
-    url.searchParams.set('t', String(Math.max(0, t)));
-    url.searchParams.set('offset', String(offset));
-    if (this.token) url.searchParams.set('token', this.token);
-    fetch(url)
-      .then(async (reply) => {
-        const body = await reply.json();
-        if (!reply.ok) throw new Error(typeof body.detail === 'string' ? body.detail : reply.statusText);
-        this.requests += 1;
+    this.fetchFrame(t, offset)
+      .then((body) => {
         // the newest recorded frame reached going forward: that is live again
         if (body.last && offset > 0) this.live();
         else this.show(body);
@@ -98,6 +103,27 @@ export class Timeline {
         this.queued = null;
         if (next) this.showAt(next[0], next[1]);
       });
+  }
+
+  /**
+   * Play the recorded past forward from `from` to `to` (s) at `speed`, frame by frame, each
+   * shown when the wall clock says (a frame that comes late is shown late, none is skipped).
+   * Resolves with the frames shown.
+   */
+  async play(from, to, speed = 1) {
+    let frame = await this.fetchFrame(from);
+    const t0 = frame.t;
+    const start = performance.now();
+    let shown = 0;
+    for (;;) {
+      const due = start + ((frame.t - t0) / speed) * 1000;
+      const wait = due - performance.now();
+      if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
+      this.show(frame);
+      shown += 1;
+      if (frame.last || frame.t >= to) return shown;
+      frame = await this.fetchFrame(frame.t, 1);
+    }
   }
 
   show(frame) {

@@ -130,3 +130,47 @@ def test_a_share_link_opens_a_new_room_with_the_same_scenario_and_moment(
     finally:
         other.context.close()
     assert page.evaluate("__sixdof.lastState.t") == now  # the original room is untouched
+
+
+def test_a_three_second_clip_is_a_webm_a_video_element_plays(page_run: PageRun) -> None:
+    page = page_run.page
+    page.click("#btn-clip")
+    page.fill("#clip input[name=seconds]", "3")
+    page.click("#clip [data-act=start]")
+    page.wait_for_function("__sixdof.clip.recording", timeout=5000)
+    page.wait_for_function("__sixdof.clip.blob !== null", timeout=20_000)
+    size, frames = page.evaluate("[__sixdof.clip.blob.size, __sixdof.clip.frames]")
+    assert size > 10_000 and frames >= 45, (size, frames)  # 3 s at the render rate
+    magic = page.evaluate(
+        "__sixdof.clip.blob.slice(0, 4).arrayBuffer().then((b) => Array.from(new Uint8Array(b)))"
+    )
+    assert magic == [0x1A, 0x45, 0xDF, 0xA3]  # EBML: a WebM (Matroska) file
+    played = page.evaluate(
+        """() => new Promise((resolve, reject) => {
+            const v = document.createElement('video');
+            v.muted = true;
+            v.src = URL.createObjectURL(__sixdof.clip.blob);
+            v.ontimeupdate = () => v.currentTime > 0.5 && resolve(v.currentTime);
+            v.onerror = () => reject(new Error('the video does not play'));
+            v.play().catch(reject);
+            setTimeout(() => reject(new Error('no playback in 10 s')), 10000);
+        })"""
+    )
+    assert played > 0.5
+    assert page.locator("#clip .clip-download").get_attribute("download").endswith(".webm")
+
+
+def test_a_clip_from_the_timeline_plays_the_past_forward(page_run: PageRun) -> None:
+    page = page_run.page
+    paused_after(page, 1.5)
+    shown_after(page, "__sixdof.timeline.showAt(0.5)")
+    page.click("#btn-clip")
+    page.locator("#clip input[value=past]").check()
+    page.select_option("#clip select[name=speed]", "2")
+    page.click("#clip [data-act=start]")
+    page.wait_for_function("__sixdof.clip.blob !== null", timeout=30_000)
+    assert page.evaluate("__sixdof.clip.blob.size") > 5_000
+    # the playback went through the past up to now
+    assert (
+        page.evaluate("__sixdof.timeline.frame.t") >= page.evaluate("__sixdof.timeline.now") - 0.05
+    )
