@@ -27,7 +27,9 @@ function vec3(a, fallback = [0, 0, 0]) {
 }
 
 export class BodyView {
-  constructor(root, library, background) {
+  /** ghost: a translucent body without axes, arrows or trail (a ghost run, ghost.py). */
+  constructor(root, library, background, { ghost = false } = {}) {
+    this.ghost = ghost;
     this.root = root;
     this.library = library;
     this.group = new Group();
@@ -73,6 +75,11 @@ export class BodyView {
       this.mesh.material = material;
       this.status.material = spec.Material;
       this.status.materialKnown = known;
+      if (this.ghost) {
+        material.transparent = true;
+        material.opacity = 0.3;
+        material.depthWrite = false;
+      }
       this.status.color = `#${material.color.getHexString()}`;
       this.status.opacity = material.opacity;
     }
@@ -125,14 +132,14 @@ export class BodyView {
     this.group.quaternion.copy(quat);
     const cgOff = vec3(this.spec?.CGOffset);
     this.cg.set(cgOff[0], cgOff[1], cgOff[2]).applyQuaternion(quat).add(this.group.position);
-    this.triad.visible = show.triad;
+    this.triad.visible = show.triad && !this.ghost;
     const L = this.extent();
     // the CG's own velocity (the reference point's differs when the body turns about it)
     const v = this.scratch.velocity.fromArray(vec3(frame.CGVel ?? frame.Vel));
     // its length saturates so a fast body's arrow stays on screen; the HUD gives the number
     const sat = (x, cap) => cap * (1 - Math.exp(-x / cap));
-    this.place(this.arrows.velocity, v, sat(v.length() * 0.5, 4 * L), show.velocity); // where it is in 0.5 s
-    this.trail.visible = show.trail;
+    this.place(this.arrows.velocity, v, sat(v.length() * 0.5, 4 * L), show.velocity && !this.ghost); // where it is in 0.5 s
+    this.trail.visible = show.trail && !this.ghost;
     this.trail.add([this.cg.x, this.cg.y, this.cg.z], L * 0.004);
   }
 

@@ -27,7 +27,8 @@ export class StateBuffer {
     /** @type {(frame: any) => void} called with the frame that broke the sequence */
     this.onDiscontinuity = () => {};
     /** The sample `sample()` returns: refilled on every call (read it before the next). */
-    this.out = { gen: 0, t: 0, bodies: /** @type {Array<{Pos: number[], quat: Quaternion, frame: any}>} */ ([]) };
+    this.out = { gen: 0, t: 0, bodies: /** @type {Array<{Pos: number[], quat: Quaternion, frame: any}>} */ ([]),
+      ghost: /** @type {Array<{Pos: number[], quat: Quaternion, frame: any}>|null} */ (null) }; // prettier-ignore
   }
 
   clear() {
@@ -51,6 +52,7 @@ export class StateBuffer {
       }
     }
     frame.quats = frame.bodies.map((b) => quatFromWxyz(b.Quater));
+    if (frame.ghost) frame.ghostQuats = frame.ghost.bodies.map((b) => quatFromWxyz(b.Quater));
     this.frames.push(frame);
     if (this.frames.length > KEEP) this.frames.shift();
     this.lastArrival = now;
@@ -92,6 +94,20 @@ export class StateBuffer {
       lerp3(a.bodies[k].Pos, b.bodies[k].Pos, s, o.Pos);
       o.quat.slerpQuaternions(a.quats[k], b.quats[k], s);
       o.frame = s < 0.5 ? a.bodies[k] : b.bodies[k];
+    }
+    // the ghost run, interpolated the same way (only between two frames that both carry it)
+    if (b.ghost && a.ghost && a.ghost.bodies.length === b.ghost.bodies.length) {
+      out.ghost ??= [];
+      while (out.ghost.length < b.ghost.bodies.length) out.ghost.push({ Pos: [0, 0, 0], quat: new Quaternion(), frame: null });
+      out.ghost.length = b.ghost.bodies.length;
+      for (let k = 0; k < b.ghost.bodies.length; k++) {
+        const o = out.ghost[k];
+        lerp3(a.ghost.bodies[k].Pos, b.ghost.bodies[k].Pos, s, o.Pos);
+        o.quat.slerpQuaternions(a.ghostQuats[k], b.ghostQuats[k], s);
+        o.frame = b.ghost.bodies[k];
+      }
+    } else {
+      out.ghost = null;
     }
     return out;
   }

@@ -33,6 +33,7 @@ const buffer = new StateBuffer();
 const hud = new Hud($('hud'));
 const plots = new Plots($('plot-grid'), $('plot-chooser'));
 const views = new Map(); // body Name -> BodyView
+const ghostViews = new Map(); // body Name -> the translucent BodyView of the ghost run
 const show = { triad: true, velocity: true, trail: true };
 let hello = null;
 let lastState = null;
@@ -88,6 +89,12 @@ const actions = {
     });
   },
   push,
+  /** Start a ghost run with `changes` (GhostSettings), or end it (null). */
+  ghost: (changes, ctl) => {
+    panel.send([ctl], { type: 'set_ghost', changes }, () => {
+      if (changes && !plots.chosen.has('Ghost')) plots.choose('Ghost', true);
+    });
+  },
   show: (p) => {
     Object.assign(show, { triad: p.triad, velocity: p.velocity, trail: p.trail });
     teach.set(p);
@@ -227,7 +234,10 @@ function receive(msg) {
     msg.gen = helloCount;
     buffer.push(msg, performance.now() / 1000);
     const body = selectedFrame();
-    if (body) plots.push(msg.t, body);
+    if (body) {
+      body.GhostDiff = msg.ghost?.diff[selectedIndex()] ?? null;
+      plots.push(msg.t, body);
+    }
     timeline.status(msg.status, msg.t);
     if (!timeline.past) {
       teach.frame(body);
@@ -256,6 +266,12 @@ function onHello(msg) {
   for (const spec of msg.scenario.bodies) {
     if (!views.has(spec.Name)) views.set(spec.Name, new BodyView(stage.ned, library, BACKGROUND));
     views.get(spec.Name).setSpec(spec);
+  }
+  for (const [name, view] of ghostViews) {
+    if (!names.includes(name)) {
+      view.dispose();
+      ghostViews.delete(name);
+    } else view.setSpec(msg.scenario.bodies[names.indexOf(name)]);
   }
   const bodyName = names.includes(panel.bodyName) ? panel.bodyName : names[0];
   panel.fromHello(msg, bodyName);
@@ -345,6 +361,27 @@ function showPast(frame) {
   const body = frame.bodies[k] ?? frame.bodies[0];
   if (lastState) hud.state({ ...frame, status: lastState.status }, body);
   hud.banner('past', `Showing the past: t = ${frame.t.toFixed(3)} s, re-simulated from the recording. The room runs on: Live returns to it.`, 'info');
+}
+
+/** The ghost run's bodies, translucent, where the server's ghost is (or none). */
+function drawGhosts(ghost) {
+  const specs = hello?.scenario.bodies ?? [];
+  if (!ghost) {
+    for (const v of ghostViews.values()) v.group.visible = false;
+    return;
+  }
+  ghost.forEach((g, k) => {
+    const spec = specs[k];
+    if (!spec) return;
+    let view = ghostViews.get(spec.Name);
+    if (!view) {
+      view = new BodyView(stage.ned, library, BACKGROUND, { ghost: true });
+      view.setSpec(spec);
+      ghostViews.set(spec.Name, view);
+    }
+    view.group.visible = true;
+    view.update({ Pos: g.Pos, quat: g.quat, frame: { CGVel: [0, 0, 0] } }, show);
+  });
 }
 
 // ---------------------------------------------------------------- view controls
@@ -472,6 +509,7 @@ stage.renderer.setAnimationLoop((time) => {
   if (sample) drawnT = sample.t;
   if (sample && hello) {
     sample.bodies.forEach((b, k) => views.get(b.frame.Name ?? hello.scenario.bodies[k]?.Name)?.update(b, show));
+    drawGhosts(sample.ghost ?? null);
     const v = selectedView();
     if (v && pendingView !== null && sample.gen >= pendingView) {
       pendingView = null;
@@ -501,6 +539,10 @@ stage.renderer.setAnimationLoop((time) => {
   timeline,
   share,
   clip,
+  /** The ghost bodies drawn: [{name, visible, Pos (NED)}]. */
+  get ghosts() {
+    return [...ghostViews].map(([name, v]) => ({ name, visible: v.group.visible, Pos: v.group.position.toArray() }));
+  },
   get lastState() {
     return lastState;
   },

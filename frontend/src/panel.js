@@ -60,6 +60,7 @@ export class Panel {
       Mesh: 'sphere', Material: 'Simple/Black', colour: '#202124', MeshScale: '', Size: '', MeshOrigin: '',
       forces: true, omegaL: false, poinsot: false, energy: false, ground: false,
       triad: true, worldAxes: true, velocity: true, trail: true, follow: true, projector: false,
+      ghostModel: 'fhsim', ghostIntegrator: 'same', ghostStep: '', ghostMass: '',
     }; // prettier-ignore
     const gui = new GUI({ container, title: 'sixdof', width: 320 });
     this.gui = gui;
@@ -145,6 +146,16 @@ export class Panel {
     this.vectorParam('Size', 3, fl);
     this.vectorParam('MeshOrigin', 3, fl, 'MeshOrigin (m, from CG)');
 
+    // A ghost run: the room's own inputs through other settings, drawn beside the body.
+    const fg = gui.addFolder('Ghost run');
+    c.ghostModel = fg.add(p, 'ghostModel', ['same', 'full', 'fhsim']).name('Model');
+    c.ghostIntegrator = fg.add(p, 'ghostIntegrator', ['same', 'euler', 'rk4']).name('Integrator');
+    c.ghostStep = fg.add(p, 'ghostStep').name('Step (s, empty: same)');
+    c.ghostMass = fg.add(p, 'ghostMass').name('Mass (kg, empty: same)');
+    c.ghostStart = fg.add({ go: () => this.startGhost() }, 'go').name('Start ghost');
+    c.ghostStop = fg.add({ go: () => this.actions.ghost(null, c.ghostStop) }, 'go').name('Remove ghost');
+    fg.close();
+
     // What is drawn: display only, so a watcher may change it too (each page its own).
     const fshow = gui.addFolder('Show');
     for (const [key, label, code] of OVERLAYS) {
@@ -165,6 +176,21 @@ export class Panel {
     this.relabel();
     fl.close();
     fi.close();
+  }
+
+  /** The ghost's settings from the Ghost run folder (empty or "same": as the room). */
+  startGhost() {
+    const p = this.p;
+    const changes = {};
+    if (p.ghostModel !== 'same') changes.model = p.ghostModel;
+    if (p.ghostIntegrator !== 'same') changes.integrator = p.ghostIntegrator;
+    for (const [key, field] of [['ghostStep', 'step'], ['ghostMass', 'Mass']]) {
+      const text = String(p[key]).trim();
+      if (text) changes[field] = Number(text);
+    }
+    if (!Object.keys(changes).length) return this.showError(this.c.ghostStart, 'Choose something the ghost runs differently.');
+    this.clearError(this.c.ghostStart);
+    this.actions.ghost(changes, this.c.ghostStart);
   }
 
   reloadPreset() {

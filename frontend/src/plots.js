@@ -22,6 +22,9 @@ export const CHANNELS = {
     get: (b) => [b.TranslationalEnergy, b.RotationalEnergy, b.PotentialEnergy, b.TotalEnergy] },
   AngularMomentum: { label: 'Angular momentum (global, about CG)', unit: 'N·m·s', series: ['N', 'E', 'D', '|L|'],
     get: (b) => [...b.AngularMomentum, norm(b.AngularMomentum)] },
+  // a ghost run (Ghost run folder): how far its body is from the live one
+  Ghost: { label: 'Ghost − live', unit: 'm, °', series: ['|ΔPos| (m)', 'angle (°)'],
+    get: (b) => (b.GhostDiff ? [b.GhostDiff.pos, b.GhostDiff.angle * DEG] : [0, 0]) },
 }; // prettier-ignore
 
 const COLORS = ['#d0312d', '#2e9d4a', '#2660c9', '#222222'];
@@ -129,6 +132,8 @@ export class Plots {
   choose(key, on) {
     if (on) this.chosen.add(key);
     else this.chosen.delete(key);
+    const box = /** @type {HTMLInputElement|null} */ (document.querySelector(`#plot-chooser input[data-channel='${key}']`));
+    if (box) box.checked = on;
     this.sync();
   }
 

@@ -174,3 +174,22 @@ def test_a_clip_from_the_timeline_plays_the_past_forward(page_run: PageRun) -> N
     assert (
         page.evaluate("__sixdof.timeline.frame.t") >= page.evaluate("__sixdof.timeline.now") - 0.05
     )
+
+
+def test_a_fhsim_ghost_of_the_tennis_racket_drifts_half_a_turn_away(page_run: PageRun) -> None:
+    """The room runs the full model and flips; its ghost without ω × Iω does not: the
+    page draws the ghost and plots the angle between them growing to about 180°."""
+    page = page_run.page
+    load_preset(page, "tennis_racket")
+    page.get_by_text("Ghost run").click()
+    page.get_by_label("Model", exact=True).last.select_option("fhsim")
+    page.get_by_text("Start ghost").click()
+    page.wait_for_function("__sixdof.lastState.ghost", timeout=10_000)
+    assert page.evaluate("__sixdof.lastState.ghost.changes") == {"model": "fhsim"}
+    page.wait_for_function("__sixdof.lastState.ghost.diff[0].angle > 2.5", timeout=20_000)
+    ghosts = page.evaluate("__sixdof.ghosts")
+    assert len(ghosts) == 1 and ghosts[0]["visible"]
+    assert page.locator("#plot-chooser input[data-channel='Ghost']").is_checked()
+    page.get_by_text("Remove ghost").click()
+    page.wait_for_function("!__sixdof.lastState.ghost", timeout=10_000)
+    page.wait_for_function("__sixdof.ghosts.every((g) => !g.visible)", timeout=5000)

@@ -175,6 +175,26 @@ class Hello(_Message):
     )
 
 
+class GhostBody(_Message):
+    Pos: Vec3
+    Quater: Vec4
+
+
+class GhostDiff(_Message):
+    pos: float = Field(description="distance between the ghost's and the live body's Pos, m")
+    angle: float = Field(description="angle of the rotation from the live body to the ghost, rad")
+
+
+class GhostFrame(_Message):
+    """The ghost run beside the room (set_ghost): its poses and how far it is from the room."""
+
+    t: float = Field(description="the ghost's simulated time, s (the room's within a step)")
+    changes: dict[str, Any] = Field(description="what the ghost runs with (GhostSettings)")
+    behind: bool = Field(description="the ghost could not keep up in the last tick")
+    bodies: list[GhostBody]
+    diff: list[GhostDiff]
+
+
 class State(_Message):
     """server -> client: one frame of the room's simulation, at the frame rate (60 Hz)."""
 
@@ -183,6 +203,7 @@ class State(_Message):
     t: float = Field(description="simulated time, s")
     status: Status
     bodies: list[BodyFrame]
+    ghost: GhostFrame | None = Field(None, description="only while the room has a ghost")
 
 
 class Ack(_Message):
@@ -336,6 +357,32 @@ class SetTimeScale(ClientModel):
     time_scale: Annotated[float, Within("time_scale")]
 
 
+class GhostSettings(_Message):
+    """What a ghost run changes: body parameters (for every body), the integrator, the step."""
+
+    model: Literal["full", "fhsim"] | None = None
+    Mass: Annotated[float, Within("Mass")] | None = None
+    InertiaRadi: Annotated[Vec3, Within("InertiaRadi")] | None = None
+    Inertia: Annotated[Vec6, Within("Inertia")] | None = None
+    CGOffset: Annotated[Vec3, Within("CGOffset")] | None = None
+    Gravity: Annotated[float, Within("Gravity")] | None = None
+    integrator: Literal["euler", "rk4"] | None = None
+    step: Annotated[float, Within("step")] | None = None
+
+    def changes(self) -> dict[str, Any]:
+        return self.model_dump(exclude_none=True)
+
+
+class SetGhost(ClientModel):
+    """client -> server: run the room's own inputs through other settings beside it (a
+    translucent ghost on the page, with the difference in `state.ghost`), or end the ghost
+    (`changes` null). The ghost re-runs the recorded changes from a keyframe of the current
+    run (docs/recording.md), then follows the room."""
+
+    type: Literal["set_ghost"]
+    changes: GhostSettings | None = None
+
+
 class GoBack(ClientModel):
     """client -> server: take the room back to its frame at or before t (of the current
     run, re-simulated from the recording) and go on from there, for everyone in the room.
@@ -411,6 +458,7 @@ CLIENT_MESSAGES: dict[str, type[ClientModel]] = {
     "auth": Auth,
     "go_back": GoBack,
     "undo_go_back": UndoGoBack,
+    "set_ghost": SetGhost,
 }
 
 server_message_adapter: TypeAdapter[Any] = TypeAdapter(ServerMessage)

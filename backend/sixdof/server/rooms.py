@@ -24,6 +24,7 @@ from .. import __version__
 from ..fields import FieldError, check_room
 from ..scenario import Scenario
 from ..simulation import Engine, LiveSimulation, warm_up
+from ..simulation.ghost import Ghost
 from ..simulation.replay import go_back
 from . import presets
 from .binary import encode_state
@@ -39,6 +40,7 @@ from .protocol import (
     Pause,
     Reset,
     Resume,
+    SetGhost,
     SetInput,
     SetParams,
     SetTimeScale,
@@ -71,9 +73,15 @@ def _dumps_state(seq: int, frame: dict[str, Any]) -> str:
     if b"null" in bodies or not math.isfinite(frame["t"]):
         raise ValueError("a state frame holds a non-finite number")
     status = orjson.dumps(frame["status"])
+    ghost = ""
+    if frame.get("ghost") is not None:
+        ghost_json = orjson.dumps(frame["ghost"])
+        if b"null" in ghost_json:  # its changes hold no null either (exclude_none)
+            raise ValueError("a state frame holds a non-finite number")
+        ghost = f',"ghost":{ghost_json.decode()}'
     return (
         f'{{"type":"state","seq":{seq},"t":{orjson.dumps(frame["t"]).decode()},'
-        f'"status":{status.decode()},"bodies":{bodies.decode()}}}'
+        f'"status":{status.decode()},"bodies":{bodies.decode()}{ghost}}}'
     )
 
 
@@ -95,6 +103,7 @@ class Room:
         self._version = sim.version  # the version the clients' hello describes
         self.expiry: asyncio.TimerHandle | None = None
         self.made_by_watcher = False  # counted against max_watcher_rooms
+        self.ghost: Ghost | None = None  # the room's inputs through other settings (set_ghost)
         self._step_cost: float | None = None  # s per step of `step` messages, measured
 
     # ------------------------------------------------------------------ cost
@@ -113,6 +122,7 @@ class Room:
         if self.expiry is not None:
             self.expiry.cancel()
         self.expiry = None
+        self.end_ghost()
 
     def publish(self, error: Exception | None = None) -> None:
         """After an advance (that raised `error`, if not None): offer one frame to every client."""
@@ -123,6 +133,7 @@ class Room:
         if not self.clients:
             return
         self._announce_pause()
+        self._follow_ghost()
         self.seq += 1
         encoded: dict[bool, tuple[str | bytes, bytes | None]] = {}  # by binary: once per tick
         now = time.monotonic()
@@ -141,10 +152,30 @@ class Room:
             self._fault("encoding a frame", exc)
 
     def _encode(self, binary: bool) -> str | bytes:
-        """This tick's state message, as JSON text or as the binary layout (binary.py)."""
+        """This tick's state message, as JSON text or as the binary layout (binary.py, which
+        carries no ghost)."""
         if binary:
             return encode_state(self.seq, *self.sim.frame_arrays())
-        return _dumps_state(self.seq, self.sim.frame())
+        frame = self.sim.frame()
+        if self.ghost is not None:
+            frame["ghost"] = self.ghost.frame(frame["bodies"])  # type: ignore[arg-type]  # list of dicts
+        return _dumps_state(self.seq, frame)
+
+    def _follow_ghost(self) -> None:
+        ghost = self.ghost
+        if ghost is None:
+            return
+        try:
+            ghost.follow()
+        except Exception as exc:  # the ghost must never take the room down
+            log.warning("room %s: ghost ended: %r", self.name, exc)
+            self.end_ghost()
+            self.broadcast(Refusal("invalid", f"ghost ended: {exc}", "changes").text())
+
+    def end_ghost(self) -> None:
+        if self.ghost is not None:
+            self.ghost.close()
+            self.ghost = None
 
     def _pause_for(self, code: ErrorCode, message: str) -> None:
         """Pause the simulation with `message` as its reason and tell every client once."""
@@ -255,6 +286,10 @@ class Room:
                 go_back(sim, msg.t)
             elif isinstance(msg, UndoGoBack):
                 sim.undo_go_back()
+            elif isinstance(msg, SetGhost):
+                self.end_ghost()
+                if msg.changes is not None:
+                    self.ghost = Ghost(sim, msg.changes.changes())
             else:
                 raise Refusal("unknown_type", f"type: {type(msg).__name__} is not handled")
         except FieldError as exc:

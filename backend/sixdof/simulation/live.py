@@ -88,6 +88,8 @@ class LiveSimulation:
         # every change at the step it took effect, and keyframes (recording.py); None: off
         self.recording: Recording | None = None
         self._undo: tuple[dict[str, Any], History, Recording, float] | None = None
+        # called with (kind, args) for every change logged (a ghost follows the room so)
+        self.listeners: list[Callable[[str, dict[str, Any] | None], None]] = []
         if recording_bytes is not None:
             self.recording = Recording(frame_rate=self.frame_rate, max_bytes=recording_bytes)
         self._commit_load(*plan_load(scenario))
@@ -607,6 +609,8 @@ class LiveSimulation:
         self._undo = None
         if self.recording is not None:
             self.recording.start(self.keyframe(origin))
+        for listener in tuple(self.listeners):  # a new run: "load" or "reset_all"
+            listener("load" if origin == "load" else "reset_all", None)
 
     def _log(
         self, kind: str, args: dict[str, Any] | None = None, *, keep_undo: bool = False
@@ -615,6 +619,8 @@ class LiveSimulation:
             self._undo = None  # a change: the future left by go_back is gone for good
         if self.recording is not None:
             self.recording.event(self._n_steps_total, kind, args)
+        for listener in tuple(self.listeners):
+            listener(kind, args)
 
     def _outputs(self) -> Mapping[str, Array]:
         """dynamics.outputs at the current state and inputs, cached until something changes."""
