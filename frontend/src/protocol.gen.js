@@ -96,6 +96,41 @@
  */
 
 /**
+ * @typedef {Object} GhostBody
+ * @property {[number, number, number]} Pos
+ * @property {[number, number, number, number]} Quater
+ */
+
+/**
+ * @typedef {Object} GhostDiff
+ * @property {number} pos distance between the ghost's and the live body's Pos, m
+ * @property {number} angle angle of the rotation from the live body to the ghost, rad
+ */
+
+/**
+ * The ghost run beside the room (set_ghost): its poses and how far it is from the room.
+ * @typedef {Object} GhostFrame
+ * @property {number} t the ghost's simulated time, s (the room's within a step)
+ * @property {Object} changes what the ghost runs with (GhostSettings)
+ * @property {boolean} behind the ghost could not keep up in the last tick
+ * @property {Array<GhostBody>} bodies
+ * @property {Array<GhostDiff>} diff
+ */
+
+/**
+ * What a ghost run changes: body parameters (for every body), the integrator, the step.
+ * @typedef {Object} GhostSettings
+ * @property {"full" | "fhsim" | null} [model]
+ * @property {number | null} [Mass]
+ * @property {[number, number, number] | null} [InertiaRadi]
+ * @property {[number, number, number, number, number, number] | null} [Inertia]
+ * @property {[number, number, number] | null} [CGOffset]
+ * @property {number | null} [Gravity]
+ * @property {"euler" | "rk4" | null} [integrator]
+ * @property {number | null} [step]
+ */
+
+/**
  * client -> server: take the room back to its frame at or before t (of the current
  * @typedef {Object} GoBack
  * @property {"go_back"} type
@@ -201,6 +236,14 @@
  */
 
 /**
+ * client -> server: run the room's own inputs through other settings beside it (a
+ * @typedef {Object} SetGhost
+ * @property {"set_ghost"} type
+ * @property {string | number | null} [id] optional; echoed in the ack or error
+ * @property {GhostSettings | null} [changes]
+ */
+
+/**
  * client -> server: set a body's applied force and moment.
  * @typedef {Object} SetInput
  * @property {"set_input"} type
@@ -260,6 +303,7 @@
  * @property {number} t simulated time, s
  * @property {Status} status
  * @property {Array<BodyFrame>} bodies
+ * @property {GhostFrame | null} [ghost] only while the room has a ghost
  */
 
 /**
@@ -292,7 +336,7 @@
  * @property {string | number | null} [id] optional; echoed in the ack or error
  */
 /** @typedef {Hello | State | Ack | Error} ServerMessage */
-/** @typedef {SetInput | SetParams | Pause | Resume | Step | Reset | SetTimeScale | LoadScenario | Auth | GoBack | UndoGoBack} ClientMessage */
+/** @typedef {SetInput | SetParams | Pause | Resume | Step | Reset | SetTimeScale | LoadScenario | Auth | GoBack | UndoGoBack | SetGhost} ClientMessage */
 
 export const PROTOCOL_VERSION = 1;
 
@@ -316,7 +360,8 @@ export const CLIENT_MESSAGE_TYPES = Object.freeze([
   "load_scenario",
   "auth",
   "go_back",
-  "undo_go_back"
+  "undo_go_back",
+  "set_ghost"
 ]);
 
 /** the keys of each body of a state frame */

@@ -29,7 +29,9 @@ export class Share {
     const choices = /** @type {HTMLElement} */ (el.querySelector('.share-what'));
     for (const [value, text] of Object.entries(WHAT)) {
       const label = document.createElement('label');
-      const radio = Object.assign(document.createElement('input'), { type: 'radio', name: 'what', value, checked: value === 'now' });
+      const radio = document.createElement('input');
+      radio.type = 'radio';
+      Object.assign(radio, { name: 'what', value, checked: value === 'now' });
       label.append(radio, ` ${text}`);
       choices.append(label);
     }

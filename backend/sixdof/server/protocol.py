@@ -436,6 +436,7 @@ ClientMessage = Annotated[
         Auth,
         GoBack,
         UndoGoBack,
+        SetGhost,
     ],
     Field(discriminator="type"),
 ]

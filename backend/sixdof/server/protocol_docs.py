@@ -169,6 +169,11 @@ def examples() -> dict[str, list[dict[str, Any]]]:
         "auth": [{"type": "auth", "token": "s3cret", "id": 1}],
         "go_back": [{"type": "go_back", "t": 12.5, "id": 9}],
         "undo_go_back": [{"type": "undo_go_back", "id": 10}],
+        "set_ghost": [
+            {"type": "set_ghost", "changes": {"model": "fhsim"}, "id": 11},
+            {"type": "set_ghost", "changes": {"integrator": "euler", "step": 0.01}},
+            {"type": "set_ghost", "changes": None},
+        ],
         "load_scenario": [
             {"type": "load_scenario", "preset": "tennis_racket"},
             {"type": "load_scenario", "scenario": {"name": "drop", "bodies": [{"Mass": 2.0}]}},
