@@ -1,5 +1,7 @@
 """Command latency: from sending a push to the first state frame that shows it.
 
+The push is `set_input` on the push channel (what the keys, the pad and a drag send).
+
 One probe client sends `set_input` with a new Force at a random phase of the frame period
 (a uniform random wait before each command, so commands do not line up with ticks), then
 reads state frames until one carries that Force; the time between is one sample. It takes
@@ -31,14 +33,19 @@ HERE = Path(__file__).parent
 SCENARIO = {"name": "latency", "bodies": [{"Name": "B", "Gravity": 0.0, "Mass": 1e6}]}
 
 
-async def probe(ws_url: str, room: str, samples: int, rng: random.Random) -> list[float]:
+async def probe(
+    ws_url: str, room: str, samples: int, rng: random.Random, channel: str = "push"
+) -> list[float]:
     out = []
     async with connect(f"{ws_url}?room={room}", max_size=None, max_queue=None) as ws:
         for i in range(samples):
             await asyncio.sleep(rng.uniform(0.0, 2 / 60))  # a random phase of the tick
             force = float(i % 1000 + 1)
             sent = time.monotonic()
-            await ws.send(json.dumps({"type": "set_input", "Force": [force, 0, 0], "id": i}))
+            # a push (the channel the keys, the pad and the drag use), not the constant input,
+            # whose change is part of the scenario and re-sends every client a hello
+            push = {"type": "set_input", "channel": channel, "Force": [force, 0, 0], "id": i}
+            await ws.send(json.dumps(push))
             while True:
                 msg = await ws.recv(decode=False)
                 if not msg.startswith(b'{"type":"state"'):
@@ -50,7 +57,9 @@ async def probe(ws_url: str, room: str, samples: int, rng: random.Random) -> lis
     return out
 
 
-def run_phase(server: Server, watchers: int, samples: int, seed: int) -> dict[str, Any]:
+def run_phase(
+    server: Server, watchers: int, samples: int, seed: int, channel: str = "push"
+) -> dict[str, Any]:
     room = f"lat{watchers}"
     request = urllib.request.Request(
         f"{server.url}api/rooms/{room}/scenario", data=json.dumps(SCENARIO).encode(),
@@ -73,7 +82,7 @@ def run_phase(server: Server, watchers: int, samples: int, seed: int) -> dict[st
             time.sleep(0.2)
     ws_url = server.url.replace("http://", "ws://") + "ws"
     try:
-        lat = np.array(asyncio.run(probe(ws_url, room, samples, random.Random(seed))))
+        lat = np.array(asyncio.run(probe(ws_url, room, samples, random.Random(seed), channel)))
     finally:
         if crowd is not None:
             crowd.kill()
@@ -94,6 +103,12 @@ def main() -> None:
                         help="watchers beside the probe (0: the probe alone)")  # fmt: skip
     parser.add_argument("--samples", type=int, default=300)
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument(
+        "--channel",
+        choices=["push", "constant"],
+        default="push",
+        help="constant: a change of the scenario, which re-sends every client a hello",
+    )
     parser.add_argument("--json", type=Path)
     args = parser.parse_args()
     most = max(args.clients) + 10
@@ -103,11 +118,12 @@ def main() -> None:
          "--limit", f"max_clients_per_room={most}"]
     )  # fmt: skip
     rows = []
+    print(f"set_input on the {args.channel} channel")
     print("| clients in the room | samples | p50 ms | p99 ms | max ms |")
     print("|---|---|---|---|---|")
     try:
         for n in args.clients:
-            row = run_phase(server, n, args.samples, args.seed + n)
+            row = run_phase(server, n, args.samples, args.seed + n, args.channel)
             rows.append(row)
             print(
                 f"| {n + 1} | {row['samples']} | {row['p50_ms']:.1f} | {row['p99_ms']:.1f} | "

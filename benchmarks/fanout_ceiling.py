@@ -33,8 +33,7 @@ class Connection(asyncio.Protocol):
     clients: ClassVar[set[asyncio.Transport]] = set()
 
     def connection_made(self, transport: asyncio.BaseTransport) -> None:
-        assert isinstance(transport, asyncio.Transport)
-        self.transport = transport
+        self.transport = transport  # type: ignore[assignment]  # uvloop's is not a subclass
         self.buffer = b""
 
     def data_received(self, data: bytes) -> None:

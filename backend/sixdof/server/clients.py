@@ -71,6 +71,7 @@ class Client:
         self.id = next(_ids)
         self.ws = ws
         self.binary = binary  # state frames in the binary layout (binary.py), not JSON
+        self.last_message_at = -1e9  # time.monotonic() of its last message (frames go first)
         self.wire = wire  # frames straight to the socket; None: through the sender task
         self.can_control = can_control
         self.max_pending = max_pending
@@ -103,6 +104,15 @@ class Client:
         self._latest = None  # an older frame still in the slot must not follow this one
         if self.wire.offer(wire_frame, now):
             self.frames_sent += 1
+
+    def send_hello(self, text: str, frame: bytes) -> None:
+        """A hello for every client of a room (`frame`: its ready-made websocket frame):
+        written at once when nothing of this client's is on its way, else queued behind its
+        replies (the sender of a change sees its ack first)."""
+        if self.wire is not None and not self._replies and not self._sending:
+            if self.wire.write(frame):
+                return
+        self.send_reply(text, "hello")
 
     def send_reply(self, text: str, kind: str = "reply") -> None:
         """Queue a hello, ack or error, in order; a newer hello replaces one still waiting."""

@@ -139,7 +139,14 @@ class Room:
         now = time.monotonic()
         try:
             self.sync_hello()
-            for client in tuple(self.clients):
+            # who sent something in the last 2 s gets the frame first: the one who pushed
+            # sees the answer without waiting for the frame to go to every watcher
+            recent = now - 2.0
+            active = [c for c in self.clients if c.last_message_at > recent]
+            quiet = (
+                [c for c in self.clients if c.last_message_at <= recent] if active else self.clients
+            )
+            for client in (*active, *quiet):
                 kind = client.binary
                 if kind not in encoded:
                     payload = self._encode(kind)
@@ -243,12 +250,14 @@ class Room:
         if self.sim.version == self._version:
             return
         self._version = self.sim.version
-        encoded: dict[tuple[bool, bool], str] = {}  # at most four variants, encoded once each
+        # at most four variants, each encoded once, as text and as a whole websocket frame
+        encoded: dict[tuple[bool, bool], tuple[str, bytes]] = {}
         for client in tuple(self.clients):
             key = (client.can_control, client.binary)
             if key not in encoded:
-                encoded[key] = self.hello(*key)
-            client.send_reply(encoded[key], "hello")
+                text = self.hello(*key)
+                encoded[key] = (text, wire_frame(text))
+            client.send_hello(*encoded[key])
 
     # ------------------------------------------------------------------ control
     def apply(self, msg: Any) -> None:

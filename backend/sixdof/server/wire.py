@@ -79,6 +79,14 @@ class Wire:
             and not c.transport.is_closing()
         )
 
+    def write(self, frame: bytes) -> bool:
+        """Write `frame` now if the connection is open and not backed up; True if written
+        (a message that must not be skipped goes the slow way when this says False)."""
+        if not self.open or self._connection.transport.get_write_buffer_size() > MAX_BUFFER:
+            return False
+        self._connection.transport.write(frame)
+        return True
+
     def offer(self, frame: bytes, now: float | None = None) -> bool:
         """Write `frame` unless the connection is closed or still has `MAX_BUFFER` bytes
         waiting; True if written. A client stuck for STUCK_SECONDS is disconnected."""

@@ -177,6 +177,7 @@ async def _receive_loop(
             client.send_reply(refusal.text())
             continue
         started = time.perf_counter()
+        client.last_message_at = time.monotonic()
         for reply in await _handle(text, client, room, settings, budget):
             client.send_reply(*reply)
         room.sync_hello()
