@@ -73,8 +73,10 @@ def test_a_backed_up_client_skips_frames_and_a_stuck_one_is_cut_off() -> None:
 
 def test_nothing_is_written_to_a_closing_connection() -> None:
     transport = FakeTransport()
-    assert not Wire(connection(transport, State.CLOSING)).offer(b"f", now=0.0)
+    assert not Wire(connection(transport, State.CLOSING)).write(b"hello")  # a reply: exact check
     closed = connection(transport)
     closed.close_sent = True
-    assert not Wire(closed).offer(b"f", now=0.0)
+    assert not Wire(closed).offer(b"f", now=0.0) and not Wire(closed).write(b"f")
+    transport.aborted = True  # the transport is closing
+    assert not Wire(connection(transport)).offer(b"f", now=0.0)
     assert transport.written == []

@@ -88,11 +88,16 @@ class Wire:
         return True
 
     def offer(self, frame: bytes, now: float | None = None) -> bool:
-        """Write `frame` unless the connection is closed or still has `MAX_BUFFER` bytes
-        waiting; True if written. A client stuck for STUCK_SECONDS is disconnected."""
-        if not self.open:
+        """Write `frame` unless the connection is closing or still has `MAX_BUFFER` bytes
+        waiting; True if written. A client stuck for STUCK_SECONDS is disconnected.
+
+        The hot path of the fan-out (once per client and tick): the cheap checks only. A
+        connection in this room has completed its handshake; once either side closes,
+        `close_sent` or the transport says so."""
+        c = self._connection
+        transport = c.transport
+        if c.close_sent or transport.is_closing():
             return False
-        transport = self._connection.transport
         if transport.get_write_buffer_size() > MAX_BUFFER:
             now = time.monotonic() if now is None else now
             if self.stuck_since is None:
