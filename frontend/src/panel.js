@@ -148,10 +148,10 @@ export class Panel {
 
     // A ghost run: the room's own inputs through other settings, drawn beside the body.
     const fg = gui.addFolder('Ghost run');
-    c.ghostModel = fg.add(p, 'ghostModel', ['same', 'full', 'fhsim']).name('Model');
-    c.ghostIntegrator = fg.add(p, 'ghostIntegrator', ['same', 'euler', 'rk4']).name('Integrator');
-    c.ghostStep = fg.add(p, 'ghostStep').name('Step (s, empty: same)');
-    c.ghostMass = fg.add(p, 'ghostMass').name('Mass (kg, empty: same)');
+    c.ghostModel = fg.add(p, 'ghostModel', ['same', 'full', 'fhsim']).name('Ghost model');
+    c.ghostIntegrator = fg.add(p, 'ghostIntegrator', ['same', 'euler', 'rk4']).name('Ghost integrator');
+    c.ghostStep = fg.add(p, 'ghostStep').name('Ghost step (s, empty: same)');
+    c.ghostMass = fg.add(p, 'ghostMass').name('Ghost mass (kg, empty: same)');
     c.ghostStart = fg.add({ go: () => this.startGhost() }, 'go').name('Start ghost');
     c.ghostStop = fg.add({ go: () => this.actions.ghost(null, c.ghostStop) }, 'go').name('Remove ghost');
     fg.close();
