@@ -253,3 +253,18 @@ def test_an_hour_of_a_room_stays_within_the_recording_bound() -> None:
     live = sim._history.table()
     n = min(len(live), len(table))
     assert n > 100 and np.array_equal(table[-n:], live[-n:])
+
+
+def test_playing_the_past_forward_goes_on_from_where_it_stood() -> None:
+    from sixdof.simulation.replay import past_frame
+
+    sim = driven()
+    times, history = sim._history.times, sim.history_arrays()
+    body = sim.names[0]
+    frame = past_frame(sim, float(times[10]))
+    for k in range(11, 400):  # frame by frame, as the page plays a clip of the past
+        frame = past_frame(sim, frame["t"], 1)
+        assert frame["t"] == times[k]
+        assert frame["bodies"][0]["Pos"] == history[f"{body}.Pos"][k].tolist()
+    cursor = sim.recording.replay_cursor
+    assert cursor is not None and cursor.frames > 300  # it went on, not from the keyframe

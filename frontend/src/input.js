@@ -276,8 +276,8 @@ export class DragPush {
     const k = mEff * w0 * w0;
     const c = 2 * 0.8 * Math.sqrt(k * mEff);
     const maxForce = Math.min(1e7, 40 * weightScale(spec)); // a hand, not a hammer
-    this.push('drag', { frame: 'global', Force: [0, 0, 0], Moment: [0, 0, 0], point: r,
-      spring: { target, stiffness: k, damping: c, max_force: maxForce } }); // prettier-ignore
+    a.spring = { target, stiffness: k, damping: c, max_force: maxForce };
+    this.push('drag', { frame: 'global', Force: [0, 0, 0], Moment: [0, 0, 0], point: r, spring: a.spring });
   }
 
   /** The pull arrow from the grabbed point (where the body is now) to the fixed target. */

@@ -562,7 +562,7 @@ stage.renderer.setAnimationLoop((time) => {
   /** The drag in progress: the grabbed point (body frame) and its target (NED), or null. */
   get drag() {
     const a = drag.active;
-    return a ? { point: a.point, target: threeToNed(a.target) } : null;
+    return a ? { point: a.point, target: threeToNed(a.target), spring: a.spring ?? null } : null;
   },
   /** Frames rendered so far, and the simulated time of the pose drawn last (tests wait on these). */
   get rendered() {

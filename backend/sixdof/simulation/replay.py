@@ -122,30 +122,55 @@ def _frames_until(segment: Mapping[str, Any], t: float) -> int:
     return frames
 
 
+@dataclass
+class Cursor:
+    """Where a re-simulation of one segment stands: the next request further on in the same
+    segment goes on from here instead of from the keyframe (playing the past forward costs
+    what running it did, not its square)."""
+
+    segment_step: int  # the segment's keyframe step
+    sim: LiveSimulation
+    index: int  # the next item to take
+    step: int
+    frames: int
+
+
 def _replay_to(
-    segment: Mapping[str, Any], frame_rate: float, t: float, wanted: int | None = None
-) -> tuple[LiveSimulation, int] | None:
+    segment: Mapping[str, Any],
+    frame_rate: float,
+    t: float,
+    wanted: int | None = None,
+    cursor: Cursor | None = None,
+) -> tuple[LiveSimulation, int, Cursor] | None:
     """A simulation exactly at the segment's last frame at or before t (with the events
-    before that frame applied, none after), or at its `wanted`-th frame stamp, and how many
-    frame stamps that is; None when there is no such frame."""
+    before that frame applied, none after), or at its `wanted`-th frame stamp, how many
+    frame stamps that is, and a cursor there; None when there is no such frame. `cursor`:
+    a previous result in this segment to go on from, used when it is not past `wanted`."""
     wanted = _frames_until(segment, t) if wanted is None else wanted
     if wanted < 1:
         return None
     keyframe = segment["keyframe"]
-    sim = LiveSimulation.from_keyframe(keyframe, frame_rate=frame_rate)
-    step, frames = int(keyframe["step"]), 0
-    for item in segment["items"]:
+    key = int(keyframe["step"])
+    if cursor is not None and cursor.segment_step == key and cursor.frames <= wanted:
+        sim, index, step, frames = cursor.sim, cursor.index, cursor.step, cursor.frames
+    else:
+        sim = LiveSimulation.from_keyframe(keyframe, frame_rate=frame_rate)
+        index, step, frames = 0, key, 0
+    items = segment["items"]
+    while frames < wanted and index < len(items):
+        item = items[index]
+        index += 1
         ahead = int(item["step"]) - step
         if ahead and sim.run_steps(ahead) < ahead:
             break
         step = int(item["step"])
         if item["kind"] == "frame":
             frames += 1
-            if frames == wanted:
-                break
         elif item["kind"] in PHYSICS_EVENTS:
             _apply(sim, item)
-    return sim, frames
+    if frames < 1:
+        return None
+    return sim, frames, Cursor(key, sim, index, step, frames)
 
 
 def go_back(sim: LiveSimulation, t: float) -> float:
@@ -166,7 +191,7 @@ def go_back(sim: LiveSimulation, t: float) -> float:
     replayed = _replay_to(segment, sim.frame_rate, t)
     if replayed is None:
         raise FieldError("t", "out_of_range", f"t: no frame at or before {t:g} s")
-    there, frames = replayed
+    there, frames, _ = replayed
     with sim.lock:  # the room went on meanwhile: find the segment again by its keyframe
         key = int(segment["keyframe"]["step"])
         index = next((i for i, s in enumerate(rec.segments) if s.step == key), None)
@@ -210,8 +235,12 @@ def past_frame(sim: LiveSimulation, t: float, offset: int = 0) -> dict[str, Any]
         wanted = max(1, min(wanted, rec.frame_count(index)))
         last = index == len(rec.segments) - 1 and wanted == rec.frame_count(index)
         segment = rec.segments[index].to_json()
-    replayed = _replay_to(segment, sim.frame_rate, float("inf"), wanted)
+        cursor = rec.replay_cursor
+    replayed = _replay_to(segment, sim.frame_rate, float("inf"), wanted, cursor)
     if replayed is None:
         return None
+    with sim.lock:
+        if sim.recording is rec:
+            rec.replay_cursor = replayed[2]
     frame = replayed[0].frame()
     return {"t": frame["t"], "bodies": frame["bodies"], "last": last}
