@@ -147,6 +147,9 @@ def test_the_notebook_shows_the_body_on_first_display_and_moves_live(
             240,
         )
         canvas = page.locator(".jp-OutputArea-output canvas").first
+        # the widget's view comes after the cell's text: under load (the other worker runs
+        # browser tests too) it took over 30 s in CI
+        canvas.wait_for(state="visible", timeout=120_000)
         # no click, no drag: wait only until WebGL has drawn the frame
         deadline = time.monotonic() + 30
         first = canvas_pixels(canvas)
