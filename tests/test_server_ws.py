@@ -60,9 +60,12 @@ def send(ws: Any, payload: dict[str, Any] | str) -> dict[str, Any]:
 def paused_frame(ws: Any) -> dict[str, Any]:
     """Pause and return a state frame taken after the pause took effect."""
     assert send(ws, {"type": "pause"})["type"] == "ack"
-    frame = recv(ws, "state")
-    assert frame["status"]["running"] is False
-    return frame
+    # a frame encoded by the tick just before the pause may still be on its way after the ack
+    for _ in range(3):
+        frame = recv(ws, "state")
+        if frame["status"]["running"] is False:
+            return frame
+    raise AssertionError(f"still running three frames after the pause: {frame['status']}")
 
 
 def assert_unchanged(ws: Any, client: TestClient, before: dict[str, Any], scenario: Any) -> None:
