@@ -284,6 +284,11 @@ def render() -> str:
         f" `max_watcher_rooms` ({d['max_watcher_rooms']}), apart from the"
         f" {d['max_rooms']} rooms of clients that may control. A room with no client stops"
         " ticking (its `t` stays) until someone joins again.",
+        "- `frames` (optional): `binary` for state frames in the compact binary layout below"
+        " (`hello.frames` confirms it); `json`, the default, otherwise.",
+        "- `snapshot` (optional): the id of a Share link's snapshot (POST"
+        " /api/rooms/{room}/share); a room that does not exist yet is made from it, an existing"
+        " room is joined as it is. An unknown id gets an `error` (field `snapshot`) and 1008.",
         "- Origin: a browser's websocket is refused (HTTP 403) unless its `Origin` is the"
         " address the page was loaded from, given as an IP address or `localhost` (e.g."
         " `http://192.168.1.20:8000`), or is allowed with `--allow-origin` (needed for pages"
