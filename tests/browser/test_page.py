@@ -172,13 +172,16 @@ def test_shift_drag_pulls_the_body_toward_the_mouse(page_run: PageRun) -> None:
     follow_off(page)
     page.click("#btn-reset")
     mass = page.evaluate("__sixdof.hello.scenario.bodies[0].Mass")
-    # the first pull the server applies (applied Force minus the constant one), page side:
-    # then the body is still at rest, so the spring points from the grabbed point to the mouse
+    # the first real pull the server applies (applied Force minus the constant one), page
+    # side: the body still nearly at rest, the spring points from the grabbed point to the
+    # mouse. The spring sent at the grab itself pulls toward the grabbed point as drawn, which
+    # the interpolated pose of the turning body puts a little away (0.46 N once, under CI
+    # load): pulls under 5 % of the weight are not the one to check
     page.evaluate(
         """(w) => { window.__pull = null; window.__pullTimer = setInterval(() => {
              const f = __sixdof.lastState.bodies[0].Force;
              const p = [f[0], f[1], f[2] - w];
-             if (!window.__pull && Math.hypot(...p) > 1e-6) window.__pull = p;
+             if (!window.__pull && Math.hypot(...p) > 0.05 * Math.abs(w)) window.__pull = p;
            }, 5); }""",
         -mass * G,
     )
