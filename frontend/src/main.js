@@ -46,7 +46,6 @@ let asking = false; // we loaded a preset paused: its caption asks the question 
 const conn = new Connection({ room, token, onMessage: receive, onStatus: (s) => hud.connection(s) });
 const timeline = new Timeline($('timeline'), {
   room,
-  token,
   send: (msg, handlers) => conn.send(msg, handlers),
   onShow: showPast,
   onError: (text) => flash(text),

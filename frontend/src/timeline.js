@@ -15,15 +15,13 @@ export class Timeline {
    * @param {HTMLElement} el  the #timeline bar
    * @param {object} opts
    * @param {string} opts.room
-   * @param {string|null} opts.token
    * @param {(msg: object, handlers?: object) => string|null} opts.send
    * @param {(frame: any) => void} opts.onShow  a past frame to draw, or null to go live
    * @param {(text: string) => void} opts.onError
    */
-  constructor(el, { room, token, send, onShow, onError }) {
+  constructor(el, { room, send, onShow, onError }) {
     this.el = el;
     this.room = room;
-    this.token = token;
     this.send = send;
     this.onShow = onShow;
     this.onError = onError;

@@ -43,6 +43,7 @@ class Bystander:
     def __init__(self, ws_url: str, room: str = BYSTANDER) -> None:
         self.url = f"{ws_url}?room={room}"
         self.times: list[float] = []
+        self.arrived = threading.Condition()  # notified on every state frame
         self.stop = threading.Event()
         self.started = threading.Event()
         self.thread = threading.Thread(target=self._run, daemon=True)
@@ -54,7 +55,9 @@ class Bystander:
             while not self.stop.is_set():
                 msg = ws.recv(timeout=10)
                 if isinstance(msg, str) and msg.startswith('{"type":"state"'):
-                    self.times.append(time.monotonic())
+                    with self.arrived:
+                        self.times.append(time.monotonic())
+                        self.arrived.notify_all()
                     self.started.set()
 
     def fps(self, t0: float, t1: float) -> float:
@@ -66,9 +69,8 @@ class Bystander:
         t0 = time.monotonic()
         result = attack()
         t1 = max(time.monotonic(), t0 + at_least)
-        deadline = time.monotonic() + at_least + 10
-        while not (self.times and self.times[-1] >= t1) and time.monotonic() < deadline:
-            time.sleep(0.02)  # waiting for a frame stamped after t1, not for a fixed time
+        with self.arrived:  # a frame stamped after t1: the window is complete
+            self.arrived.wait_for(lambda: bool(self.times) and self.times[-1] >= t1, at_least + 10)
         fps = self.fps(t0, t1)
         test = os.environ.get("PYTEST_CURRENT_TEST", "?").split("::")[-1].split(" ")[0]
         print(f"bystander: {fps:.1f} fps over {t1 - t0:.1f} s during {test}")  # -s shows it

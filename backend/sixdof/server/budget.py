@@ -57,9 +57,6 @@ class Budgets:
         self.clock = clock
         self._by_address: dict[str, WorkBudget] = {}
 
-    def __len__(self) -> int:
-        return len(self._by_address)
-
     def of(self, address: str) -> WorkBudget:
         budget = self._by_address.get(address)
         if budget is None:

@@ -96,7 +96,6 @@ def protocols(settings: Settings) -> tuple[type[HttpToolsProtocol], type[WebSock
     header_timeout = settings.header_timeout
 
     class GuardedHttp(HttpToolsProtocol):
-        connections_counted = count
         _header_timer: asyncio.TimerHandle | None = None
 
         def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]  # uvicorn's own signature
@@ -145,8 +144,6 @@ def protocols(settings: Settings) -> tuple[type[HttpToolsProtocol], type[WebSock
             self.transport.close()
 
     class GuardedWebSocket(WebSocketsSansIOProtocol):
-        connections_counted = count
-
         def connection_made(self, transport: Any) -> None:
             super().connection_made(transport)
             count.admit(transport, _address(transport))  # counted already by GuardedHttp

@@ -22,6 +22,7 @@ import numpy as np
 from ..dynamics import quaternion as quat
 from ..fields import FieldError
 from .live import LiveSimulation
+from .replay import apply_event
 
 #: Body-steps a ghost may take to catch up with the room when it starts (about 0.1 s).
 MAX_CATCH_UP = 1_000_000
@@ -89,16 +90,7 @@ class Ghost:
         return ghost
 
     def _apply(self, sim: LiveSimulation, kind: str, args: Mapping[str, Any]) -> None:
-        if kind == "set_input":
-            sim.set_input(args["body"], args["force"], args["moment"], frame=args["frame"],
-                          point=args["point"], channel=args["channel"],
-                          spring=args.get("spring"))  # fmt: skip
-        elif kind == "set_params":
-            fields = {k: v for k, v in args["fields"].items() if k not in self.changes}
-            if fields:
-                sim.set_params(args["body"], **fields)
-        elif kind == "reset":
-            sim.reset(args["body"], args["state"])
+        apply_event(sim, {**args, "kind": kind}, keep=tuple(self.changes))
 
     # ------------------------------------------------------------------ following the room
 

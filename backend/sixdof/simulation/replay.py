@@ -10,7 +10,7 @@ are in fact bit-identical).
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -35,18 +35,19 @@ class Run:
     times: Array  # (T,)
     table: Array  # (T, columns): the room's history.csv layout
 
-    def csv_rows(self) -> Array:
-        return self.table
 
-
-def _apply(sim: LiveSimulation, item: Mapping[str, Any]) -> None:
+def apply_event(sim: LiveSimulation, item: Mapping[str, Any], keep: Sequence[str] = ()) -> None:
+    """Make a recorded physics change on `sim` with the method the room used; `keep`: the
+    set_params fields not to change (a ghost's own settings)."""
     kind = item["kind"]
     if kind == "set_input":
         sim.set_input(item["body"], item["force"], item["moment"], frame=item["frame"],
                       point=item["point"], channel=item["channel"],
                       spring=item.get("spring"))  # fmt: skip
     elif kind == "set_params":
-        sim.set_params(item["body"], **item["fields"])
+        fields = {k: v for k, v in item["fields"].items() if k not in keep}
+        if fields:
+            sim.set_params(item["body"], **fields)
     elif kind == "reset":
         sim.reset(item["body"], item["state"])
 
@@ -86,7 +87,7 @@ def resimulate(data: Any) -> list[Run]:
                 times.append(sim.t)
                 rows.append(sim.history_row())
             elif item["kind"] in PHYSICS_EVENTS:
-                _apply(sim, item)
+                apply_event(sim, item)
     close_run()
     return runs
 
@@ -167,7 +168,7 @@ def _replay_to(
         if item["kind"] == "frame":
             frames += 1
         elif item["kind"] in PHYSICS_EVENTS:
-            _apply(sim, item)
+            apply_event(sim, item)
     if frames < 1:
         return None
     return sim, frames, Cursor(key, sim, index, step, frames)
