@@ -171,12 +171,7 @@ class History:
 
     def csv(self) -> str:
         """The history as CSV text: one header line, then one line per row, oldest first."""
-        buf = io.StringIO()
-        buf.write(",".join(self.header()) + "\n")
-        table = self.table()
-        if table.shape[0]:
-            np.savetxt(buf, table, fmt="%.15g", delimiter=",")
-        return buf.getvalue()
+        return "".join(csv_pieces(self.header(), self.table()))
 
 
 def csv_pieces(header: Sequence[str], table: Array, cells: int = 50_000) -> Iterator[str]:
