@@ -155,10 +155,7 @@ def test_settings_that_cannot_keep_real_time_slow_only_their_own_room(
                 ws.send(json.dumps({"type": "set_params", "step": 1e-5, "id": 1}))
                 ws.send(json.dumps({"type": "set_time_scale", "time_scale": 100, "id": 2}))
                 assert {r["type"] for r in replies(ws, {1, 2}).values()} == {"ack"}
-            # the attack is the load itself: it runs until the heavy room says it is slowed
-            # over a whole second of its own (its RTF window)
-            while not ((st := _last_status(rooms[0]))["compute_limited"] and st["rtf"] < 0.5):
-                pass
+            time.sleep(2.0)  # the attack is the load itself: let it run for two seconds
             return [
                 json.loads(urllib.request.urlopen(f"{server.url}api/rooms/heavy0/stats").read()),
                 _last_status(rooms[0]),
