@@ -165,8 +165,9 @@ def test_settings_that_cannot_keep_real_time_slow_only_their_own_room(
     assert status["compute_limited"] is True
     assert status["rtf"] < 0.5, status  # its own clock runs slow …
     assert fps >= MIN_FPS, f"the bystander fell to {fps:.1f} fps"  # … not its neighbours'
-    # the tick kept within its budget (half a frame period) and one round of steps
-    assert stats["tick_busy_p50"] < 0.7 / 60, stats
+    # the tick kept within its budget (half a frame period) and one round of steps; its CPU
+    # time, as its wall time also counts the other test workers that preempt it on CI
+    assert stats["tick_cpu_p50"] < 0.7 / 60, stats
 
 
 def _last_status(ws: ClientConnection) -> dict:
