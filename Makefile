@@ -30,7 +30,10 @@ frontend/node_modules/.installed: frontend/package-lock.json
 browser:
 	@bash scripts/ensure-chromium.sh
 
+# `sixdof warm` compiles the physics into numba's cache the first time (~10 s, once), so the
+# first room does not wait for it; the server itself loads the physics with its first room.
 run: setup
+	$(BIN)/sixdof warm
 	$(BIN)/sixdof serve --host $(HOST) --port $(PORT)
 
 # ruff (lint and format), mypy with the pydantic plugin on backend/, the generated protocol

@@ -27,6 +27,7 @@ import time
 from collections.abc import Callable
 from typing import Any
 
+import numba
 import numpy as np
 
 from sixdof.dynamics import (
@@ -38,6 +39,7 @@ from sixdof.dynamics import (
     step_fixed,
 )
 from sixdof.dynamics import kernel as K
+from sixdof.dynamics import kernel_compiled as C
 
 try:
     import mujoco
@@ -92,9 +94,9 @@ def sixdof_kernel(model: str, n_bodies: int, n_steps: int, repeat: int, parallel
         if parallel is None:
             K.integrate_fixed(pk, x, u, STEP, n_steps, "rk4", out)
         elif parallel:
-            K._spans_parallel(pk.params, x, u, h, n, 1, out)
+            C._spans_parallel(pk.params, x, u, h, n, 1, out)
         else:
-            K._spans_serial(pk.params, x, u, h, n, 1, out)
+            C._spans_serial(pk.params, x, u, h, n, 1, out)
 
     return best_of(run, repeat)
 
@@ -307,7 +309,7 @@ def main() -> None:
     compile_info = None if args.no_compile else compile_times()
 
     print(f"RK4, h = {STEP * 1e3:g} ms, one free body (m = {MASS} kg, I = {INERTIA} kg·m²); "
-          f"{os.cpu_count()} cores, numba {K.numba.__version__}"
+          f"{os.cpu_count()} cores, numba {numba.__version__}"
           + (f", mujoco {mujoco.__version__}" if mujoco else ""))  # fmt: skip
     header = (
         f"{'engine':7} {'path':38} {'model':10} {'bodies':>6} {'body-steps/s':>13} {'µs/step':>8}"
@@ -330,7 +332,7 @@ def main() -> None:
         )
     if args.json:
         machine = {"cores": os.cpu_count(), "python": platform.python_version(),
-                   "numba": K.numba.__version__, "numpy": np.__version__,
+                   "numba": numba.__version__, "numpy": np.__version__,
                    "mujoco": mujoco.__version__ if mujoco else None,
                    "load_average": os.getloadavg()}  # fmt: skip
         with open(args.json, "w") as fh:

@@ -30,6 +30,7 @@ from typing import Any
 
 import bench_kernel as bk
 import bench_server as bs
+import numba
 import numpy as np
 
 from sixdof.dynamics import kernel as K
@@ -97,11 +98,12 @@ def serve_main(max_rooms: int) -> None:
     """`sixdof serve --port 0` as launch.serve builds it, with max_rooms and a short room TTL."""
     import uvicorn
 
-    from sixdof.server import Settings, create_app, launch, presets
+    from sixdof.server import Settings, create_app, launch
+    from sixdof.simulation import warm_up
 
     # room_ttl 1 s: a phase's rooms are gone before the next phase connects
     settings = Settings(port=0, max_rooms=max_rooms, frame_rate=FRAME_RATE, room_ttl=1.0)
-    launch.warm_up(presets.default_scenario(), settings.frame_rate)
+    warm_up()  # the physics loaded before the phases (a plain serve loads it at the first room)
     app = create_app(settings)
     launch.quiet_garbage_collector()
     config = uvicorn.Config(
@@ -320,7 +322,7 @@ def main() -> None:
     machine = {
         "cores": os.cpu_count(),
         "python": platform.python_version(),
-        "numba": K.numba.__version__,
+        "numba": numba.__version__,
         "numpy": np.__version__,
         "mujoco": bk.mujoco.__version__ if bk.mujoco else None,
         "load_average_before": load_before,

@@ -21,6 +21,7 @@ from sixdof.dynamics import (
 )
 from sixdof.dynamics import integrators as integ
 from sixdof.dynamics import kernel as K
+from sixdof.dynamics import kernel_compiled as C
 from sixdof.dynamics.quaternion import to_rotmat
 
 BLOCKS = (slice(0, 3), slice(3, 7), slice(7, 13))  # ṗ, q̇, ν̇ (or p, q, ν)
@@ -223,7 +224,7 @@ def test_parallel_and_serial_kernels_agree() -> None:
     assert K._use_parallel(40, 40 * 150)
     par = K.integrate_fixed(pk, x.copy(), u, h, counts, "rk4")
     ser = np.empty_like(par)
-    K._spans_serial(pk.params, x.copy(), K.load_rows(u, 40), h, counts, 1, ser)
+    C._spans_serial(pk.params, x.copy(), K.load_rows(u, 40), h, counts, 1, ser)
     np.testing.assert_array_equal(par, ser)
     ref = x.copy()
     K.advance(pk, ref, u, 1e-3, 100)
@@ -248,9 +249,9 @@ def test_pack_concat_and_cache() -> None:
 
 def test_public_calls_use_only_warmed_signatures() -> None:
     """warm_up() compiles every signature the wrappers use: no compile in a live tick."""
-    dispatchers = [K._derivative_batch, K._applied_batch, K._spans_serial, K._spans_parallel,
-                   K._uniform_serial, K._uniform_parallel, K._each_serial,
-                   K._each_parallel]  # fmt: skip
+    dispatchers = [C._derivative_batch, C._applied_batch, C._spans_serial, C._spans_parallel,
+                   C._uniform_serial, C._uniform_parallel, C._each_serial,
+                   C._each_parallel]  # fmt: skip
     before = {f.__name__: len(f.signatures) for f in dispatchers}
     rng = np.random.default_rng(8)
     bodies = random_bodies(rng, 3, "full", True)

@@ -9,8 +9,12 @@ import pytest
 FORBIDDEN = {
     "sixdof.dynamics": ["fastapi", "uvicorn", "pydantic", "sixdof.scenario", "sixdof.simulation"],
     "sixdof.scenario": ["fastapi", "uvicorn", "sixdof.simulation", "sixdof.server"],
-    "sixdof.simulation": ["fastapi", "uvicorn", "sixdof.server", "sixdof.cli"],
+    "sixdof.simulation": ["fastapi", "uvicorn", "sixdof.server", "sixdof.cli", "numba"],
     "sixdof": ["fastapi", "uvicorn", "pythreejs", "ipywidgets", "numba"],
+    # numba (~90 MiB) loads with the first room (Rooms.physics_ready), scipy with Radau:
+    # a server nobody has joined, and the command line, hold neither
+    "sixdof.server.launch": ["numba", "scipy", "pythreejs", "ipywidgets"],
+    "sixdof.cli": ["numba", "scipy", "fastapi", "pythreejs"],
 }
 
 

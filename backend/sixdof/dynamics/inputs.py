@@ -21,7 +21,7 @@ a record gives
 body-fixed point is fixed in the body), summed over both channels.
 
 The records do not change between steps, but u depends on the state: `loads()` packs them
-into load rows (kernel_compiled's L_* layout) which the compiled derivative evaluates at
+into load rows (layout's L_* offsets) which the compiled derivative evaluates at
 every stage of every step from that stage's own orientation, so a body-frame force or a
 force at a point keeps the integrator's order (RK4: fourth). `total(x)` is the same sum at
 given states (the outputs' Force and Moment).
@@ -35,7 +35,7 @@ import numpy as np
 
 from . import kernel
 from . import quaternion as quat
-from .kernel_compiled import (
+from .layout import (
     L_F_BODY,
     L_F_GLOBAL,
     L_M_BODY,
@@ -50,7 +50,7 @@ from .quaternion import Array
 Channel = Literal["constant", "push"]
 Frame = Literal["global", "body"]
 CHANNELS: tuple[Channel, ...] = ("constant", "push")
-SPRING_WIDTH = 12  # the spring's part of a load row (kernel_compiled.L_SPRING)
+SPRING_WIDTH = 12  # the spring's part of a load row (layout.L_SPRING)
 FRAMES: tuple[Frame, ...] = ("global", "body")
 
 
@@ -186,7 +186,7 @@ class InputChannels:
         self._loads = self._pack()
 
     def _pack(self) -> Array:
-        """The load rows (N, LOAD_SIZE) of the records (kernel_compiled's L_* layout)."""
+        """The load rows (N, LOAD_SIZE) of the records (layout's L_* offsets)."""
         rows = np.zeros((self.n, LOAD_SIZE))
         body = self.is_body[..., None]
         point = self.has_point[..., None]

@@ -29,8 +29,10 @@ load keeps the method's order.
 
 Methods are FhSim's `IntegratorMethod` numbers: 0 explicit Euler, 1 classic RK4.
 Step sizes are checked against the explicit methods' stability limits
-(`methods.check_step`). Nothing compiles at import; `warm_up()` compiles (or
-loads from numba's on-disk cache) every kernel signature the wrappers use.
+(`methods.check_step`). Nothing compiles at import, and numba itself (~90 MiB, ~0.3 s) is
+imported by the first call that runs a kernel (`_core`), so a server that has no room yet
+does not hold it; `warm_up()` compiles (or loads from numba's on-disk cache) every kernel
+signature the wrappers use.
 """
 
 from __future__ import annotations
@@ -39,33 +41,25 @@ import time
 import weakref
 from collections.abc import Sequence
 from dataclasses import dataclass, fields
+from types import ModuleType
 
-import numba
 import numpy as np
 from numpy.typing import ArrayLike
 
-from .kernel_compiled import (  # the compiled core; re-exported for tests and benchmarks
+from .layout import (
     L_M_GLOBAL,
     LOAD_SIZE,
-    P_BLOCK,
-    P_CORIOLIS,
-    P_GRAVITY,
-    P_INERTIA_O,
     P_MASS,
     P_MASS_INV,
-    P_R_CG,
     PARALLEL_MIN_WORK,
     PARAM_SIZE,
     STAGES,
-    _applied_batch,
-    _derivative_batch,
-    _each_parallel,
-    _each_serial,
-    _spans_parallel,
-    _spans_serial,
-    _uniform_parallel,
-    _uniform_serial,
 )
+from .layout import P_BLOCK as P_BLOCK  # the layout, re-exported for tests and benchmarks
+from .layout import P_CORIOLIS as P_CORIOLIS
+from .layout import P_GRAVITY as P_GRAVITY
+from .layout import P_INERTIA_O as P_INERTIA_O
+from .layout import P_R_CG as P_R_CG
 from .methods import METHOD_CODES, TABLEAUS, Method, check_step
 from .model import INPUT_SIZE, NORM_TIME_CONSTANT, STATE_SIZE
 from .params import Bodies
@@ -138,6 +132,26 @@ def packed(bodies: Bodies) -> PackedBodies:
 
     _CACHE[key] = (weakref.ref(bodies, forget), result)
     return result
+
+
+# --------------------------------------------------------------------------- the compiled core
+
+_compiled: ModuleType | None = None
+
+
+def _core() -> ModuleType:
+    """`kernel_compiled`, imported (with numba) on the first call."""
+    global _compiled
+    if _compiled is None:
+        from . import kernel_compiled
+
+        _compiled = kernel_compiled
+    return _compiled
+
+
+def loaded() -> bool:
+    """Whether the compiled kernels (and numba) are in memory."""
+    return _compiled is not None
 
 
 # --------------------------------------------------------------------------- checked wrappers
@@ -238,7 +252,7 @@ def _is_scalar(value: object) -> bool:
 
 
 def _use_parallel(n_bodies: int, work: int) -> bool:
-    return n_bodies > 1 and work >= PARALLEL_MIN_WORK and numba.get_num_threads() > 1
+    return n_bodies > 1 and work >= PARALLEL_MIN_WORK and _core().threads() > 1
 
 
 # --------------------------------------------------------------------------- public API
@@ -251,7 +265,7 @@ def derivative(pk: PackedBodies, x: ArrayLike, u: ArrayLike) -> Array:
     xs = _c_array(x, (n, STATE_SIZE), "x")
     us = load_rows(u, n)
     out = np.empty((n, STATE_SIZE))
-    _derivative_batch(pk.params, xs, us, out)
+    _core()._derivative_batch(pk.params, xs, us, out)
     return out
 
 
@@ -260,7 +274,7 @@ def applied(u: ArrayLike, x: ArrayLike) -> Array:
     xs = _c_array(x, (np.shape(x)[0], STATE_SIZE), "x")
     us = load_rows(u, xs.shape[0])
     out = np.empty((xs.shape[0], INPUT_SIZE))
-    _applied_batch(us, xs, out)
+    _core()._applied_batch(us, xs, out)
     return out
 
 
@@ -293,9 +307,9 @@ def advance(
     counts = _counts(n_steps, (n,), "n_steps")
     _check_steps(hs_arr, codes, counts > 0, "step")
     if _use_parallel(n, int(counts.sum())):
-        _each_parallel(pk.params, x, us, hs_arr, counts, codes)
+        _core()._each_parallel(pk.params, x, us, hs_arr, counts, codes)
     else:
-        _each_serial(pk.params, x, us, hs_arr, counts, codes)
+        _core()._each_serial(pk.params, x, us, hs_arr, counts, codes)
 
 
 def _advance_uniform(
@@ -311,9 +325,9 @@ def _advance_uniform(
     hs = check_step(_NAMES[code], h, "step")
     n = len(pk)
     if _use_parallel(n, n * steps):
-        _uniform_parallel(pk.params, x, u, hs, steps, code)
+        _core()._uniform_parallel(pk.params, x, u, hs, steps, code)
     else:
-        _uniform_serial(pk.params, x, u, hs, steps, code)
+        _core()._uniform_serial(pk.params, x, u, hs, steps, code)
 
 
 def integrate_fixed(
@@ -353,9 +367,9 @@ def integrate_fixed(
     ):
         raise ValueError(f"out: expected a writeable C-contiguous float64 array ({s}, {n}, 13)")
     if _use_parallel(n, n * int(counts.sum())):
-        _spans_parallel(pk.params, x, us, hs, counts, code, out)
+        _core()._spans_parallel(pk.params, x, us, hs, counts, code, out)
     else:
-        _spans_serial(pk.params, x, us, hs, counts, code, out)
+        _core()._spans_serial(pk.params, x, us, hs, counts, code, out)
     return out
 
 
@@ -365,6 +379,7 @@ def warm_up() -> float:
     Call it at start-up (server, benchmark) so the first real step is not slow.
     """
     start = time.perf_counter()
+    k = _core()
     p = np.zeros((2, PARAM_SIZE))
     p[:, P_MASS] = 1.0
     p[:, P_MASS_INV] = p[:, P_MASS_INV + 7] = p[:, P_MASS_INV + 14] = 1.0
@@ -372,20 +387,20 @@ def warm_up() -> float:
     x = np.zeros((2, STATE_SIZE))
     x[:, 3] = 1.0
     u = np.zeros((2, LOAD_SIZE))
-    _derivative_batch(p, x, u, np.empty_like(x))
-    _applied_batch(u, x, np.empty((2, INPUT_SIZE)))
+    k._derivative_batch(p, x, u, np.empty_like(x))
+    k._applied_batch(u, x, np.empty((2, INPUT_SIZE)))
     spans_h = np.full(1, 1e-3)
     spans_n = np.ones(1, dtype=np.int64)
     each_h = np.full(2, 1e-3)
     each_n = np.ones(2, dtype=np.int64)
     each_m = np.ones(2, dtype=np.int64)
     out = np.empty((1, 2, STATE_SIZE))
-    _spans_serial(p, x, u, spans_h, spans_n, 1, out)
-    _spans_parallel(p, x, u, spans_h, spans_n, 1, out)
-    _uniform_serial(p, x, u, 1e-3, 1, 1)
-    _uniform_parallel(p, x, u, 1e-3, 1, 1)
-    _each_serial(p, x, u, each_h, each_n, each_m)
-    _each_parallel(p, x, u, each_h, each_n, each_m)
+    k._spans_serial(p, x, u, spans_h, spans_n, 1, out)
+    k._spans_parallel(p, x, u, spans_h, spans_n, 1, out)
+    k._uniform_serial(p, x, u, 1e-3, 1, 1)
+    k._uniform_parallel(p, x, u, 1e-3, 1, 1)
+    k._each_serial(p, x, u, each_h, each_n, each_m)
+    k._each_parallel(p, x, u, each_h, each_n, each_m)
     return time.perf_counter() - start
 
 
@@ -400,6 +415,7 @@ __all__ = [
     "derivative",
     "integrate_fixed",
     "load_rows",
+    "loaded",
     "method_code",
     "pack",
     "packed",

@@ -2,8 +2,8 @@
 many, in scalar arithmetic (numba `njit`, cached on disk).
 
 The equations and the reasons for writing them out by hand are in `kernel`'s docstring;
-this module holds only what numba compiles and the row layouts (P_* offsets of a packed
-parameter row, L_* offsets of a load row) those functions read. Call it through `kernel`.
+this module holds only what numba compiles; the row layouts it reads are `layout`'s. It
+imports numba (~90 MiB, ~0.3 s): call it through `kernel`, which imports it on first use.
 """
 
 from __future__ import annotations
@@ -11,7 +11,24 @@ from __future__ import annotations
 import math
 import os
 
-from .methods import METHOD_CODES, RK4
+from .layout import (
+    L_F_BODY,
+    L_F_GLOBAL,
+    L_M_BODY,
+    L_M_GLOBAL,
+    L_POINTS,
+    L_SPRING,
+    L_STATE_DEPENDENT,
+    P_BLOCK,
+    P_CORIOLIS,
+    P_GRAVITY,
+    P_INERTIA_O,
+    P_MASS,
+    P_MASS_INV,
+    P_R_CG,
+    POINT_SLOTS,
+)
+from .methods import RK4
 from .model import NORM_TIME_CONSTANT
 
 # OpenMP worker threads that spin while they wait steal a core from everything
@@ -21,44 +38,13 @@ from .model import NORM_TIME_CONSTANT
 # libgomp reads this when numba first loads it; a value the user set wins.
 os.environ.setdefault("OMP_WAIT_POLICY", "passive")
 
-from numba import njit, prange  # after the OpenMP setting above
+from numba import get_num_threads, njit, prange  # after the OpenMP setting above
 
-#: Stages per step of each kernel method code (`methods.METHOD_CODES`).
-STAGES = {METHOD_CODES["euler"]: 1, METHOD_CODES["rk4"]: 4}
 
-# Row layout of a packed parameter array (N, PARAM_SIZE).
-P_MASS = 0
-P_GRAVITY = 1
-P_CORIOLIS = 2
-P_R_CG = 3  # r_g, 3 entries
-P_INERTIA_O = 6  # I_o, 3×3 row-major
-P_MASS_INV = 15  # M_RB⁻¹, 6×6 row-major
-P_BLOCK = 51  # 1.0 without a CG offset (r_g = 0, M_RB⁻¹ block diagonal), else 0.0
-PARAM_SIZE = 52
+def threads() -> int:
+    """numba's worker threads (prange's parallelism)."""
+    return int(get_num_threads())
 
-# Row layout of a load array (N, LOAD_SIZE): what acts on each body, evaluated inside the
-# derivative at every stage from that stage's own orientation R = R(q/|q|) (inputs.py):
-#   F_n = F_global + R F_body + Σ_j F_j,    M_n = M_global + R M_body + Σ_j (R ℓ_j) × F_j
-# with (ℓ_j, F_j) a global force F_j at the body point ℓ_j (relative to the CG, body axes).
-# A body-frame force at a point is folded into M_body (R(ℓ × F) = (R ℓ) × (R F)).
-L_F_GLOBAL = 0  # N, global, at the CG
-L_M_GLOBAL = 3  # N·m, global
-L_F_BODY = 6  # N, body axes, at the CG
-L_M_BODY = 9  # N·m, body axes
-L_POINTS = 12  # POINT_SLOTS × (ℓ (3), F_j (3))
-POINT_SLOTS = 2
-# A spring from a body point toward a world target (a hand pulling):
-#   F = k (target − (p + R r)) − c R (v + ω × r),   |F| capped at F_max,   M = (R ℓ) × F
-# with r the point relative to the reference point and ℓ = r − r_g relative to the CG.
-L_SPRING = L_POINTS + 6 * POINT_SLOTS  # target (3, NED), r (3), ℓ (3), k, c, F_max
-L_STATE_DEPENDENT = L_SPRING + 12  # 1.0 when anything past M_global is set
-LOAD_SIZE = L_STATE_DEPENDENT + 1
-
-#: Below this many body-steps per call the serial kernel runs, above it `prange`
-#: spreads bodies over the cores. With passive OpenMP waiting, waking the second
-#: thread costs ~50 µs per call (benchmarks/bench_kernel.py --threshold): prange
-#: wins from ~1000–4000 body-steps (~0.1–0.5 ms serial), up to 2× on 2 idle cores.
-PARALLEL_MIN_WORK = 4096
 
 _TAU_GAIN = 0.5 / NORM_TIME_CONSTANT  # 1/(2τ)
 _B1 = float(RK4.b[0])  # RK4 weights 1/6, 1/3, 1/3, 1/6

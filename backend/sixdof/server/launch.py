@@ -1,4 +1,5 @@
-"""`sixdof serve`: build the app, warm the physics up, start uvicorn, print the URL."""
+"""`sixdof serve`: build the app, start uvicorn, print the URL (the physics loads with the
+first room: `Rooms.physics_ready`)."""
 
 from __future__ import annotations
 
@@ -15,8 +16,6 @@ from urllib.parse import urlencode
 import uvicorn
 
 from ..scenario import Scenario
-from ..simulation import LiveSimulation
-from . import presets
 from .app import create_app
 from .guard import protocols, scrub_logs
 from .settings import Settings
@@ -28,13 +27,6 @@ log = logging.getLogger("sixdof.server")
 WS_MAX_SIZE = 1024 * 1024
 #: Kernel send buffer per connection, bytes (Linux doubles it for bookkeeping).
 SEND_BUFFER = 32 * 1024
-
-
-def warm_up(scenario: Scenario, frame_rate: float) -> None:
-    """Run the physics once (imports, first-call compilation) so the first room starts fast."""
-    sim = LiveSimulation(scenario.model_copy(deep=True), frame_rate=frame_rate)
-    sim.step(100)
-    sim.frame()
 
 
 def page_url(host: str, port: int, token: str | None = None, room: str | None = None) -> str:
@@ -187,7 +179,6 @@ def serve(
         room_ttl=room_ttl,
         **(limits or {}),
     )
-    warm_up(settings.scenario or presets.default_scenario(), frame_rate)
     app = create_app(settings)
     quiet_garbage_collector()
     http_protocol, ws_protocol = protocols(settings)

@@ -150,6 +150,7 @@ async def put_scenario(
     _require_control(request, settings, token, authorization)
     _valid_name(room)
     scenario = scenario_from_body(await _capped_body(request, settings.max_message_bytes))
+    await _rooms(request).physics_ready()
     try:
         target = _rooms(request).get_or_create(room)
     except Refusal as exc:

@@ -11,6 +11,7 @@ rooms and the server carry on.
 from __future__ import annotations
 
 import asyncio
+import gc
 import logging
 import math
 import time
@@ -23,7 +24,7 @@ import orjson
 from .. import __version__
 from ..fields import FieldError, check_room
 from ..scenario import Scenario
-from ..simulation import Engine, LiveSimulation, warm_up
+from ..simulation import Engine, LiveSimulation, is_warm, warm_up
 from ..simulation.ghost import Ghost
 from ..simulation.replay import go_back
 from . import presets
@@ -355,7 +356,23 @@ class Rooms:
         self._rooms: dict[str, Room] = {}
         self.engine = Engine()
         self._task: asyncio.Task[None] | None = None
-        warm_up()  # compile (or load from numba's cache) every kernel now, not in a live frame
+
+    async def physics_ready(self) -> None:
+        """Load the compiled physics before the first room: numba and its cached kernels,
+        ~120 MiB and ~0.7 s (a compilation of ~10 s if numba's cache is cold: `sixdof warm`).
+
+        A server nobody has joined does not hold them, and they load in a thread so the
+        event loop keeps answering meanwhile. The objects they bring are long-lived: frozen
+        out of the garbage collector's sight, as at start-up (`launch`)."""
+        if is_warm():
+            return
+
+        def load() -> None:
+            if warm_up() > 0.0:
+                gc.collect()
+                gc.freeze()
+
+        await asyncio.to_thread(load)
 
     def __len__(self) -> int:
         return len(self._rooms)
@@ -400,6 +417,7 @@ class Rooms:
         return room
 
     def join(self, name: str, client: Client, snapshot: Snapshot | None = None) -> Room:
+        """Add `client` to room `name` (made if need be); `physics_ready` must have run."""
         room = self.get_or_create(name, by_watcher=not client.can_control, snapshot=snapshot)
         if len(room.clients) >= self.settings.max_clients_per_room:
             raise Refusal(

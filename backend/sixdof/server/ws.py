@@ -125,6 +125,7 @@ async def websocket_endpoint(ws: WebSocket) -> None:
                     "oldest dropped first); ask for a new Share link",
                     "snapshot",
                 )
+        await rooms.physics_ready()
         room = rooms.join(query.get("room", "main"), client, snapshot)
     except Refusal as refusal:
         await _close_with(client, refusal, CLOSE_POLICY)

@@ -1,6 +1,8 @@
 """Layer 3: a live simulation that advances a scenario in real time (pause, step, reset,
 inputs and parameters that change while it runs, history for plots and CSV)."""
 
+import threading
+
 from ..fields import ERROR_CODES, FieldError
 from .engine import Engine
 from .history import History
@@ -9,15 +11,30 @@ from .live import LiveSimulation
 from .pacing import Pacer
 from .validation import PARAM_FIELDS
 
+_warming = threading.Lock()
+_warm = False
+
 
 def warm_up() -> float:
-    """Compile (or load from numba's cache) every kernel the engine uses; seconds taken.
+    """Compile (or load from numba's cache) every kernel the engine uses; seconds taken
+    (0 once done: later calls, from any thread, return at once).
 
-    Call it once at start-up so the first advance does not stall for the compilation.
+    Call it before the first advance so that does not stall for the compilation.
     """
-    from ..dynamics import kernel
+    global _warm
+    with _warming:
+        if _warm:
+            return 0.0
+        from ..dynamics import kernel
 
-    return kernel.warm_up()
+        seconds = kernel.warm_up()
+        _warm = True
+        return seconds
+
+
+def is_warm() -> bool:
+    """Whether `warm_up` has run: the kernels are loaded and compiled."""
+    return _warm
 
 
 __all__ = [
@@ -30,6 +47,7 @@ __all__ = [
     "LiveSimulation",
     "Pacer",
     "divergence_reason",
+    "is_warm",
     "live_limits",
     "step_range",
     "warm_up",

@@ -1,0 +1,45 @@
+"""The row layouts the compiled kernels read: P_* offsets of a packed parameter row and L_*
+offsets of a load row. Apart from `kernel_compiled` so that building rows (params, inputs)
+does not import numba.
+"""
+
+from __future__ import annotations
+
+from .methods import METHOD_CODES
+
+#: Stages per step of each kernel method code (`methods.METHOD_CODES`).
+STAGES = {METHOD_CODES["euler"]: 1, METHOD_CODES["rk4"]: 4}
+
+# Row layout of a packed parameter array (N, PARAM_SIZE).
+P_MASS = 0
+P_GRAVITY = 1
+P_CORIOLIS = 2
+P_R_CG = 3  # r_g, 3 entries
+P_INERTIA_O = 6  # I_o, 3×3 row-major
+P_MASS_INV = 15  # M_RB⁻¹, 6×6 row-major
+P_BLOCK = 51  # 1.0 without a CG offset (r_g = 0, M_RB⁻¹ block diagonal), else 0.0
+PARAM_SIZE = 52
+
+# Row layout of a load array (N, LOAD_SIZE): what acts on each body, evaluated inside the
+# derivative at every stage from that stage's own orientation R = R(q/|q|) (inputs.py):
+#   F_n = F_global + R F_body + Σ_j F_j,    M_n = M_global + R M_body + Σ_j (R ℓ_j) × F_j
+# with (ℓ_j, F_j) a global force F_j at the body point ℓ_j (relative to the CG, body axes).
+# A body-frame force at a point is folded into M_body (R(ℓ × F) = (R ℓ) × (R F)).
+L_F_GLOBAL = 0  # N, global, at the CG
+L_M_GLOBAL = 3  # N·m, global
+L_F_BODY = 6  # N, body axes, at the CG
+L_M_BODY = 9  # N·m, body axes
+L_POINTS = 12  # POINT_SLOTS × (ℓ (3), F_j (3))
+POINT_SLOTS = 2
+# A spring from a body point toward a world target (a hand pulling):
+#   F = k (target − (p + R r)) − c R (v + ω × r),   |F| capped at F_max,   M = (R ℓ) × F
+# with r the point relative to the reference point and ℓ = r − r_g relative to the CG.
+L_SPRING = L_POINTS + 6 * POINT_SLOTS  # target (3, NED), r (3), ℓ (3), k, c, F_max
+L_STATE_DEPENDENT = L_SPRING + 12  # 1.0 when anything past M_global is set
+LOAD_SIZE = L_STATE_DEPENDENT + 1
+
+#: Below this many body-steps per call the serial kernel runs, above it `prange`
+#: spreads bodies over the cores. With passive OpenMP waiting, waking the second
+#: thread costs ~50 µs per call (benchmarks/bench_kernel.py --threshold): prange
+#: wins from ~1000–4000 body-steps (~0.1–0.5 ms serial), up to 2× on 2 idle cores.
+PARALLEL_MIN_WORK = 4096
