@@ -13,6 +13,8 @@ from __future__ import annotations
 import time
 from collections.abc import Callable
 
+from .errors import Refusal
+
 
 class WorkBudget:
     """A token bucket of compute seconds: `rate` s per s, holding at most `burst` s."""
@@ -64,3 +66,18 @@ class Budgets:
                 self._by_address = {a: b for a, b in self._by_address.items() if not b.full}
             budget = self._by_address[address] = WorkBudget(self.rate, self.burst, self.clock)
         return budget
+
+
+def over_budget(
+    kind: str, estimate: float, left: float, rate: float, burst: float, mid: str | int | None
+) -> Refusal:
+    """The refusal of a `kind` message estimated at `estimate` s with `left` s in the bucket."""
+    need = f"about {estimate:.3g} s of computing; " if estimate > 0 else ""
+    wait = (max(estimate, 0.0) - left) / rate
+    return Refusal(
+        "rate_limited",
+        f"{kind}: {need}your address has {max(left, 0.0):.3g} s left of its budget "
+        f"(it refills at {rate:g} s per s, up to {burst:g} s); try again in {wait:.2g} s",
+        "n" if kind == "step" else None,
+        mid,
+    )

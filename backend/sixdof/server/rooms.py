@@ -29,9 +29,11 @@ from ..simulation.ghost import Ghost
 from ..simulation.replay import go_back
 from . import presets
 from .binary import encode_state
+from .budget import over_budget
 from .clients import Client
 from .errors import Refusal
 from .protocol import (
+    Ack,
     BodyState,
     ErrorCode,
     GoBack,
@@ -263,6 +265,43 @@ class Room:
             client.send_hello(*encoded[key])
 
     # ------------------------------------------------------------------ control
+    async def carry_out(
+        self, msg: Any, left: float, settings: Settings
+    ) -> tuple[list[str], float | None]:
+        """Carry out one validated control message from a client whose address has `left`
+        seconds of budget; the replies (an ack) and None (the caller measures the time).
+        Raise Refusal and change nothing if refused. A `step` runs in slices of about
+        `settings.slice_seconds`, the event loop free between them."""
+        if isinstance(msg, Step):
+            estimate = self.step_cost() * msg.n
+            if estimate > left:
+                rate, burst = settings.work_rate, settings.work_burst
+                raise over_budget("step", estimate, left, rate, burst, msg.id)
+            await self.step_in_slices(msg.n, settings.slice_seconds)
+        else:
+            self.apply(msg)
+        return [Ack(id=msg.id, of=msg.type).model_dump_json()], None
+
+    async def step_in_slices(self, n: int, slice_seconds: float) -> None:
+        """`n` steps, in slices of whole history rows lasting about `slice_seconds` each,
+        yielding to the event loop between slices. The history gets the same rows as one
+        `sim.step(n)`."""
+        per_row = self.sim.steps_per_row()
+        left, k = n, per_row
+        while left > 0:
+            take = min(left, k)
+            started = time.perf_counter()
+            done = self.sim.step(take)
+            elapsed = time.perf_counter() - started
+            self.note_step_cost(elapsed / max(done, 1))
+            left -= take
+            if done < take:  # diverged: paused at the last good state
+                return
+            if left:
+                fits = int(slice_seconds / max(self.step_cost(), 1e-9))
+                k = max(per_row, fits // per_row * per_row)
+                await asyncio.sleep(0)
+
     def apply(self, msg: Any) -> None:
         """Carry out one validated client message; raise Refusal and change nothing if refused.
 
@@ -415,6 +454,11 @@ class Rooms:
         self._schedule_expiry(room)  # until someone joins
         log.info("room %s created", name)
         return room
+
+    async def enter(self, name: str, client: Client, snapshot: Snapshot | None = None) -> Room:
+        """`join`, once the physics is loaded (`physics_ready`)."""
+        await self.physics_ready()
+        return self.join(name, client, snapshot)
 
     def join(self, name: str, client: Client, snapshot: Snapshot | None = None) -> Room:
         """Add `client` to room `name` (made if need be); `physics_ready` must have run."""

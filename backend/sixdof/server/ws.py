@@ -16,24 +16,47 @@ import hmac
 import ipaddress
 import logging
 import time
+from typing import Any, Protocol
 from urllib.parse import urlsplit
 
 from starlette.datastructures import Headers
 from starlette.websockets import WebSocket
 
-from .budget import Budgets, WorkBudget
+from .budget import Budgets, WorkBudget, over_budget
 from .clients import Client, RateLimiter
 from .errors import Refusal, read_client_message, validate_client_message
-from .protocol import Ack, Auth, Step
-from .rooms import Room, Rooms
+from .protocol import Ack, Auth
 from .settings import Settings
-from .snapshots import Snapshots
+from .snapshots import Snapshot, Snapshots
 
 log = logging.getLogger("sixdof.server")
 
 CLOSE_POLICY = 1008  # flood, room refused
 CLOSE_TOO_BIG = 1009
 CLOSE_WAIT = 2.0  # s to flush the last error before closing
+
+
+class LiveRoom(Protocol):
+    """A room as the websocket endpoint sees it: here (`rooms.Room`) or on a worker
+    (`cluster.gateway.RemoteRoom`)."""
+
+    name: str
+
+    def hello(self, can_control: bool, binary: bool = False) -> str: ...
+
+    def sync_hello(self) -> None: ...
+
+    async def carry_out(
+        self, msg: Any, left: float, settings: Settings
+    ) -> tuple[list[str], float | None]: ...
+
+
+class LiveRooms(Protocol):
+    """The rooms of `app.state.rooms`: `rooms.Rooms`, or a gateway's remote rooms."""
+
+    async def enter(self, name: str, client: Client, snapshot: Snapshot | None) -> Any: ...
+
+    def leave(self, room: Any, client: Client) -> None: ...
 
 
 def origin_allowed(headers: Headers, settings: Settings) -> bool:
@@ -89,7 +112,7 @@ async def _close_with(client: Client, refusal: Refusal, code: int) -> None:
 
 async def websocket_endpoint(ws: WebSocket) -> None:
     settings: Settings = ws.app.state.settings
-    rooms: Rooms = ws.app.state.rooms
+    rooms: LiveRooms = ws.app.state.rooms
     if not origin_allowed(ws.headers, settings):
         log.warning(
             "refused websocket from Origin %r (allow it with --allow-origin)",
@@ -125,8 +148,7 @@ async def websocket_endpoint(ws: WebSocket) -> None:
                     "oldest dropped first); ask for a new Share link",
                     "snapshot",
                 )
-        await rooms.physics_ready()
-        room = rooms.join(query.get("room", "main"), client, snapshot)
+        room: LiveRoom = await rooms.enter(query.get("room", "main"), client, snapshot)
     except Refusal as refusal:
         await _close_with(client, refusal, CLOSE_POLICY)
         await client.stop()
@@ -141,7 +163,7 @@ async def websocket_endpoint(ws: WebSocket) -> None:
 
 
 async def _receive_loop(
-    ws: WebSocket, client: Client, room: Room, settings: Settings, budget: WorkBudget
+    ws: WebSocket, client: Client, room: LiveRoom, settings: Settings, budget: WorkBudget
 ) -> None:
     limiter = RateLimiter(settings.rate_limit, settings.flood_window)
     limit = settings.max_message_bytes
@@ -179,10 +201,12 @@ async def _receive_loop(
             continue
         started = time.perf_counter()
         client.last_message_at = time.monotonic()
-        for reply in await _handle(text, client, room, settings, budget):
+        replies, spent_elsewhere = await _handle(text, client, room, settings, budget)
+        for reply in replies:
             client.send_reply(*reply)
         room.sync_hello()
-        budget.charge(time.perf_counter() - started)
+        spent = time.perf_counter() - started
+        budget.charge(spent if spent_elsewhere is None else spent_elsewhere)
         if client.overflowed:
             log.warning(
                 "room %s: client %d does not read its replies, closed", room.name, client.id
@@ -195,10 +219,11 @@ Reply = tuple[str, str]  # (text, kind) for Client.send_reply
 
 
 async def _handle(
-    text: str | None, client: Client, room: Room, settings: Settings, budget: WorkBudget
-) -> list[Reply]:
+    text: str | None, client: Client, room: LiveRoom, settings: Settings, budget: WorkBudget
+) -> tuple[list[Reply], float | None]:
     """Validate and carry out one message; the replies (ack or error, and a hello after a
-    successful auth). Never raises."""
+    successful auth) and the computing time a worker spent on it (None: here, measured by
+    the caller). Never raises."""
     mid = None
     try:
         if text is None:
@@ -206,9 +231,10 @@ async def _handle(
         obj, kind, mid = read_client_message(text)  # strict JSON, cheap
         left = budget.left()
         if left <= 0.0:
-            raise _over_budget(kind, 0.0, left, settings, mid)
+            raise over_budget(kind, 0.0, left, settings.work_rate, settings.work_burst, mid)
         if kind == "auth":
-            return _authorise(validate_client_message(obj, kind, mid), client, room, settings)
+            msg = validate_client_message(obj, kind, mid)
+            return _authorise(msg, client, room, settings), None
         if not client.can_control:
             raise Refusal(
                 "forbidden",
@@ -219,25 +245,17 @@ async def _handle(
                 mid,
             )
         msg = validate_client_message(obj, kind, mid)  # the costly half: pydantic
-        if isinstance(msg, Step):
-            estimate = room.step_cost() * msg.n
-            if estimate > left:
-                raise _over_budget(kind, estimate, left, settings, mid)
-            await _step_in_slices(room, msg.n, settings.slice_seconds)
-        else:
-            room.apply(msg)
-        return [(Ack(id=mid, of=msg.type).model_dump_json(), "reply")]
+        texts, spent = await room.carry_out(msg, left, settings)
+        return [(text, "reply") for text in texts], spent
     except Refusal as refusal:
-        return [(refusal.text(), "reply")]
+        return [(refusal.text(), "reply")], None
     except Exception as exc:  # a bug must cost one reply, not the connection or the room
         log.exception("room %s: error handling a message", room.name)
-        return [
-            (Refusal("internal", f"server error: {type(exc).__name__}: {exc}", None, mid).text(),
-             "reply")
-        ]  # fmt: skip
+        error = Refusal("internal", f"server error: {type(exc).__name__}: {exc}", None, mid)
+        return [(error.text(), "reply")], None
 
 
-def _authorise(msg: object, client: Client, room: Room, settings: Settings) -> list[Reply]:
+def _authorise(msg: object, client: Client, room: LiveRoom, settings: Settings) -> list[Reply]:
     assert isinstance(msg, Auth)
     if not has_control(msg.token, settings):
         raise Refusal("forbidden", "token: wrong token; you can watch", "token", msg.id)
@@ -246,39 +264,3 @@ def _authorise(msg: object, client: Client, room: Room, settings: Settings) -> l
         (Ack(id=msg.id, of="auth").model_dump_json(), "reply"),
         (room.hello(True), "hello"),
     ]
-
-
-def _over_budget(
-    kind: str, estimate: float, left: float, settings: Settings, mid: str | int | None
-) -> Refusal:
-    rate, burst = settings.work_rate, settings.work_burst
-    need = f"about {estimate:.3g} s of computing; " if estimate > 0 else ""
-    wait = (max(estimate, 0.0) - left) / rate
-    return Refusal(
-        "rate_limited",
-        f"{kind}: {need}your address has {max(left, 0.0):.3g} s left of its budget "
-        f"(it refills at {rate:g} s per s, up to {burst:g} s); try again in {wait:.2g} s",
-        "n" if kind == "step" else None,
-        mid,
-    )
-
-
-async def _step_in_slices(room: Room, n: int, slice_seconds: float) -> None:
-    """`n` steps of the room's simulation, in slices of whole history rows lasting about
-    `slice_seconds` each, yielding to the event loop between slices. The history gets the
-    same rows as one `sim.step(n)`."""
-    per_row = room.sim.steps_per_row()
-    left, k = n, per_row
-    while left > 0:
-        take = min(left, k)
-        started = time.perf_counter()
-        done = room.sim.step(take)
-        elapsed = time.perf_counter() - started
-        room.note_step_cost(elapsed / max(done, 1))
-        left -= take
-        if done < take:  # diverged: paused at the last good state
-            return
-        if left:
-            fits = int(slice_seconds / max(room.step_cost(), 1e-9))
-            k = max(per_row, fits // per_row * per_row)
-            await asyncio.sleep(0)
