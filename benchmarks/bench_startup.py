@@ -86,7 +86,7 @@ def idle_rss(proc: subprocess.Popen[bytes], settle: float = 2.0) -> float:
 def first_room(port: int) -> tuple[Any, float]:
     """Join a room; (open websocket, seconds from connect to its hello)."""
     start = time.perf_counter()
-    ws = connect(f"ws://127.0.0.1:{port}/ws?room=bench", open_timeout=60)
+    ws = connect(f"ws://127.0.0.1:{port}/ws?room=bench", open_timeout=60).__enter__()
     while True:
         message = json.loads(ws.recv(timeout=60))
         if message.get("type") == "hello":

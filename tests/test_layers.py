@@ -13,8 +13,15 @@ FORBIDDEN = {
     "sixdof": ["fastapi", "uvicorn", "pythreejs", "ipywidgets", "numba"],
     # numba (~90 MiB) loads with the first room (Rooms.physics_ready), scipy with Radau:
     # a server nobody has joined, and the command line, hold neither
-    "sixdof.server.launch": ["numba", "scipy", "pythreejs", "ipywidgets"],
-    "sixdof.cli": ["numba", "scipy", "fastapi", "pythreejs"],
+    "sixdof.server.launch": [
+        "numba",
+        "scipy",
+        "pythreejs",
+        "ipywidgets",
+        "nats",
+        "sixdof.cluster",
+    ],  # the bus is an optional extra
+    "sixdof.cli": ["numba", "scipy", "fastapi", "pythreejs", "nats"],
 }
 
 

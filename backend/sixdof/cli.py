@@ -31,7 +31,7 @@ import time
 import warnings
 from collections.abc import Iterator, Sequence
 from pathlib import Path
-from typing import TextIO
+from typing import Any, TextIO
 
 from . import __version__
 from .dynamics import IntegrationError
@@ -64,6 +64,49 @@ def _port(text: str) -> int:
     if not 0 <= port <= 65535:
         raise argparse.ArgumentTypeError(f"expected a port number 0–65535, got {port}")
     return port
+
+
+def _listening_options(parser: argparse.ArgumentParser) -> None:
+    """Where a server of the page listens (`serve`, `gateway`)."""
+    parser.add_argument(
+        "--host",
+        default="127.0.0.1",
+        help="interface to bind (default 127.0.0.1: this machine only)",
+    )
+    parser.add_argument("--port", type=_port, default=8000, help="TCP port (default 8000)")
+    parser.add_argument(
+        "--allow-origin",
+        action="extend",
+        nargs="+",
+        default=[],
+        metavar="ORIGIN",
+        help="extra allowed browser origin(s)",
+    )
+    parser.add_argument("--open", action="store_true", help="open the page in a browser")
+
+
+def _room_options(parser: argparse.ArgumentParser, *, scenario: bool) -> None:
+    """The token and limits (`serve`, `gateway`, `worker`) and the rooms' first scenario."""
+    if scenario:
+        parser.add_argument(
+            "--scenario",
+            type=Path,
+            metavar="FILE",
+            help=f"start with this .xml or .json scenario (default: preset {DEFAULT_PRESET})",
+        )
+    parser.add_argument(
+        "--token",
+        help=f"controlling needs ?token=TOKEN, anyone may watch (default: ${TOKEN_ENV}; "
+        "empty: no token, anyone may control)",
+    )
+    parser.add_argument(
+        "--limit",
+        action="append",
+        default=[],
+        metavar="NAME=VALUE",
+        help="change one of the server's limits, e.g. --limit max_connections_per_ip=2000 "
+        "(docs/security.md lists them with their defaults)",
+    )
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -129,41 +172,36 @@ def build_parser() -> argparse.ArgumentParser:
         "  sixdof serve --host 0.0.0.0 --token lecture42   # a classroom: students watch",
         formatter_class=raw,
     )
-    serve.add_argument(
-        "--host",
-        default="127.0.0.1",
-        help="interface to bind (default 127.0.0.1: this machine only)",
-    )
-    serve.add_argument("--port", type=_port, default=8000, help="TCP port (default 8000)")
-    serve.add_argument(
-        "--scenario",
-        type=Path,
-        metavar="FILE",
-        help=f"start with this .xml or .json scenario (default: preset {DEFAULT_PRESET})",
-    )
-    serve.add_argument(
-        "--token",
-        help=f"controlling needs ?token=TOKEN, anyone may watch (default: ${TOKEN_ENV}; "
-        "empty: no token, anyone may control)",
-    )
-    serve.add_argument(
-        "--allow-origin",
-        action="extend",
-        nargs="+",
-        default=[],
-        metavar="ORIGIN",
-        help="extra allowed browser origin(s)",
-    )
-    serve.add_argument("--open", action="store_true", help="open the page in a browser")
-    serve.add_argument(
-        "--limit",
-        action="append",
-        default=[],
-        metavar="NAME=VALUE",
-        help="change one of the server's limits, e.g. --limit max_connections_per_ip=2000 "
-        "(docs/security.md lists them with their defaults)",
-    )
+    _listening_options(serve)
+    _room_options(serve, scenario=True)
     serve.set_defaults(handler=_serve)
+
+    gateway = sub.add_parser(
+        "gateway",
+        help="serve the page, REST and /ws with the rooms on workers (NATS; the cluster extra)",
+        description="Serve the live lab as `serve` does, with every room run by a `sixdof "
+        "worker` on the same NATS bus. Start as many gateways as the viewers need; any of "
+        "them serves any room. docs/scaling.md has the design.",
+        epilog="example:\n  sixdof gateway --nats nats://127.0.0.1:4222 --port 8000",
+        formatter_class=raw,
+    )
+    gateway.add_argument("--nats", required=True, metavar="URL", help="the NATS server")
+    _listening_options(gateway)
+    _room_options(gateway, scenario=False)
+    gateway.set_defaults(handler=_gateway)
+
+    worker = sub.add_parser(
+        "worker",
+        help="run rooms for the gateways on a NATS bus (the cluster extra)",
+        description="Run rooms' simulations for `sixdof gateway`s on the same NATS bus. Rooms "
+        "are claimed by one worker each; when a worker dies, another resumes its rooms from "
+        "their last snapshot (at most a second old).",
+        epilog="example:\n  sixdof worker --nats nats://127.0.0.1:4222",
+        formatter_class=raw,
+    )
+    worker.add_argument("--nats", required=True, metavar="URL", help="the NATS server")
+    _room_options(worker, scenario=True)
+    worker.set_defaults(handler=_worker)
 
     warm = sub.add_parser(
         "warm",
@@ -345,6 +383,55 @@ def _serve(args: argparse.Namespace, err: TextIO) -> int:
         open_browser=args.open,
         limits=limits,
     )
+    return EXIT_OK
+
+
+def _cluster_settings(args: argparse.Namespace) -> dict[str, Any]:
+    """Settings fields from the options a gateway or a worker shares with `serve`."""
+    from .server.settings import server_limits
+
+    token = args.token if args.token is not None else os.environ.get(TOKEN_ENV, "")
+    try:
+        limits = server_limits(args.limit)
+    except ValueError as exc:
+        raise _BadInput(f"--limit: {exc}") from None
+    scenario = getattr(args, "scenario", None)
+    return {
+        "token": token or None,
+        "scenario": _load(scenario) if scenario is not None else None,
+        **limits,
+    }
+
+
+def _gateway(args: argparse.Namespace, err: TextIO) -> int:
+    try:
+        from .cluster.gateway import create_gateway_app
+        from .server.launch import serve
+    except ImportError as exc:
+        print(f"sixdof: the gateway needs the cluster extra (pip install 'sixdof[cluster]'): "
+              f"{exc}", file=err)  # fmt: skip
+        return EXIT_FAILED
+    fields = _cluster_settings(args)
+    serve(
+        host=args.host,
+        port=args.port,
+        token=fields.pop("token"),
+        allowed_origins=list(args.allow_origin),
+        open_browser=args.open,
+        limits={k: v for k, v in fields.items() if k != "scenario"},
+        make_app=lambda settings: create_gateway_app(settings, args.nats),
+    )
+    return EXIT_OK
+
+
+def _worker(args: argparse.Namespace, err: TextIO) -> int:
+    try:
+        from .cluster.worker import run_worker
+    except ImportError as exc:
+        print(f"sixdof: the worker needs the cluster extra (pip install 'sixdof[cluster]'): "
+              f"{exc}", file=err)  # fmt: skip
+        return EXIT_FAILED
+    run_worker(args.nats, _cluster_settings(args))
     return EXIT_OK
 
 

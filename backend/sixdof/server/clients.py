@@ -17,7 +17,7 @@ import logging
 import time
 from collections import deque
 from collections.abc import Callable
-from typing import Literal
+from typing import Literal, Protocol
 
 from starlette.websockets import WebSocket
 
@@ -54,6 +54,25 @@ class RateLimiter:
         while self._refusals and self._refusals[0] < now - self.window:
             self._refusals.popleft()
         return "flood" if len(self._refusals) > self.rate else "limited"
+
+
+class Viewer(Protocol):
+    """What a room sends to and asks of each of its clients: a websocket `Client` here, or a
+    worker's `cluster.worker.BusViewer`, which puts it all on the bus for the gateways."""
+
+    can_control: bool
+    binary: bool
+    wire: Wire | None
+    last_message_at: float
+
+    @property
+    def frames_dropped(self) -> int: ...
+
+    def offer(self, text: str | bytes, wire_frame: bytes | None, now: float) -> None: ...
+
+    def send_hello(self, text: str, frame: bytes) -> None: ...
+
+    def send_reply(self, text: str, kind: str = "reply") -> None: ...
 
 
 class Client:

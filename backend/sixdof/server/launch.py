@@ -9,11 +9,13 @@ import socket
 import sys
 import threading
 import webbrowser
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 from urllib.parse import urlencode
 
 import uvicorn
+from fastapi import FastAPI
 
 from ..scenario import Scenario
 from .app import create_app
@@ -160,6 +162,7 @@ def serve(
     room_ttl: float = 300.0,
     log_level: str = "info",
     limits: dict[str, Any] | None = None,
+    make_app: Callable[[Settings], FastAPI] = create_app,
 ) -> None:
     """Serve the live lab until interrupted (Ctrl-C).
 
@@ -167,7 +170,8 @@ def serve(
     scenario of new rooms (default: the default preset). token: if given, controlling needs
     ?token=… while anyone may watch. allowed_origins: extra browser Origins allowed to open
     the websocket. open_browser: open the page once the server listens. limits: other
-    Settings fields (max_connections_per_ip, work_rate, …; docs/security.md).
+    Settings fields (max_connections_per_ip, work_rate, …; docs/security.md). make_app: the
+    app for those settings (`sixdof gateway` serves its rooms from workers).
     """
     settings = Settings(
         host=host,
@@ -179,7 +183,7 @@ def serve(
         room_ttl=room_ttl,
         **(limits or {}),
     )
-    app = create_app(settings)
+    app = make_app(settings)
     quiet_garbage_collector()
     http_protocol, ws_protocol = protocols(settings)
     config = uvicorn.Config(

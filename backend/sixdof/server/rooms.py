@@ -30,7 +30,7 @@ from ..simulation.replay import go_back
 from . import presets
 from .binary import encode_state
 from .budget import over_budget
-from .clients import Client
+from .clients import Viewer
 from .errors import Refusal
 from .protocol import (
     Ack,
@@ -95,7 +95,7 @@ class Room:
         self.name = name
         self.sim = sim
         self.settings = settings
-        self.clients: set[Client] = set()
+        self.clients: set[Viewer] = set()
         self.seq = 0
         self.created = time.monotonic()
         self.fault: str | None = None  # last unexpected exception, for /stats
@@ -216,14 +216,14 @@ class Room:
         self._pause_for("internal", f"paused after a server error while {doing}: {self.fault}")
 
     # ------------------------------------------------------------------ clients
-    def join(self, client: Client) -> None:
+    def join(self, client: Viewer) -> None:
         if self.expiry is not None:
             self.expiry.cancel()
             self.expiry = None
         self.clients.add(client)
         client.send_reply(self.hello(client.can_control, client.binary), "hello")
 
-    def leave(self, client: Client) -> None:
+    def leave(self, client: Viewer) -> None:
         self.clients.discard(client)
 
     def broadcast(self, text: str) -> None:
@@ -455,12 +455,12 @@ class Rooms:
         log.info("room %s created", name)
         return room
 
-    async def enter(self, name: str, client: Client, snapshot: Snapshot | None = None) -> Room:
+    async def enter(self, name: str, client: Viewer, snapshot: Snapshot | None = None) -> Room:
         """`join`, once the physics is loaded (`physics_ready`)."""
         await self.physics_ready()
         return self.join(name, client, snapshot)
 
-    def join(self, name: str, client: Client, snapshot: Snapshot | None = None) -> Room:
+    def join(self, name: str, client: Viewer, snapshot: Snapshot | None = None) -> Room:
         """Add `client` to room `name` (made if need be); `physics_ready` must have run."""
         room = self.get_or_create(name, by_watcher=not client.can_control, snapshot=snapshot)
         if len(room.clients) >= self.settings.max_clients_per_room:
@@ -474,7 +474,7 @@ class Rooms:
         room.join(client)
         return room
 
-    def leave(self, room: Room, client: Client) -> None:
+    def leave(self, room: Room, client: Viewer) -> None:
         room.leave(client)
         if not room.clients:
             self.engine.remove(room.sim)  # nobody watches: it stops, and costs nothing

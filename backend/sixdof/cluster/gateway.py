@@ -1,0 +1,312 @@
+"""`sixdof gateway`: the page, REST and `/ws` of `sixdof serve`, with the rooms on workers.
+
+The app is `sixdof serve`'s (the same page, websocket endpoint, admission, token, limits and
+budgets), with two things swapped: `app.state.rooms` is a `RemoteRooms`, whose rooms relay
+the frames a worker publishes to this gateway's viewers (each frame made into a websocket
+frame once, then written to every socket as `sixdof serve` does) and forward control
+messages as requests; and REST requests under /api/rooms/<room>/ go to the room's owner.
+Any gateway can serve any room, so the load balancer in front needs no affinity.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import secrets
+import time
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from typing import Any
+
+import nats
+import orjson
+from fastapi import FastAPI
+from nats.aio.client import Client as Nats
+from nats.aio.msg import Msg
+from nats.aio.subscription import Subscription
+from nats.errors import NoRespondersError
+from nats.errors import TimeoutError as NatsTimeout
+from starlette.types import ASGIApp, Receive, Scope, Send
+
+from ..server.app import create_app
+from ..server.clients import Client
+from ..server.errors import Refusal
+from ..server.rooms import check_room_name
+from ..server.settings import Settings
+from ..server.snapshots import Snapshot
+from ..server.wire import wire_frame
+from . import bus
+
+log = logging.getLogger("sixdof.gateway")
+
+JOIN_WAIT = 10.0  # s a viewer waits for a worker to open or take over its room
+COMMAND_WAIT = 15.0  # s for a worker's reply to a control message (a step may take ~1 s)
+HTTP_WAIT = 30.0  # s for a forwarded REST request (a history export)
+
+
+class RemoteRoom:
+    """A room on a worker, as this gateway's viewers see it."""
+
+    def __init__(self, rooms: RemoteRooms, name: str) -> None:
+        self.rooms = rooms
+        self.name = name
+        self.viewers: set[Client] = set()
+        self.subs: list[Subscription] = []
+        self._hello: str | None = None  # the owner's hello (can_control true, JSON frames)
+        self._variants: dict[tuple[bool, bool], tuple[str, bytes]] = {}
+
+    # ------------------------------------------------------------------ what the bus brings
+    async def subscribe(self, nc: Nats) -> None:
+        for kind, handler in (("state", self._on_state), ("bin", self._on_state),
+                              ("hello", self._on_hello), ("event", self._on_event)):  # fmt: skip
+            self.subs.append(await nc.subscribe(bus.room_subject(self.name, kind), cb=handler))
+
+    async def unsubscribe(self) -> None:
+        for sub in self.subs:
+            try:
+                await sub.unsubscribe()
+            except Exception:  # the connection may be closing already
+                pass
+        self.subs.clear()
+
+    async def _on_state(self, msg: Msg) -> None:
+        binary = msg.subject.endswith(".bin")
+        payload: str | bytes = msg.data if binary else msg.data.decode()
+        viewers = [c for c in self.viewers if c.binary == binary]
+        if not viewers:
+            return
+        frame = wire_frame(payload) if any(c.wire is not None for c in viewers) else None
+        now = time.monotonic()
+        recent = now - 2.0  # who sent something in the last 2 s gets the frame first
+        for client in sorted(viewers, key=lambda c: c.last_message_at <= recent):
+            client.offer(payload, frame, now)
+
+    async def _on_hello(self, msg: Msg) -> None:
+        self.set_hello(msg.data.decode())
+        for client in tuple(self.viewers):
+            client.send_hello(*self._variant(client.can_control, client.binary))
+
+    async def _on_event(self, msg: Msg) -> None:
+        text = msg.data.decode()
+        for client in tuple(self.viewers):
+            client.send_reply(text)
+
+    def set_hello(self, text: str) -> None:
+        self._hello = text
+        self._variants.clear()
+
+    def _variant(self, can_control: bool, binary: bool) -> tuple[str, bytes]:
+        key = (can_control, binary)
+        if key not in self._variants:
+            assert self._hello is not None
+            hello = orjson.loads(self._hello)
+            hello["can_control"], hello["frames"] = can_control, "binary" if binary else "json"
+            text = orjson.dumps(hello).decode()
+            self._variants[key] = (text, wire_frame(text))
+        return self._variants[key]
+
+    # ------------------------------------------------------------------ ws.LiveRoom
+    def hello(self, can_control: bool, binary: bool = False) -> str:
+        return self._variant(can_control, binary)[0]
+
+    def sync_hello(self) -> None:
+        """Nothing to do: a changed room's hello comes from its worker on the bus."""
+
+    async def carry_out(
+        self, msg: Any, left: float, settings: Settings
+    ) -> tuple[list[str], float | None]:
+        """Forward a control message (authorised and validated here) to the room's owner."""
+        text = msg.model_dump_json(exclude_unset=True)
+        request = bus.encode({"text": text, "left": left})
+        try:
+            reply = await self.rooms.request(bus.room_subject(self.name, "cmd"), request,
+                                             COMMAND_WAIT)  # fmt: skip
+        except (NoRespondersError, NatsTimeout):
+            raise Refusal(
+                "internal",
+                f"room: {self.name} is moving to another worker; send it again in a moment",
+                None,
+                msg.id,
+            ) from None
+        data = bus.decode(reply)
+        return list(data["replies"]), float(data["spent"])
+
+
+class RemoteRooms:
+    """The rooms this gateway has viewers in (`ws.LiveRooms`), and its presence messages."""
+
+    def __init__(self, settings: Settings, gateway_id: str) -> None:
+        self.settings = settings
+        self.id = gateway_id
+        self.nc: Nats | None = None
+        self._rooms: dict[str, RemoteRoom] = {}
+        self._opening: dict[str, asyncio.Lock] = {}
+        self._presence: asyncio.Task[None] | None = None
+        self._closing: set[asyncio.Task[None]] = set()
+
+    async def connect(self, url: str) -> None:
+        self.nc = await nats.connect(
+            url, name=f"sixdof-{self.id}", max_reconnect_attempts=-1, reconnect_time_wait=0.5
+        )
+        self._presence = asyncio.get_running_loop().create_task(self._announce())
+
+    async def close(self) -> None:
+        if self._presence is not None:
+            self._presence.cancel()
+        for room in list(self._rooms.values()):
+            await room.unsubscribe()
+        if self.nc is not None:
+            await self.nc.drain()
+
+    async def request(self, subject: str, data: bytes, timeout: float) -> bytes:
+        assert self.nc is not None
+        msg = await self.nc.request(subject, data, timeout=timeout)
+        return bytes(msg.data)
+
+    async def enter(self, name: str, client: Client, snapshot: Snapshot | None) -> RemoteRoom:
+        check_room_name(name)
+        if snapshot is not None:  # the gateway's own store is empty: ws.py found none
+            raise Refusal("invalid", "snapshot: not kept by this gateway", "snapshot")
+        lock = self._opening.setdefault(name, asyncio.Lock())
+        async with lock:  # one join per room and gateway, however many viewers arrive
+            room = self._rooms.get(name)
+            if room is None:
+                room = RemoteRoom(self, name)
+                assert self.nc is not None
+                await room.subscribe(self.nc)  # before the join: no frame is missed
+                try:
+                    room.set_hello(await self._join(name, client.binary))
+                except BaseException:
+                    await room.unsubscribe()
+                    raise
+                self._rooms[name] = room
+            elif client.binary and not any(c.binary for c in room.viewers):
+                await self._join(name, True)  # the owner starts publishing binary frames
+        room.viewers.add(client)
+        client.send_reply(room.hello(client.can_control, client.binary), "hello")
+        return room
+
+    def leave(self, room: RemoteRoom, client: Client) -> None:
+        room.viewers.discard(client)
+        if not room.viewers and self._rooms.get(room.name) is room:
+            del self._rooms[room.name]
+            task = asyncio.get_running_loop().create_task(room.unsubscribe())
+            self._closing.add(task)
+            task.add_done_callback(self._closing.discard)
+
+    async def _join(self, name: str, binary: bool) -> str:
+        """The room's hello from its owner, asking some worker to open it if nobody has."""
+        deadline = time.monotonic() + JOIN_WAIT
+        ask = bus.encode({"gateway": self.id, "binary": binary})
+        while True:
+            try:
+                reply = await self.request(bus.room_subject(name, "join"), ask, 1.0)
+                return str(bus.decode(reply)["hello"])
+            except (NoRespondersError, NatsTimeout):
+                pass
+            try:
+                opened = bus.decode(await self.request(bus.OPEN, bus.encode({"room": name}), 2.0))
+                if "refused" in opened:  # the worker's own refusal (a room cap): as it said
+                    error = bus.decode(opened["refused"].encode())
+                    raise Refusal(error["code"], error["message"], error.get("field"))
+                if opened.get("owner"):
+                    continue  # owned now: join it
+            except (NoRespondersError, NatsTimeout):
+                pass  # no worker up (yet)
+            if time.monotonic() > deadline:
+                raise Refusal(
+                    "internal",
+                    f"room: no worker opened {name} within {JOIN_WAIT:g} s "
+                    "(is a `sixdof worker` running on the bus?)",
+                    "room",
+                )
+            await asyncio.sleep(0.1)  # a dead owner's lease expires within 1.5 s
+
+    async def _announce(self) -> None:
+        """Tell the workers, every second, which rooms have viewers here (and want binary)."""
+        while True:
+            await asyncio.sleep(bus.PRESENCE_EVERY)
+            rooms = {
+                name: {"viewers": len(r.viewers), "binary": any(c.binary for c in r.viewers)}
+                for name, r in self._rooms.items()
+            }
+            if self.nc is not None and not self.nc.is_closed:
+                try:
+                    await self.nc.publish(
+                        bus.PRESENCE, bus.encode({"gateway": self.id, "rooms": rooms})
+                    )
+                except Exception:
+                    log.exception("gateway %s: presence not sent", self.id)
+
+
+class RoomRequests:
+    """ASGI middleware: a REST request under /api/rooms/<room>/ goes to the room's owner
+    (after this gateway's own Origin check and size cap for requests with a body)."""
+
+    def __init__(self, app: ASGIApp, rooms: RemoteRooms, max_body: int) -> None:
+        self.app = app
+        self.rooms = rooms
+        self.max_body = max_body
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        path: str = scope.get("path", "")
+        if scope["type"] != "http" or not path.startswith("/api/rooms/"):
+            await self.app(scope, receive, send)
+            return
+        room = path.split("/")[3]
+        body = b""
+        while True:  # read at most max_body: a bigger request is refused without parsing
+            message = await receive()
+            body += message.get("body", b"")
+            if len(body) > self.max_body:
+                await _respond(send, 413, b'{"detail":"body: larger than the limit"}')
+                return
+            if not message.get("more_body"):
+                break
+        head = {
+            "method": scope["method"],
+            "path": path,
+            "query": scope.get("query_string", b"").decode("latin-1"),
+            "headers": [[k.decode("latin-1"), v.decode("latin-1")] for k, v in scope["headers"]],
+            "client": (scope.get("client") or ("unknown", 0))[0],
+        }
+        try:
+            reply = await self.rooms.request(bus.room_subject(room, "http"),
+                                             bus.pack_http(head, body), HTTP_WAIT)  # fmt: skip
+        except NoRespondersError:
+            await _respond(send, 404, b'{"detail":"room: no such room"}')
+            return
+        except NatsTimeout:
+            await _respond(send, 504, b'{"detail":"room: its worker did not answer"}')
+            return
+        answer, payload = bus.unpack_http(reply)
+        headers = [(k.encode("latin-1"), v.encode("latin-1")) for k, v in answer["headers"]]
+        await send({"type": "http.response.start", "status": answer["status"], "headers": headers})
+        await send({"type": "http.response.body", "body": payload})
+
+
+async def _respond(send: Send, status: int, body: bytes) -> None:
+    headers = [(b"content-type", b"application/json"), (b"content-length", str(len(body)).encode())]
+    await send({"type": "http.response.start", "status": status, "headers": headers})
+    await send({"type": "http.response.body", "body": body})
+
+
+def create_gateway_app(settings: Settings, url: str, gateway_id: str | None = None) -> FastAPI:
+    """`sixdof serve`'s app with its rooms on the workers of the bus at `url`."""
+    app = create_app(settings)
+    rooms = RemoteRooms(settings, gateway_id or f"g-{secrets.token_hex(4)}")
+    served = app.router.lifespan_context
+
+    @asynccontextmanager
+    async def lifespan(app_: FastAPI) -> AsyncIterator[Any]:
+        await rooms.connect(url)
+        app.state.rooms = rooms
+        try:
+            async with served(app_) as state:
+                yield state
+        finally:
+            await rooms.close()
+
+    app.router.lifespan_context = lifespan
+    app.add_middleware(RoomRequests, rooms=rooms, max_body=settings.max_message_bytes)
+    return app

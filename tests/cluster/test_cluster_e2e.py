@@ -1,0 +1,143 @@
+"""Two workers and two gateways on a real NATS server: one room seen through both gateways,
+driven through one, surviving the SIGKILL of its worker and of a gateway.
+
+The body floats (no gravity, mass 2 kg); after a push of F = 50 N along y its velocity is
+v_y = F/m (t − t₀) exactly (RK4 integrates a constant acceleration exactly), which is what
+"the state is continuous" is checked against after the room moves to the other worker.
+"""
+
+from __future__ import annotations
+
+import json
+import threading
+import time
+import urllib.request
+from typing import Any
+
+from websockets.sync.client import ClientConnection, connect
+
+from .conftest import MASS, Cluster
+
+FORCE = 50.0
+
+
+class Viewer:
+    """A websocket viewer of `room` through gateway `base`, keeping every state frame
+    (arrival time, t, v_y) from a thread; `disconnected` if the socket ever closed."""
+
+    def __init__(self, base: str, room: str) -> None:
+        url = base.replace("http", "ws") + f"ws?room={room}"
+        self.ws: ClientConnection = connect(url, open_timeout=30).__enter__()
+        self.frames: list[tuple[float, float, float]] = []
+        self.hello: dict[str, Any] | None = None
+        self.acks: list[dict[str, Any]] = []
+        self.disconnected = False
+        self.ended = "closed"
+        self._new = threading.Condition()
+        threading.Thread(target=self._read, daemon=True).start()
+
+    def _read(self) -> None:
+        try:
+            while True:
+                msg = json.loads(self.ws.recv())
+                with self._new:
+                    if msg["type"] == "state":
+                        v_y = msg["bodies"][0]["Vel"][1]
+                        self.frames.append((time.monotonic(), msg["t"], v_y))
+                    elif msg["type"] == "hello":
+                        self.hello = msg
+                    elif msg["type"] in ("ack", "error"):
+                        self.acks.append(msg)
+                    self._new.notify_all()
+        except Exception as exc:  # the socket closed: say how in a failing wait
+            self.ended = repr(exc)
+        self.disconnected = True
+
+    def wait(self, condition: Any, timeout: float = 15.0) -> None:
+        deadline = time.monotonic() + timeout
+        with self._new:
+            while not condition():
+                left = deadline - time.monotonic()
+                assert left > 0, (
+                    f"not in time: {len(self.frames)} frames, ended: {self.disconnected and self.ended}"
+                )
+                self._new.wait(left)
+
+    def frames_since(self, since: float) -> list[tuple[float, float, float]]:
+        with self._new:
+            return [f for f in self.frames if f[0] >= since]
+
+    def close(self) -> None:
+        self.ws.close()
+
+
+def push(viewer: Viewer) -> None:
+    viewer.ws.send(json.dumps({"type": "set_input", "id": 1, "body": "B", "Force": [0, FORCE, 0]}))
+    viewer.wait(lambda: any(a.get("id") == 1 for a in viewer.acks))
+    assert viewer.acks[-1]["type"] == "ack", viewer.acks[-1]
+
+
+def launch_time(frames: list[tuple[float, float, float]]) -> float:
+    """t₀ of the push, from two frames after it: v_y = F/m (t − t₀)."""
+    (_, t1, v1), (_, t2, v2) = frames[-2], frames[-1]
+    a = (v2 - v1) / (t2 - t1)
+    assert abs(a - FORCE / MASS) < 1e-6 * FORCE / MASS, a
+    return t2 - v2 / a
+
+
+def test_one_room_through_two_gateways_survives_its_worker_and_a_gateway(
+    cluster: Cluster,
+) -> None:
+    a = Viewer(cluster.gateways[0], "lab")
+    b = Viewer(cluster.gateways[1], "lab")
+    try:
+        a.wait(lambda: len(a.frames) > 30)
+        b.wait(lambda: len(b.frames) > 30)
+        # both gateways relay the same frames of the one simulation
+        common = {f[1] for f in a.frames} & {f[1] for f in b.frames}
+        assert len(common) >= 20, (a.frames[-3:], b.frames[-3:])
+
+        push(a)  # a command through gateway A …
+        pushed = time.monotonic()
+        b.wait(lambda: sum(f[2] > 0 for f in b.frames_since(pushed)) >= 10)
+        t0 = launch_time([f for f in b.frames if f[2] > 0])  # … moves the body seen via B
+
+        # SIGKILL the worker that owns the room: the other one resumes it
+        owner = cluster.owner("lab")
+        time.sleep(1.2)  # the quantity tested: a snapshot (every 1 s) holds the push
+        killed = time.monotonic()
+        owner.kill()
+        for v in (a, b):
+            v.wait(lambda v=v: any(f[0] > killed + 0.1 for f in v.frames), timeout=10)
+        survivor = cluster.owner("lab")
+        assert survivor is not owner
+        for v in (a, b):
+            v.wait(lambda v=v: len([f for f in v.frames if f[0] > killed]) >= 10)
+            before = [f for f in v.frames if f[0] <= killed]
+            after = [f for f in v.frames if f[0] > killed]
+            arrivals = [f[0] for f in before[-1:] + after]
+            gap = max(y - x for x, y in zip(arrivals, arrivals[1:]))
+            print(f"a viewer saw the room pause {gap:.2f} s")
+            assert gap < 3.0, f"the room paused {gap:.2f} s"
+            # continuous: resumed from a snapshot at most ~1 s old, on the same trajectory
+            assert after[0][1] >= before[-1][1] - 1.5, (before[-1], after[0])
+            for _, t, v_y in after[-5:]:
+                assert abs(v_y - FORCE / MASS * (t - t0)) < 1e-6 * max(1.0, v_y), (t, v_y)
+            assert not v.disconnected
+
+        # SIGKILL gateway A: B's viewer keeps its full frame rate
+        cluster.gateway_procs[0].kill()
+        a.wait(lambda: a.disconnected, timeout=10)
+        start = time.monotonic()
+        b.wait(lambda: b.frames[-1][0] > start + 2.0, timeout=10)
+        rate = len([f for f in b.frames_since(start) if f[0] <= start + 2.0]) / 2.0
+        assert rate >= 50.0, f"gateway B's viewer got {rate:.1f} fps"
+        assert not b.disconnected
+
+        # REST through the other gateway reaches the room on its worker
+        with urllib.request.urlopen(f"{cluster.gateways[1]}api/rooms/lab/stats") as r:
+            stats = json.loads(r.read())
+        assert stats["room"] == "lab" and stats["clients"] >= 1
+    finally:
+        a.close()
+        b.close()
