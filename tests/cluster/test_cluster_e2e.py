@@ -8,6 +8,7 @@ v_y = F/m (t − t₀) exactly (RK4 integrates a constant acceleration exactly),
 
 from __future__ import annotations
 
+import itertools
 import json
 import threading
 import time
@@ -59,7 +60,8 @@ class Viewer:
             while not condition():
                 left = deadline - time.monotonic()
                 assert left > 0, (
-                    f"not in time: {len(self.frames)} frames, ended: {self.disconnected and self.ended}"
+                    f"not in time: {len(self.frames)} frames; "
+                    f"ended: {self.disconnected and self.ended}"
                 )
                 self._new.wait(left)
 
@@ -116,7 +118,7 @@ def test_one_room_through_two_gateways_survives_its_worker_and_a_gateway(
             before = [f for f in v.frames if f[0] <= killed]
             after = [f for f in v.frames if f[0] > killed]
             arrivals = [f[0] for f in before[-1:] + after]
-            gap = max(y - x for x, y in zip(arrivals, arrivals[1:]))
+            gap = max(y - x for x, y in itertools.pairwise(arrivals))
             print(f"a viewer saw the room pause {gap:.2f} s")
             assert gap < 3.0, f"the room paused {gap:.2f} s"
             # continuous: resumed from a snapshot at most ~1 s old, on the same trajectory
