@@ -51,7 +51,8 @@ class Proc:
         )
         self.lines: list[str] = []
         self._new = threading.Condition()
-        threading.Thread(target=self._pump, daemon=True).start()
+        self._pump_thread = threading.Thread(target=self._pump, daemon=True)
+        self._pump_thread.start()
 
     def _pump(self) -> None:
         assert self.proc.stdout is not None
@@ -84,6 +85,10 @@ class Proc:
                 self.proc.wait(10)
             except subprocess.TimeoutExpired:
                 self.proc.kill()
+                self.proc.wait(10)
+        self._pump_thread.join(10)  # the pipe reached its end: all output is in `lines`
+        assert self.proc.stdout is not None
+        self.proc.stdout.close()
 
     @property
     def output(self) -> str:

@@ -17,6 +17,7 @@ import time
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from typing import Any
+from urllib.parse import parse_qsl
 
 import nats
 import orjson
@@ -26,6 +27,7 @@ from nats.aio.msg import Msg
 from nats.aio.subscription import Subscription
 from nats.errors import NoRespondersError
 from nats.errors import TimeoutError as NatsTimeout
+from starlette.datastructures import Headers
 from starlette.types import ASGIApp, Receive, Scope, Send
 
 from ..server.app import create_app
@@ -35,6 +37,7 @@ from ..server.rooms import check_room_name
 from ..server.settings import Settings
 from ..server.snapshots import Snapshot
 from ..server.wire import wire_frame
+from ..server.ws import bearer, has_control, origin_allowed
 from . import bus
 
 log = logging.getLogger("sixdof.gateway")
@@ -196,21 +199,29 @@ class RemoteRooms:
 
     async def _join(self, name: str, binary: bool) -> str:
         """The room's hello from its owner, asking some worker to open it if nobody has."""
-        deadline = time.monotonic() + JOIN_WAIT
         ask = bus.encode({"gateway": self.id, "binary": binary})
+        reply = await self.with_owner(name, bus.room_subject(name, "join"), ask, 1.0)
+        return str(bus.decode(reply)["hello"])
+
+    async def with_owner(self, name: str, subject: str, data: bytes, timeout: float) -> bytes:
+        """Request `subject` of room `name`'s owner, asking some worker to open the room
+        first if nobody owns it (or to take it over, once a dead owner's lease runs out)."""
+        deadline = time.monotonic() + JOIN_WAIT
         while True:
             try:
-                reply = await self.request(bus.room_subject(name, "join"), ask, 1.0)
-                return str(bus.decode(reply)["hello"])
-            except (NoRespondersError, NatsTimeout):
+                return await self.request(subject, data, timeout)
+            except NoRespondersError:
                 pass
+            except NatsTimeout:
+                if subject.endswith(".http"):
+                    raise  # a slow answer, not a missing owner
             try:
                 opened = bus.decode(await self.request(bus.OPEN, bus.encode({"room": name}), 2.0))
                 if "refused" in opened:  # the worker's own refusal (a room cap): as it said
                     error = bus.decode(opened["refused"].encode())
                     raise Refusal(error["code"], error["message"], error.get("field"))
                 if opened.get("owner"):
-                    continue  # owned now: join it
+                    continue  # owned now: ask it
             except (NoRespondersError, NatsTimeout):
                 pass  # no worker up (yet)
             if time.monotonic() > deadline:
@@ -243,10 +254,19 @@ class RoomRequests:
     """ASGI middleware: a REST request under /api/rooms/<room>/ goes to the room's owner
     (after this gateway's own Origin check and size cap for requests with a body)."""
 
-    def __init__(self, app: ASGIApp, rooms: RemoteRooms, max_body: int) -> None:
+    def __init__(self, app: ASGIApp, rooms: RemoteRooms, settings: Settings) -> None:
         self.app = app
         self.rooms = rooms
-        self.max_body = max_body
+        self.settings = settings
+        self.max_body = settings.max_message_bytes
+
+    def _may_change(self, scope: Scope) -> bool:
+        """The websocket's Origin rule and the token (query or bearer), as `serve` checks
+        them for PUT and POST; the owner checks them again."""
+        headers = Headers(scope=scope)
+        token = dict(parse_qsl(scope.get("query_string", b"").decode("latin-1"))).get("token")
+        token = token or bearer(headers.get("authorization"))
+        return origin_allowed(headers, self.settings) and has_control(token, self.settings)
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         path: str = scope.get("path", "")
@@ -254,6 +274,15 @@ class RoomRequests:
             await self.app(scope, receive, send)
             return
         room = path.split("/")[3]
+        if path.endswith("/share"):  # snapshots live in one process: not across workers yet
+            detail = b'{"detail":"share: links are not available when rooms run on workers"}'
+            await _respond(send, 501, detail)
+            return
+        if scope["method"] not in ("GET", "HEAD") and not self._may_change(scope):
+            # refused here, before reading a byte of the body or asking any worker
+            detail = b'{"detail":"this server needs a token for this (or this Origin may not)"}'
+            await _respond(send, 403, detail)
+            return
         body = b""
         while True:  # read at most max_body: a bigger request is refused without parsing
             message = await receive()
@@ -270,14 +299,20 @@ class RoomRequests:
             "headers": [[k.decode("latin-1"), v.decode("latin-1")] for k, v in scope["headers"]],
             "client": (scope.get("client") or ("unknown", 0))[0],
         }
+        subject, request = bus.room_subject(room, "http"), bus.pack_http(head, body)
         try:
-            reply = await self.rooms.request(bus.room_subject(room, "http"),
-                                             bus.pack_http(head, body), HTTP_WAIT)  # fmt: skip
+            if scope["method"] == "PUT":  # a new scenario makes the room, as in `serve`
+                reply = await self.rooms.with_owner(room, subject, request, HTTP_WAIT)
+            else:
+                reply = await self.rooms.request(subject, request, HTTP_WAIT)
         except NoRespondersError:
             await _respond(send, 404, b'{"detail":"room: no such room"}')
             return
         except NatsTimeout:
             await _respond(send, 504, b'{"detail":"room: its worker did not answer"}')
+            return
+        except Refusal as refusal:
+            await _respond(send, 503, orjson.dumps({"detail": refusal.message}))
             return
         answer, payload = bus.unpack_http(reply)
         headers = [(k.encode("latin-1"), v.encode("latin-1")) for k, v in answer["headers"]]
@@ -308,5 +343,5 @@ def create_gateway_app(settings: Settings, url: str, gateway_id: str | None = No
             await rooms.close()
 
     app.router.lifespan_context = lifespan
-    app.add_middleware(RoomRequests, rooms=rooms, max_body=settings.max_message_bytes)
+    app.add_middleware(RoomRequests, rooms=rooms, settings=settings)
     return app
