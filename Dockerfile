@@ -25,9 +25,10 @@ ENV PYTHONDONTWRITEBYTECODE=1 \
     PYTHONUNBUFFERED=1 \
     NUMBA_CACHE_DIR=/home/sixdof/.cache/numba
 RUN useradd --create-home --uid 10001 --shell /usr/sbin/nologin sixdof
-# The wheel is bind-mounted for the install only, so no layer keeps a copy of it.
+# The wheel is bind-mounted for the install only, so no layer keeps a copy of it. The cluster
+# extra (nats-py, pinned here) lets the same image run `sixdof worker` and `sixdof gateway` as well.
 RUN --mount=type=bind,from=wheel,source=/wheels,target=/tmp/wheels \
-    pip install --no-cache-dir /tmp/wheels/sixdof-*.whl
+    pip install --no-cache-dir /tmp/wheels/sixdof-*.whl "nats-py==2.16.0"
 USER 10001
 WORKDIR /home/sixdof
 # Compile the physics kernels into numba's cache at build time, so the server starts at once

@@ -6,6 +6,7 @@ headers to count frames and skip payloads (no JSON, no unmasking: server frames 
 masked), so the client costs a few µs per frame and is not the bottleneck.
 
     python fanout_clients.py PORT ROOM N SECONDS     # prints one JSON line: Hz per client, CPU
+    python fanout_clients.py PORT r0,r1,r2 N SECONDS # the N connections spread over rooms
 """
 
 from __future__ import annotations
@@ -84,8 +85,10 @@ async def run(port: int, room: str, n: int, seconds: float, warmup: float = 1.0)
     loop = asyncio.get_running_loop()
     window = [float("inf"), float("inf")]
     counters = []
+    rooms = room.split(",")
     for i in range(n):
-        _, proto = await loop.create_connection(lambda: Counter(room, window), "127.0.0.1", port)
+        where = rooms[i % len(rooms)]
+        _, proto = await loop.create_connection(lambda: Counter(where, window), "127.0.0.1", port)
         counters.append(proto)
         if i % 50 == 49:
             await asyncio.sleep(0)  # let the server accept in between

@@ -91,7 +91,10 @@ def stages() -> list[Stage]:
 @pytest.fixture(scope="module")
 def service() -> dict:
     compose = yaml.safe_load(COMPOSE.read_text())
-    (svc,) = compose["services"].values()
+    svc = compose["services"]["sixdof"]
+    assert "profiles" not in svc  # `docker compose up` starts it, and only it
+    assert all("scale" in s.get("profiles", []) for n, s in compose["services"].items()
+               if n != "sixdof")  # fmt: skip
     return svc
 
 
@@ -212,3 +215,25 @@ def test_compose_file_matches_the_compose_spec() -> None:
     cmd = [_tool("check-jsonschema"), "--builtin-schema", "vendor.compose-spec", str(COMPOSE)]
     done = subprocess.run(cmd, capture_output=True, text=True, timeout=60)
     assert done.returncode == 0, done.stdout + done.stderr
+
+
+def test_the_scale_profile_runs_workers_and_gateways_behind_haproxy() -> None:
+    """`docker compose --profile scale up`: NATS with JetStream, two workers and two gateways
+    on it, and HAProxy sending to every gateway on the port it listens on."""
+    services = yaml.safe_load(COMPOSE.read_text())["services"]
+    haproxy = (REPO / "deploy" / "haproxy.cfg").read_text()
+    roles: dict[str, list[str]] = {"worker": [], "gateway": []}
+    for name, svc in services.items():
+        command = svc.get("command") or []
+        if command[:1] == ["sixdof"] and command[1] in roles:
+            roles[command[1]].append(name)
+            args = build_parser().parse_args(command[1:])
+            assert args.nats == "nats://nats:4222"
+            if command[1] == "gateway":
+                assert args.host == "0.0.0.0"
+                assert f"server {name} {name}:{args.port} check" in haproxy
+    assert len(roles["worker"]) == 2 and len(roles["gateway"]) == 2
+    assert "-js" in services["nats"]["command"]  # leases and snapshots need JetStream
+    (published,) = services["proxy"]["ports"]
+    assert published.endswith(":8080") and "bind :8080" in haproxy
+    assert "option httpchk GET /api/health" in haproxy

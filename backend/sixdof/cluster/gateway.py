@@ -108,6 +108,11 @@ class RemoteRoom:
             self._variants[key] = (text, wire_frame(text))
         return self._variants[key]
 
+    def stats(self) -> dict[str, Any]:
+        """What this gateway knows of the room (/api/rooms; the room's own stats come from
+        its worker at /api/rooms/<room>/stats)."""
+        return {"room": self.name, "clients": len(self.viewers), "gateway": self.rooms.id}
+
     # ------------------------------------------------------------------ ws.LiveRoom
     def hello(self, can_control: bool, binary: bool = False) -> str:
         return self._variant(can_control, binary)[0]
@@ -146,6 +151,16 @@ class RemoteRooms:
         self._opening: dict[str, asyncio.Lock] = {}
         self._presence: asyncio.Task[None] | None = None
         self._closing: set[asyncio.Task[None]] = set()
+
+    def __len__(self) -> int:
+        return len(self._rooms)
+
+    def names(self) -> list[str]:
+        """The rooms this gateway has viewers in (rest.py's /api/health and /api/rooms)."""
+        return sorted(self._rooms)
+
+    def get(self, name: str) -> RemoteRoom | None:
+        return self._rooms.get(name)
 
     async def connect(self, url: str) -> None:
         self.nc = await nats.connect(
