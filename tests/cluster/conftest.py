@@ -98,7 +98,11 @@ class Proc:
 class Cluster:
     """nats-server, workers and gateways; `gateways[i]` is the base URL of gateway i."""
 
-    def __init__(self, tmp: Path, workers: int, gateways: int) -> None:
+    def __init__(
+        self, tmp: Path, workers: int, gateways: int, token: str = "", room_ttl: float = 300.0
+    ) -> None:
+        self.token = token
+        self.room_ttl = room_ttl
         port = free_port()
         self.nats_url = f"nats://127.0.0.1:{port}"
         self.nats = Proc([str(NATS_SERVER), "-js", "-a", "127.0.0.1", "-p", str(port),
@@ -111,13 +115,14 @@ class Cluster:
         self.gateways: list[str] = []
         for _ in range(gateways):
             proc = Proc([sys.executable, "-m", "sixdof", "gateway", "--nats", self.nats_url,
-                         "--port", "0", "--token", ""])  # fmt: skip
+                         "--port", "0", "--token", token])  # fmt: skip
             self.gateways.append(proc.wait_for(URL_LINE.pattern).group(1))
             self.gateway_procs.append(proc)
 
     def start_worker(self, scenario: Path) -> Proc:
         proc = Proc([sys.executable, "-m", "sixdof", "worker", "--nats", self.nats_url,
-                     "--scenario", str(scenario), "--token", ""])  # fmt: skip
+                     "--scenario", str(scenario), "--token", self.token,
+                     "--limit", f"room_ttl={self.room_ttl}"])  # fmt: skip
         proc.wait_for(r"INFO: sixdof\.worker: worker (w-\w+) on")  # connected to the bus
         return proc
 
