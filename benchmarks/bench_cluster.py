@@ -71,11 +71,8 @@ class Cluster:
             # then keep reading its log, so a full pipe never blocks it
             threading.Thread(target=proc.stdout.read, daemon=True).start()
             self.workers.append(proc)
-        self.gateways = [
-            Server([sys.executable, "-m", "sixdof", "gateway", "--nats", self.url,
-                    "--port", "0", *limits])  # fmt: skip
-            for _ in range(gateways)
-        ]
+        gateway = [sys.executable, "-m", "sixdof", "gateway", "--nats", self.url, "--port", "0"]
+        self.gateways = [Server([*gateway, *limits]) for _ in range(gateways)]
 
     def pids(self) -> dict[str, list[int]]:
         return {
@@ -96,12 +93,13 @@ class Cluster:
 def capacity(cluster: Cluster, rooms: int, viewers: int, seconds: float) -> dict[str, Any]:
     names = ",".join(f"cap{i}" for i in range(rooms))
     share = viewers // len(cluster.gateways)
+    clients = [sys.executable, str(HERE / "fanout_clients.py")]
     crowds = [
         subprocess.Popen(
-            [sys.executable, str(HERE / "fanout_clients.py"), str(g.port), names, str(share),
-             str(seconds)],
-            stdout=subprocess.PIPE, text=True,
-        )  # fmt: skip
+            [*clients, str(g.port), names, str(share), str(seconds)],
+            stdout=subprocess.PIPE,
+            text=True,
+        )
         for g in cluster.gateways
     ]
     # CPU over the clients' counting window (they start it after connecting and 1 s more)
@@ -140,8 +138,10 @@ def main() -> None:
     most = args.viewers + 10
     rows: list[dict[str, Any]] = []
     print(f"{args.rooms} rooms, {args.viewers} viewers, {args.seconds:g} s per run")
-    print("| workers | gateways | viewers | Hz median | Hz p5 | Hz min | frames/s | "
-          "CPU cores: nats / workers / gateways | µs per frame: nats / workers / gateways |")
+    print(
+        "| workers | gateways | viewers | Hz median | Hz p5 | Hz min | frames/s | "
+        "CPU cores: nats / workers / gateways | µs per frame: nats / workers / gateways |"
+    )
     print("|---|---|---|---|---|---|---|---|---|")  # fmt: skip
     for workers, gateways in ((1, 1), (1, 2), (2, 1), (2, 2)):
         cluster = Cluster(workers, gateways, most)

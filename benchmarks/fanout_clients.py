@@ -88,7 +88,11 @@ async def run(port: int, room: str, n: int, seconds: float, warmup: float = 1.0)
     rooms = room.split(",")
     for i in range(n):
         where = rooms[i % len(rooms)]
-        _, proto = await loop.create_connection(lambda: Counter(where, window), "127.0.0.1", port)
+        _, proto = await loop.create_connection(
+            lambda where=where: Counter(where, window),  # type: ignore[misc]
+            "127.0.0.1",
+            port,
+        )
         counters.append(proto)
         if i % 50 == 49:
             await asyncio.sleep(0)  # let the server accept in between
