@@ -59,17 +59,17 @@ class Cluster:
         limits = ["--limit", f"max_connections_per_ip={most + 50}",
                   "--limit", f"max_clients_per_room={most}"]  # fmt: skip
         self.workers = []
-        for _ in range(workers):
-            proc = subprocess.Popen(
-                [sys.executable, "-m", "sixdof", "worker", "--nats", self.url, *limits],
-                stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
-            )  # fmt: skip
-            assert proc.stdout is not None
-            for line in proc.stdout:  # until it is on the bus
-                if "sixdof.worker: worker" in line:
-                    break
-            # then keep reading its log, so a full pipe never blocks it
-            threading.Thread(target=proc.stdout.read, daemon=True).start()
+        self.logs = [Path(self.tmp.name) / f"worker{i}.log" for i in range(workers)]
+        for log in self.logs:
+            with log.open("w") as out:
+                proc = subprocess.Popen(
+                    [sys.executable, "-m", "sixdof", "worker", "--nats", self.url, *limits],
+                    stdout=out, stderr=subprocess.STDOUT,
+                )  # fmt: skip
+            while "sixdof.worker: worker" not in log.read_text():  # until it is on the bus
+                if proc.poll() is not None:
+                    sys.exit(log.read_text())
+                time.sleep(0.05)  # polling the worker's log for its readiness line
             self.workers.append(proc)
         gateway = [sys.executable, "-m", "sixdof", "gateway", "--nats", self.url, "--port", "0"]
         self.gateways = [Server([*gateway, *limits]) for _ in range(gateways)]
@@ -102,16 +102,33 @@ def capacity(cluster: Cluster, rooms: int, viewers: int, seconds: float) -> dict
         )
         for g in cluster.gateways
     ]
-    # CPU over the clients' counting window (they start it after connecting and 1 s more)
-    time.sleep(2.0 + viewers / 400)  # connecting: the clients report nothing before the end
-    before = {k: [cpu_seconds(p) for p in v] for k, v in cluster.pids().items()}
-    t0 = time.monotonic()
-    results = [json.loads(c.communicate(timeout=seconds + 120)[0]) for c in crowds]
-    elapsed = time.monotonic() - t0
-    after = {k: [cpu_seconds(p) for p in v] for k, v in cluster.pids().items()}
+    # the CPU of every part, sampled every 50 ms, read at the clients' counting window
+    samples: list[tuple[float, dict[str, float]]] = []
+    done = threading.Event()
+
+    def sample() -> None:
+        while not done.is_set():
+            now = time.monotonic()
+            samples.append((now, {k: sum(map(cpu_seconds, v)) for k, v in cluster.pids().items()}))
+            done.wait(0.05)
+
+    sampler = threading.Thread(target=sample, daemon=True)
+    sampler.start()
+    try:
+        results = [json.loads(c.communicate(timeout=seconds + 120)[0]) for c in crowds]
+    finally:
+        for c in crowds:
+            c.kill()
+        done.set()
+    sampler.join()
+    start = max(r["window"][0] for r in results)  # CLOCK_MONOTONIC: the same in every process
+    end = min(r["window"][1] for r in results)
+    inside = [s for s in samples if start <= s[0] <= end]
+    (t0, before), (t1, after) = inside[0], inside[-1]
+    elapsed = t1 - t0
     hz = np.array([h for r in results for h in r["hz"]])
     delivered = float(hz.sum())  # frames per second, all viewers
-    cpu = {k: sum(after[k]) - sum(before[k]) for k in before}
+    cpu = {k: after[k] - before[k] for k in before}
     return {
         "viewers": int(hz.size),
         "rooms": rooms,
@@ -147,6 +164,11 @@ def main() -> None:
         cluster = Cluster(workers, gateways, most)
         try:
             row = capacity(cluster, args.rooms, args.viewers, args.seconds)
+            if row["hz_p5"] < 55:  # say why, from the parts' own logs
+                for log in cluster.logs:
+                    print(f"--- {log.name}:\n" + log.read_text()[-2000:])
+                for g in cluster.gateways:
+                    print("--- gateway:\n" + "".join(g.lines[-20:]))
         finally:
             cluster.stop()
         row.update(workers=workers, gateways=gateways)

@@ -3,7 +3,8 @@
 Used by bench_fanout.py and bench_latency.py as a subprocess so that its CPU is its own and
 is reported. Each connection does the opening handshake by hand and then only reads frame
 headers to count frames and skip payloads (no JSON, no unmasking: server frames are not
-masked), so the client costs a few µs per frame and is not the bottleneck.
+masked), so the client costs a few µs per frame and is not the bottleneck. It answers the
+server's pings (uvicorn closes a connection that leaves a ping unanswered for 20 s).
 
     python fanout_clients.py PORT ROOM N SECONDS     # prints one JSON line: Hz per client, CPU
     python fanout_clients.py PORT r0,r1,r2 N SECONDS # the N connections spread over rooms
@@ -75,10 +76,21 @@ class Counter(asyncio.Protocol):
                 head = 10
             if n - pos < head + length:
                 break
-            pos += head + length
-            if counting:
+            if buf[pos] & 0x0F == 0x9:  # a ping: pong as a client must (masked), or be cut off
+                self.pong(bytes(buf[pos + head : pos + head + length]))
+            elif counting:
                 self.frames += 1
+            pos += head + length
         del buf[:pos]
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        if not self.ready.done():  # closed before its handshake finished: say so, not hang
+            self.ready.set_exception(ConnectionError(f"closed during the handshake: {exc}"))
+
+    def pong(self, payload: bytes) -> None:
+        mask = os.urandom(4)
+        masked = bytes(b ^ mask[i % 4] for i, b in enumerate(payload))
+        self.transport.write(bytes([0x8A, 0x80 | len(payload)]) + mask + masked)
 
 
 async def run(port: int, room: str, n: int, seconds: float, warmup: float = 1.0) -> dict:

@@ -42,7 +42,10 @@ from . import bus
 
 log = logging.getLogger("sixdof.gateway")
 
-JOIN_WAIT = 10.0  # s a viewer waits for a worker to open or take over its room
+JOIN_WAIT = 30.0  # s a viewer waits for a worker to open or take over its room
+# s for an owner's answer to a join: a room without owner gets "no responders" at once, so
+# this only waits on a busy worker or on this gateway's own loop under a storm of viewers
+JOIN_ANSWER = 5.0
 COMMAND_WAIT = 15.0  # s for a worker's reply to a control message (a step may take ~1 s)
 HTTP_WAIT = 30.0  # s for a forwarded REST request (a history export)
 
@@ -215,7 +218,7 @@ class RemoteRooms:
     async def _join(self, name: str, binary: bool) -> str:
         """The room's hello from its owner, asking some worker to open it if nobody has."""
         ask = bus.encode({"gateway": self.id, "binary": binary})
-        reply = await self.with_owner(name, bus.room_subject(name, "join"), ask, 1.0)
+        reply = await self.with_owner(name, bus.room_subject(name, "join"), ask, JOIN_ANSWER)
         return str(bus.decode(reply)["hello"])
 
     async def with_owner(self, name: str, subject: str, data: bytes, timeout: float) -> bytes:
