@@ -131,6 +131,7 @@ def capacity(cluster: Cluster, rooms: int, viewers: int, seconds: float) -> dict
     cpu = {k: after[k] - before[k] for k in before}
     return {
         "viewers": int(hz.size),
+        "connected": sum(r["connected"] for r in results),
         "rooms": rooms,
         "hz_median": float(np.median(hz)),
         "hz_p5": float(np.percentile(hz, 5)),
@@ -156,7 +157,7 @@ def main() -> None:
     rows: list[dict[str, Any]] = []
     print(f"{args.rooms} rooms, {args.viewers} viewers, {args.seconds:g} s per run")
     print(
-        "| workers | gateways | viewers | Hz median | Hz p5 | Hz min | frames/s | "
+        "| workers | gateways | viewers connected | Hz median | Hz p5 | Hz min | frames/s | "
         "CPU cores: nats / workers / gateways | µs per frame: nats / workers / gateways |"
     )
     print("|---|---|---|---|---|---|---|---|---|")  # fmt: skip
@@ -167,14 +168,13 @@ def main() -> None:
             if row["hz_p5"] < 55:  # say why, from the parts' own logs
                 for log in cluster.logs:
                     print(f"--- {log.name}:\n" + log.read_text()[-2000:])
-                for g in cluster.gateways:
-                    print("--- gateway:\n" + "".join(g.lines[-20:]))
         finally:
             cluster.stop()
         row.update(workers=workers, gateways=gateways)
         rows.append(row)
         cores, us = row["cpu_share"], row["us_per_frame"]
-        print(f"| {workers} | {gateways} | {row['viewers']} | {row['hz_median']:.1f} | "
+        print(f"| {workers} | {gateways} | {row['connected']} of {row['viewers']} | "
+              f"{row['hz_median']:.1f} | "
               f"{row['hz_p5']:.1f} | {row['hz_min']:.1f} | {row['frames_per_s']:.0f} | "
               f"{cores['nats']:.2f} / {cores['workers']:.2f} / {cores['gateways']:.2f} | "
               f"{us['nats']:.1f} / {us['workers']:.1f} / {us['gateways']:.1f} |",

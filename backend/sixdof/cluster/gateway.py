@@ -60,12 +60,16 @@ class RemoteRoom:
         self.subs: list[Subscription] = []
         self._hello: str | None = None  # the owner's hello (can_control true, JSON frames)
         self._variants: dict[tuple[bool, bool], tuple[str, bytes]] = {}
+        self._frames: dict[bool, Subscription | None] = {}  # by binary: the frames' subscription
 
     # ------------------------------------------------------------------ what the bus brings
     async def subscribe(self, nc: Nats) -> None:
         for kind, handler in (("state", self._on_state), ("bin", self._on_state),
                               ("hello", self._on_hello), ("event", self._on_event)):  # fmt: skip
-            self.subs.append(await nc.subscribe(bus.room_subject(self.name, kind), cb=handler))
+            sub = await nc.subscribe(bus.room_subject(self.name, kind), cb=handler)
+            self.subs.append(sub)
+            if kind in ("state", "bin"):
+                self._frames[kind == "bin"] = sub
 
     async def unsubscribe(self) -> None:
         for sub in self.subs:
@@ -77,6 +81,9 @@ class RemoteRoom:
 
     async def _on_state(self, msg: Msg) -> None:
         binary = msg.subject.endswith(".bin")
+        sub = self._frames.get(binary)
+        if sub is not None and sub.pending_msgs > 0:
+            return  # latest-wins: a newer frame is already waiting (this gateway fell behind)
         payload: str | bytes = msg.data if binary else msg.data.decode()
         viewers = [c for c in self.viewers if c.binary == binary]
         if not viewers:
