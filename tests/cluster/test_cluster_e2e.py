@@ -17,7 +17,9 @@ from typing import Any
 
 from websockets.sync.client import ClientConnection, connect
 
-from .conftest import MASS, Cluster
+from .conftest import MASS, Cluster, needs_the_bus
+
+needs_the_bus()
 
 FORCE = 50.0
 

@@ -18,7 +18,9 @@ from websockets.sync.client import ClientConnection, connect
 
 from sixdof.server.binary import decode_state
 
-from .conftest import Cluster
+from .conftest import Cluster, needs_the_bus
+
+needs_the_bus()
 
 TOKEN = "T-cluster"
 
