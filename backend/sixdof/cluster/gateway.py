@@ -203,13 +203,13 @@ class RemoteRooms:
                 assert self.nc is not None
                 await room.subscribe(self.nc)  # before the join: no frame is missed
                 try:
-                    room.set_hello(await self._join(name, client.binary))
+                    room.set_hello(await self._join(name, client.binary, not client.can_control))
                 except BaseException:
                     await room.unsubscribe()
                     raise
                 self._rooms[name] = room
             elif client.binary and not any(c.binary for c in room.viewers):
-                await self._join(name, True)  # the owner starts publishing binary frames
+                await self._join(name, True, False)  # the owner starts publishing binary frames
         room.viewers.add(client)
         client.send_reply(room.hello(client.can_control, client.binary), "hello")
         return room
@@ -222,13 +222,17 @@ class RemoteRooms:
             self._closing.add(task)
             task.add_done_callback(self._closing.discard)
 
-    async def _join(self, name: str, binary: bool) -> str:
-        """The room's hello from its owner, asking some worker to open it if nobody has."""
+    async def _join(self, name: str, binary: bool, by_watcher: bool) -> str:
+        """The room's hello from its owner, asking some worker to open it if nobody has
+        (`by_watcher`: for a viewer without the token, whose rooms are capped apart)."""
         ask = bus.encode({"gateway": self.id, "binary": binary})
-        reply = await self.with_owner(name, bus.room_subject(name, "join"), ask, JOIN_ANSWER)
+        subject = bus.room_subject(name, "join")
+        reply = await self.with_owner(name, subject, ask, JOIN_ANSWER, by_watcher)
         return str(bus.decode(reply)["hello"])
 
-    async def with_owner(self, name: str, subject: str, data: bytes, timeout: float) -> bytes:
+    async def with_owner(
+        self, name: str, subject: str, data: bytes, timeout: float, by_watcher: bool = False
+    ) -> bytes:
         """Request `subject` of room `name`'s owner, asking some worker to open the room
         first if nobody owns it (or to take it over, once a dead owner's lease runs out)."""
         deadline = time.monotonic() + JOIN_WAIT
@@ -241,7 +245,8 @@ class RemoteRooms:
                 if subject.endswith(".http"):
                     raise  # a slow answer, not a missing owner
             try:
-                opened = bus.decode(await self.request(bus.OPEN, bus.encode({"room": name}), 2.0))
+                ask = bus.encode({"room": name, "by_watcher": by_watcher})
+                opened = bus.decode(await self.request(bus.OPEN, ask, 2.0))
                 if "refused" in opened:  # the worker's own refusal (a room cap): as it said
                     error = bus.decode(opened["refused"].encode())
                     raise Refusal(error["code"], error["message"], error.get("field"))

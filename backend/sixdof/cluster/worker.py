@@ -155,7 +155,8 @@ class Worker:
     async def _on_open(self, msg: Msg) -> None:
         """sixdof.open: claim the room's lease; answer whether this worker now owns it."""
         assert self.leases is not None
-        name = bus.decode(msg.data)["room"]
+        request = bus.decode(msg.data)
+        name, by_watcher = request["room"], bool(request.get("by_watcher"))
         if name in self.owned:
             await msg.respond(bus.encode({"owner": self.id}))
             return
@@ -165,7 +166,7 @@ class Worker:
             await msg.respond(bus.encode({"owner": None}))  # someone has it, maybe a dead one
             return
         try:
-            await self._own(name, revision, await self._snapshot(name))
+            await self._own(name, revision, await self._snapshot(name), by_watcher)
         except Refusal as refusal:
             await self.leases.delete(name)
             await msg.respond(bus.encode({"refused": refusal.text()}))
@@ -180,10 +181,13 @@ class Worker:
             return None
         return bus.decode(entry.value) if entry.value else None
 
-    async def _own(self, name: str, revision: int, snapshot: dict[str, Any] | None) -> None:
-        """Start running room `name` (from `snapshot`, if any) and answer on its subjects."""
+    async def _own(
+        self, name: str, revision: int, snapshot: dict[str, Any] | None, by_watcher: bool = False
+    ) -> None:
+        """Start running room `name` (from `snapshot`, if any) and answer on its subjects;
+        a room opened for a viewer without the token counts against max_watcher_rooms."""
         assert self.nc is not None
-        room = self.rooms.get_or_create(name)
+        room = self.rooms.get_or_create(name, by_watcher=by_watcher)
         if snapshot is not None:
             keyframe = snapshot["keyframe"]
             room.sim.restore(keyframe)  # paused there: resumed below if it was running
