@@ -26,6 +26,7 @@ from pathlib import Path
 from statistics import median
 from typing import Any
 
+from websockets.exceptions import ConnectionClosed
 from websockets.sync.client import connect
 
 FLOOR_APP = """
@@ -100,9 +101,12 @@ def hour(port: int, pid: int, minutes: int) -> list[dict[str, float]]:
     done = threading.Event()
 
     def read() -> None:
-        while not done.is_set():
-            ws.recv(timeout=10)
-            frames[0] += 1
+        try:
+            while not done.is_set():
+                ws.recv(timeout=10)
+                frames[0] += 1
+        except ConnectionClosed:
+            pass  # closed at the end of the hour
 
     reader = threading.Thread(target=read, daemon=True)
     reader.start()

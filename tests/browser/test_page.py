@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import struct
 import time
+import urllib.request
 from pathlib import Path
 
 import numpy as np
@@ -166,25 +167,36 @@ def test_follow_mode_keeps_a_fast_body_in_view(page_run: PageRun) -> None:
     assert page_run.errors == []
 
 
-def test_shift_drag_pulls_the_body_toward_the_mouse(page_run: PageRun) -> None:
+def first_pull(server: Server, room: str, name: str, weight: float, since: float) -> np.ndarray:
+    """The first applied Force after `since` that is not the weight alone by more than 5 % of
+    it, minus the weight: read from the room's history, one row per frame the server made
+    (a page-side timer sampling frames missed it under CI load)."""
+    with urllib.request.urlopen(f"{server.url}/api/rooms/{room}/history.csv", timeout=10) as r:
+        header, *rows = r.read().decode().splitlines()
+    columns = header.split(",")
+    t = columns.index("Time")
+    force = [columns.index(f"{name}.Force[{k}]") for k in range(3)]
+    for row in rows:
+        cells = row.split(",")
+        pull = np.array([float(cells[k]) for k in force]) - [0.0, 0.0, weight]
+        if float(cells[t]) > since and np.linalg.norm(pull) > 0.05 * abs(weight):
+            return pull
+    raise AssertionError("the history shows no pull")
+
+
+def test_shift_drag_pulls_the_body_toward_the_mouse(page_run: PageRun, server: Server) -> None:
     page = page_run.page
     load_preset(page, "hover")
     follow_off(page)
     page.click("#btn-reset")
     mass = page.evaluate("__sixdof.hello.scenario.bodies[0].Mass")
-    # the first real pull the server applies (applied Force minus the constant one), page
-    # side: the body still nearly at rest, the spring points from the grabbed point to the
-    # mouse. The spring sent at the grab itself pulls toward the grabbed point as drawn, which
-    # the interpolated pose of the turning body puts a little away (0.46 N once, under CI
-    # load): pulls under 5 % of the weight are not the one to check
-    page.evaluate(
-        """(w) => { window.__pull = null; window.__pullTimer = setInterval(() => {
-             const f = __sixdof.lastState.bodies[0].Force;
-             const p = [f[0], f[1], f[2] - w];
-             if (!window.__pull && Math.hypot(...p) > 0.05 * Math.abs(w)) window.__pull = p;
-           }, 5); }""",
-        -mass * G,
-    )
+    name = page.evaluate("__sixdof.hello.scenario.bodies[0].Name")
+    # the first real pull the server applied (applied Force minus the weight), with the body
+    # still nearly at rest, points from the grabbed point to the mouse. The spring sent at
+    # the grab itself pulls toward the grabbed point as drawn, which the interpolated pose of
+    # the turning body puts a little away (0.46 N once, under CI load): pulls under 5 % of
+    # the weight are not the one to check
+    since = page.evaluate("__sixdof.lastState.t")
     x, y = screen(page)
     page.keyboard.down("Shift")
     page.mouse.move(x, y)
@@ -196,7 +208,7 @@ def test_shift_drag_pulls_the_body_toward_the_mouse(page_run: PageRun) -> None:
     page.mouse.up()
     page.keyboard.up("Shift")
     page.wait_for_function("__sixdof.lastState.bodies[0].Force[1] === 0")
-    pull = np.array(page.evaluate("clearInterval(window.__pullTimer), window.__pull"))
+    pull = first_pull(server, page_run.room, name, -mass * G, since)
     after = body(page)
     x1, _ = screen(page)
     # the spring first pulled east (to the right on screen; within 45°, as the default view

@@ -218,6 +218,8 @@ class Worker:
                 pass
         for viewer in owned.viewers.values():
             self.rooms.leave(owned.room, viewer)
+        if forget:  # nobody watched it for room_ttl already: gone now, a new viewer starts anew
+            self.rooms.expire(owned.room)
         if forget and self.leases is not None and self.snapshots is not None:
             for bucket in (self.snapshots, self.leases):
                 try:

@@ -491,9 +491,10 @@ class Rooms:
         if room.expiry is not None:
             room.expiry.cancel()
         loop = asyncio.get_running_loop()
-        room.expiry = loop.call_later(self.settings.room_ttl, self._expire, room)
+        room.expiry = loop.call_later(self.settings.room_ttl, self.expire, room)
 
-    def _expire(self, room: Room) -> None:
+    def expire(self, room: Room) -> None:
+        """Remove `room` now if it has no client (its `room_ttl` ran out, or its owner says so)."""
         if room.clients or self._rooms.get(room.name) is not room:
             return
         del self._rooms[room.name]
