@@ -268,3 +268,30 @@ def test_playing_the_past_forward_goes_on_from_where_it_stood() -> None:
         assert frame["bodies"][0]["Pos"] == history[f"{body}.Pos"][k].tolist()
     cursor = sim.recording.replay_cursor
     assert cursor is not None and cursor.frames > 300  # it went on, not from the keyframe
+
+
+def test_a_recording_read_back_from_json_goes_on_as_the_original() -> None:
+    """What a worker's snapshot carries (the latest segments as JSON) becomes a recording
+    again on the worker that takes the room over: the same JSON, the same past frames, and
+    it records on from there."""
+    from sixdof.simulation.recording import Recording
+
+    sim = driven()
+    rec = sim.recording
+    assert rec is not None and len(rec.segments) >= 2
+    again = Recording.from_json(json.loads(json.dumps(rec.to_json())), max_bytes=rec.max_bytes)
+    assert again.to_json() == rec.to_json()
+    assert again.nbytes == rec.nbytes and again.first_time() == rec.first_time()
+    tail = rec.tail_json(max_chars=rec.segments[-1].nbytes + 1)
+    assert len(tail["segments"]) == 1  # only what fits: the latest segment
+    assert tail["segments_dropped"] == rec.dropped + len(rec.segments) - 1
+    # a room resumed from a keyframe and that tail: its past frames are the original's
+    resumed = LiveSimulation.from_keyframe(sim.keyframe("snapshot"))
+    resumed.restore(sim.keyframe("snapshot"), Recording.from_json(tail, max_bytes=8 << 20))
+    t = rec.segments[-1].t + 0.05
+    found = resumed.recording.segment_at(t) if resumed.recording else None
+    assert found is not None
+    assert frame_at(found[1], sim.frame_rate, t) == frame_at(rec.segment_at(t)[1],  # type: ignore[index]
+                                                            sim.frame_rate, t)  # fmt: skip
+    with pytest.raises(RecordingFormatError):
+        Recording.from_json({**tail, "format_version": 0}, max_bytes=1 << 20)

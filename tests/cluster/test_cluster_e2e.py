@@ -32,6 +32,7 @@ class Viewer:
         url = base.replace("http", "ws") + f"ws?room={room}"
         self.ws: ClientConnection = connect(url, open_timeout=30).__enter__()
         self.frames: list[tuple[float, float, float]] = []
+        self.recorded_from: list[float | None] = []  # each frame's status.recorded_from
         self.hello: dict[str, Any] | None = None
         self.acks: list[dict[str, Any]] = []
         self.disconnected = False
@@ -47,6 +48,7 @@ class Viewer:
                     if msg["type"] == "state":
                         v_y = msg["bodies"][0]["Vel"][1]
                         self.frames.append((time.monotonic(), msg["t"], v_y))
+                        self.recorded_from.append(msg["status"]["recorded_from"])
                     elif msg["type"] == "hello":
                         self.hello = msg
                     elif msg["type"] in ("ack", "error"):
@@ -127,6 +129,8 @@ def test_one_room_through_two_gateways_survives_its_worker_and_a_gateway(
             assert after[0][1] >= before[-1][1] - 1.5, (before[-1], after[0])
             for _, t, v_y in after[-5:]:
                 assert abs(v_y - FORCE / MASS * (t - t0)) < 1e-6 * max(1.0, v_y), (t, v_y)
+            # the snapshot carried the recording: the timeline still reaches back to t = 0
+            assert v.recorded_from[-1] == 0.0, v.recorded_from[-3:]
             assert not v.disconnected
 
         # SIGKILL gateway A: B's viewer keeps its full frame rate

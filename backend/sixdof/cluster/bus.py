@@ -18,8 +18,9 @@ Buckets (JetStream key-value, one value per key):
   if anyone has it), renewed every LEASE_RENEW s with a compare-and-set `update`; a lease
   not renewed for LEASE_TIMEOUT s is taken over, again by compare-and-set, so exactly one
   worker wins it.
-- `sixdof-snapshots`: room → the owner's keyframe (scenario, state, inputs, time), written
-  every SNAPSHOT_EVERY s; a worker that takes a lease over resumes the room from it.
+- `sixdof-snapshots`: room → the owner's keyframe (scenario, state, inputs, time) and its
+  recording's latest segments, written every SNAPSHOT_EVERY s; a worker that takes a lease
+  over resumes the room from it.
 """
 
 from __future__ import annotations

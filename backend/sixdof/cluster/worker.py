@@ -35,11 +35,14 @@ from ..server.errors import Refusal, read_client_message, validate_client_messag
 from ..server.rooms import Room, Rooms
 from ..server.settings import Settings
 from ..server.wire import Wire
+from ..simulation.recording import Recording, RecordingFormatError
 from . import bus
 
 log = logging.getLogger("sixdof.worker")
 
 _viewer_ids = itertools.count(1)
+SNAPSHOT_RECORDING_BYTES = 384 * 1024  # of the recording's latest segments, about
+SNAPSHOT_MAX_BYTES = 900 * 1024  # NATS's default max_payload is 1 MiB
 
 
 class BusViewer:
@@ -190,7 +193,16 @@ class Worker:
         room = self.rooms.get_or_create(name, by_watcher=by_watcher)
         if snapshot is not None:
             keyframe = snapshot["keyframe"]
-            room.sim.restore(keyframe)  # paused there: resumed below if it was running
+            recording = None
+            if snapshot.get("recording") and room.sim.recording is not None:
+                try:
+                    recording = Recording.from_json(
+                        snapshot["recording"], max_bytes=room.sim.recording.max_bytes
+                    )
+                except (RecordingFormatError, KeyError, TypeError, ValueError) as exc:
+                    log.warning("room %s: the snapshot's recording is unreadable: %s", name, exc)
+            # paused there (resumed below if it was running), its recent past on the timeline
+            room.sim.restore(keyframe, recording)
             room.sim.set_time_scale(float(keyframe.get("time_scale", 1.0)))
             if keyframe.get("running", True):
                 room.sim.resume()
@@ -254,8 +266,7 @@ class Worker:
                     await self._close(name, forget=False)
                     continue
             if now - owned.snapshot_at >= bus.SNAPSHOT_EVERY:
-                snapshot = {"keyframe": owned.room.sim.keyframe("snapshot"), "seq": owned.room.seq}
-                await self.snapshots.put(name, bus.encode(snapshot))
+                await self.snapshots.put(name, snapshot_of(owned.room))
                 owned.snapshot_at = now
         await self._take_over(now)
 
@@ -347,6 +358,21 @@ class Worker:
         head, body = bus.unpack_http(msg.data)
         status, headers, payload = await call_asgi(self.app, head, body)
         await msg.respond(bus.pack_http({"status": status, "headers": headers}, payload))
+
+
+def snapshot_of(room: Room) -> bytes:
+    """The room as another worker resumes it: its keyframe (scenario, state, inputs, time),
+    its frame counter, and as much of its recording's latest segments as keeps the message
+    under NATS's default 1 MB limit (the keyframe itself is at most ~100 kB)."""
+    sim = room.sim
+    snapshot: dict[str, Any] = {"keyframe": sim.keyframe("snapshot"), "seq": room.seq}
+    if sim.recording is not None:
+        snapshot["recording"] = sim.recording.tail_json(SNAPSHOT_RECORDING_BYTES)
+    data = bus.encode(snapshot)
+    if len(data) > SNAPSHOT_MAX_BYTES:  # a recording with huge events: the state alone
+        del snapshot["recording"]
+        data = bus.encode(snapshot)
+    return data
 
 
 async def call_asgi(

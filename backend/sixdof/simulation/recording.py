@@ -188,14 +188,47 @@ class Recording:
             self.nbytes -= old.nbytes
             self.dropped += 1
 
-    def to_json(self) -> dict[str, Any]:
+    @classmethod
+    def from_json(cls, data: Any, *, max_bytes: int) -> Recording:
+        """The recording `to_json` gave (checked by `check_format`), to go on recording into:
+        the inverse of `to_json`, segment by segment."""
+        data = check_format(data)
+        rec = cls(frame_rate=float(data["frame_rate"]), max_bytes=max_bytes)
+        for seg_json in data["segments"]:
+            rec.start(seg_json["keyframe"])
+            for item in seg_json["items"]:
+                step = int(item["step"])
+                if item["kind"] == "frame":
+                    rec.frame(step)
+                else:
+                    args = {k: v for k, v in item.items() if k not in ("step", "kind")}
+                    rec.event(step, str(item["kind"]), args)
+        rec.dropped = int(data.get("segments_dropped", 0))
+        return rec
+
+    def tail_json(self, max_chars: int) -> dict[str, Any]:
+        """`to_json` of the latest segments whose JSON fits in about `max_chars` characters
+        (at least the last one): what a snapshot carries of the past."""
+        keep: list[Segment] = []
+        size = 0
+        for seg in reversed(self.segments):
+            size += seg.nbytes
+            if keep and size > max_chars:
+                break
+            keep.insert(0, seg)
+        return self.to_json(keep)
+
+    def to_json(self, segments: list[Segment] | None = None) -> dict[str, Any]:
+        """The documented recording (docs/recording.md); of `segments` (the latest of this
+        recording) if given, those before them counted as dropped."""
+        chosen = list(self.segments) if segments is None else segments
         return {
             "format": FORMAT,
             "format_version": FORMAT_VERSION,
             "sixdof_version": __version__,
             "frame_rate": self.frame_rate,
-            "segments_dropped": self.dropped,
-            "segments": [seg.to_json() for seg in self.segments],
+            "segments_dropped": self.dropped + len(self.segments) - len(chosen),
+            "segments": [seg.to_json() for seg in chosen],
         }
 
 
