@@ -140,3 +140,37 @@ def test_a_room_nobody_watches_closes_on_its_worker(lab: Cluster) -> None:
         assert until(again, "state")["t"] < 1.0
     finally:
         again.close()
+
+
+def test_a_share_link_made_through_one_gateway_opens_through_another(lab: Cluster) -> None:
+    origin = ws(lab.gateways[0], f"room=orig&token={TOKEN}")
+    try:
+        until(origin, "hello")
+        origin.send(json.dumps({"type": "set_input", "id": 1, "body": "B", "Force": [0, 4, 0]}))
+        assert until(origin, "ack")["id"] == 1
+        until(origin, "state")
+        origin.send(json.dumps({"type": "pause", "id": 2}))
+        assert until(origin, "ack")["id"] == 2
+        request = urllib.request.Request(f"{lab.gateways[0]}api/rooms/orig/share?what=now",
+                                         method="POST")  # fmt: skip
+        with urllib.request.urlopen(request, timeout=30) as r:
+            shared = json.loads(r.read())
+        assert shared["t"] > 0
+    finally:
+        origin.close()
+    copy = ws(lab.gateways[1], f"room=copy&snapshot={shared['id']}")
+    try:
+        hello = until(copy, "hello")
+        assert hello["scenario"]["bodies"][0]["Force"] == [0, 4, 0]  # the constant input came
+        frame = until(copy, "state")
+        assert frame["t"] == pytest.approx(shared["t"], abs=1e-9)  # paused where it was shared
+        assert frame["status"]["running"] is False
+    finally:
+        copy.close()
+    for bad in ("nosuchsnapshot", "..%2Fx"):  # unknown, and not even a key
+        refused = ws(lab.gateways[1], f"room=copy2&snapshot={bad}")
+        try:
+            error = until(refused, "error")
+            assert error["field"] == "snapshot" and "no such snapshot" in error["message"]
+        finally:
+            refused.close()

@@ -18,6 +18,9 @@ Buckets (JetStream key-value, one value per key):
   if anyone has it), renewed every LEASE_RENEW s with a compare-and-set `update`; a lease
   not renewed for LEASE_TIMEOUT s is taken over, again by compare-and-set, so exactly one
   worker wins it.
+- `sixdof-shares`: Share link id → the shared snapshot (kind, keyframe, and for `recording`
+  the recording's latest segments), written by the worker that made it, read by whichever
+  gateway opens the link; kept SHARE_TTL s.
 - `sixdof-snapshots`: room → the owner's keyframe (scenario, state, inputs, time) and its
   recording's latest segments, written every SNAPSHOT_EVERY s; a worker that takes a lease
   over resumes the room from it.
@@ -28,11 +31,16 @@ from __future__ import annotations
 import json
 from typing import Any
 
+from nats.js.kv import KeyValue
+
 OPEN = "sixdof.open"
 WORKERS = "workers"  # the queue group of sixdof.open
 PRESENCE = "sixdof.presence"
 LEASES = "sixdof-leases"
 SNAPSHOTS = "sixdof-snapshots"
+SHARES = "sixdof-shares"
+SHARE_TTL = 7 * 24 * 3600.0  # s a Share link works
+SHARES_MAX_BYTES = 256 * 1024 * 1024
 
 LEASE_RENEW = 0.5  # s between an owner's renewals
 LEASE_TIMEOUT = 1.5  # s without a renewal before another worker takes the room over
@@ -40,6 +48,21 @@ SNAPSHOT_EVERY = 1.0  # s between snapshots of a room
 PRESENCE_EVERY = 1.0  # s between a gateway's presence messages
 PRESENCE_TIMEOUT = 3.5  # s without presence before a worker counts a gateway gone
 BUCKET_TTL = 3600.0  # s: a key nobody writes is dropped (a room left by every worker)
+
+
+async def open_buckets(js: Any) -> tuple[KeyValue, KeyValue, KeyValue]:
+    """The leases, snapshots and shares buckets (made by whoever comes first)."""
+    leases = await js.create_key_value(bucket=LEASES, history=1, ttl=BUCKET_TTL)
+    snapshots = await js.create_key_value(bucket=SNAPSHOTS, history=1, ttl=BUCKET_TTL)
+    shares = await js.create_key_value(
+        bucket=SHARES, history=1, ttl=SHARE_TTL, max_bytes=SHARES_MAX_BYTES
+    )
+    return leases, snapshots, shares
+
+
+def valid_key(key: str) -> bool:
+    """Whether `key` (from a URL: hostile) is a key the buckets can hold."""
+    return 0 < len(key) <= 64 and all(c.isascii() and (c.isalnum() or c in "-_") for c in key)
 
 
 def room_subject(room: str, kind: str) -> str:

@@ -39,6 +39,7 @@ from ..server.snapshots import Snapshot
 from ..server.wire import wire_frame
 from ..server.ws import bearer, has_control, origin_allowed
 from . import bus
+from .shares import SharedSnapshots
 
 log = logging.getLogger("sixdof.gateway")
 
@@ -193,8 +194,7 @@ class RemoteRooms:
 
     async def enter(self, name: str, client: Client, snapshot: Snapshot | None) -> RemoteRoom:
         check_room_name(name)
-        if snapshot is not None:  # the gateway's own store is empty: ws.py found none
-            raise Refusal("invalid", "snapshot: not kept by this gateway", "snapshot")
+        share = snapshot.id if snapshot is not None else None  # for a room that is new
         lock = self._opening.setdefault(name, asyncio.Lock())
         async with lock:  # one join per room and gateway, however many viewers arrive
             room = self._rooms.get(name)
@@ -203,7 +203,8 @@ class RemoteRooms:
                 assert self.nc is not None
                 await room.subscribe(self.nc)  # before the join: no frame is missed
                 try:
-                    room.set_hello(await self._join(name, client.binary, not client.can_control))
+                    hello = await self._join(name, client.binary, not client.can_control, share)
+                    room.set_hello(hello)
                 except BaseException:
                     await room.unsubscribe()
                     raise
@@ -222,16 +223,25 @@ class RemoteRooms:
             self._closing.add(task)
             task.add_done_callback(self._closing.discard)
 
-    async def _join(self, name: str, binary: bool, by_watcher: bool) -> str:
+    async def _join(
+        self, name: str, binary: bool, by_watcher: bool, share: str | None = None
+    ) -> str:
         """The room's hello from its owner, asking some worker to open it if nobody has
-        (`by_watcher`: for a viewer without the token, whose rooms are capped apart)."""
+        (`by_watcher`: for a viewer without the token, whose rooms are capped apart; `share`:
+        a Share link's snapshot id, which a room opened now is made from)."""
         ask = bus.encode({"gateway": self.id, "binary": binary})
         subject = bus.room_subject(name, "join")
-        reply = await self.with_owner(name, subject, ask, JOIN_ANSWER, by_watcher)
+        reply = await self.with_owner(name, subject, ask, JOIN_ANSWER, by_watcher, share)
         return str(bus.decode(reply)["hello"])
 
     async def with_owner(
-        self, name: str, subject: str, data: bytes, timeout: float, by_watcher: bool = False
+        self,
+        name: str,
+        subject: str,
+        data: bytes,
+        timeout: float,
+        by_watcher: bool = False,
+        share: str | None = None,
     ) -> bytes:
         """Request `subject` of room `name`'s owner, asking some worker to open the room
         first if nobody owns it (or to take it over, once a dead owner's lease runs out)."""
@@ -245,7 +255,7 @@ class RemoteRooms:
                 if subject.endswith(".http"):
                     raise  # a slow answer, not a missing owner
             try:
-                ask = bus.encode({"room": name, "by_watcher": by_watcher})
+                ask = bus.encode({"room": name, "by_watcher": by_watcher, "share": share})
                 opened = bus.decode(await self.request(bus.OPEN, ask, 2.0))
                 if "refused" in opened:  # the worker's own refusal (a room cap): as it said
                     error = bus.decode(opened["refused"].encode())
@@ -290,13 +300,15 @@ class RoomRequests:
         self.settings = settings
         self.max_body = settings.max_message_bytes
 
-    def _may_change(self, scope: Scope) -> bool:
-        """The websocket's Origin rule and the token (query or bearer), as `serve` checks
-        them for PUT and POST; the owner checks them again."""
+    def _may_change(self, scope: Scope, needs_token: bool) -> bool:
+        """The websocket's Origin rule, and the token (query or bearer) if `needs_token`, as
+        `serve` checks them for PUT and POST; the owner checks them again."""
         headers = Headers(scope=scope)
+        if not origin_allowed(headers, self.settings):
+            return False
         token = dict(parse_qsl(scope.get("query_string", b"").decode("latin-1"))).get("token")
         token = token or bearer(headers.get("authorization"))
-        return origin_allowed(headers, self.settings) and has_control(token, self.settings)
+        return not needs_token or has_control(token, self.settings)
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         path: str = scope.get("path", "")
@@ -304,11 +316,8 @@ class RoomRequests:
             await self.app(scope, receive, send)
             return
         room = path.split("/")[3]
-        if path.endswith("/share"):  # snapshots live in one process: not across workers yet
-            detail = b'{"detail":"share: links are not available when rooms run on workers"}'
-            await _respond(send, 501, detail)
-            return
-        if scope["method"] not in ("GET", "HEAD") and not self._may_change(scope):
+        changes = not path.endswith("/share")  # a Share link changes nothing: the Origin rule
+        if scope["method"] not in ("GET", "HEAD") and not self._may_change(scope, changes):
             # refused here, before reading a byte of the body or asking any worker
             detail = b'{"detail":"this server needs a token for this (or this Origin may not)"}'
             await _respond(send, 403, detail)
@@ -360,11 +369,15 @@ def create_gateway_app(settings: Settings, url: str, gateway_id: str | None = No
     """`sixdof serve`'s app with its rooms on the workers of the bus at `url`."""
     app = create_app(settings)
     rooms = RemoteRooms(settings, gateway_id or f"g-{secrets.token_hex(4)}")
+    snapshots = SharedSnapshots(settings.recording_bytes)
+    app.state.snapshots = snapshots
     served = app.router.lifespan_context
 
     @asynccontextmanager
     async def lifespan(app_: FastAPI) -> AsyncIterator[Any]:
         await rooms.connect(url)
+        assert rooms.nc is not None
+        _, _, snapshots.bucket = await bus.open_buckets(rooms.nc.jetstream())
         app.state.rooms = rooms
         try:
             async with served(app_) as state:

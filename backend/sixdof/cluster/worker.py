@@ -34,14 +34,15 @@ from ..server.app import create_app
 from ..server.errors import Refusal, read_client_message, validate_client_message
 from ..server.rooms import Room, Rooms
 from ..server.settings import Settings
+from ..server.snapshots import Snapshot
 from ..server.wire import Wire
 from ..simulation.recording import Recording, RecordingFormatError
 from . import bus
+from .shares import RECORDING_BYTES, encode_share, fetch_share
 
 log = logging.getLogger("sixdof.worker")
 
 _viewer_ids = itertools.count(1)
-SNAPSHOT_RECORDING_BYTES = 384 * 1024  # of the recording's latest segments, about
 SNAPSHOT_MAX_BYTES = 900 * 1024  # NATS's default max_payload is 1 MiB
 
 
@@ -108,6 +109,7 @@ class Worker:
         self.nc: Nats | None = None
         self.leases: KeyValue | None = None
         self.snapshots: KeyValue | None = None
+        self.shares: KeyValue | None = None
 
     # ------------------------------------------------------------------ bus
     def publish(self, subject: str, data: bytes) -> None:
@@ -122,11 +124,7 @@ class Worker:
         self.nc = await nats.connect(
             self.url, name=f"sixdof-{self.id}", max_reconnect_attempts=-1, reconnect_time_wait=0.5
         )
-        js = self.nc.jetstream()
-        self.leases = await js.create_key_value(bucket=bus.LEASES, history=1, ttl=bus.BUCKET_TTL)
-        self.snapshots = await js.create_key_value(
-            bucket=bus.SNAPSHOTS, history=1, ttl=bus.BUCKET_TTL
-        )
+        self.leases, self.snapshots, self.shares = await bus.open_buckets(self.nc.jetstream())
         await self.nc.subscribe(bus.OPEN, queue=bus.WORKERS, cb=self._on_open)
         await self.nc.subscribe(bus.PRESENCE, cb=self._on_presence)
 
@@ -155,11 +153,23 @@ class Worker:
         self._stop.set()
 
     # ------------------------------------------------------------------ ownership
+    async def _publish_share(self, sid: str) -> None:
+        """Put the snapshot this worker's app just made for a Share link where every
+        gateway and worker finds it."""
+        assert self.shares is not None
+        snapshot = self.app.state.snapshots.get(sid)
+        if snapshot is not None:
+            await self.shares.put(sid, encode_share(snapshot))
+
     async def _on_open(self, msg: Msg) -> None:
         """sixdof.open: claim the room's lease; answer whether this worker now owns it."""
         assert self.leases is not None
         request = bus.decode(msg.data)
         name, by_watcher = request["room"], bool(request.get("by_watcher"))
+        shared = None
+        if request.get("share") and self.shares is not None:  # a Share link: a new room of it
+            shared = await fetch_share(self.shares, str(request["share"]),
+                                       self.settings.recording_bytes)  # fmt: skip
         if name in self.owned:
             await msg.respond(bus.encode({"owner": self.id}))
             return
@@ -169,7 +179,7 @@ class Worker:
             await msg.respond(bus.encode({"owner": None}))  # someone has it, maybe a dead one
             return
         try:
-            await self._own(name, revision, await self._snapshot(name), by_watcher)
+            await self._own(name, revision, await self._snapshot(name), by_watcher, shared)
         except Refusal as refusal:
             await self.leases.delete(name)
             await msg.respond(bus.encode({"refused": refusal.text()}))
@@ -185,12 +195,18 @@ class Worker:
         return bus.decode(entry.value) if entry.value else None
 
     async def _own(
-        self, name: str, revision: int, snapshot: dict[str, Any] | None, by_watcher: bool = False
+        self,
+        name: str,
+        revision: int,
+        snapshot: dict[str, Any] | None,
+        by_watcher: bool = False,
+        shared: Snapshot | None = None,
     ) -> None:
-        """Start running room `name` (from `snapshot`, if any) and answer on its subjects;
-        a room opened for a viewer without the token counts against max_watcher_rooms."""
+        """Start running room `name` (from its failover `snapshot`, if any; else, if new,
+        from a Share link's `shared` snapshot) and answer on its subjects. A room opened for
+        a viewer without the token counts against max_watcher_rooms."""
         assert self.nc is not None
-        room = self.rooms.get_or_create(name, by_watcher=by_watcher)
+        room = self.rooms.get_or_create(name, by_watcher=by_watcher, snapshot=shared)
         if snapshot is not None:
             keyframe = snapshot["keyframe"]
             recording = None
@@ -357,6 +373,8 @@ class Worker:
         """A REST request under /api/rooms/<room>/: run by this worker's own app."""
         head, body = bus.unpack_http(msg.data)
         status, headers, payload = await call_asgi(self.app, head, body)
+        if status == 200 and head["method"] == "POST" and head["path"].endswith("/share"):
+            await self._publish_share(bus.decode(payload)["id"])
         await msg.respond(bus.pack_http({"status": status, "headers": headers}, payload))
 
 
@@ -367,7 +385,7 @@ def snapshot_of(room: Room) -> bytes:
     sim = room.sim
     snapshot: dict[str, Any] = {"keyframe": sim.keyframe("snapshot"), "seq": room.seq}
     if sim.recording is not None:
-        snapshot["recording"] = sim.recording.tail_json(SNAPSHOT_RECORDING_BYTES)
+        snapshot["recording"] = sim.recording.tail_json(RECORDING_BYTES)
     data = bus.encode(snapshot)
     if len(data) > SNAPSHOT_MAX_BYTES:  # a recording with huge events: the state alone
         del snapshot["recording"]

@@ -32,6 +32,7 @@ class Snapshot:
     keyframe: dict[str, Any]  # the room's keyframe when shared (`start` uses its scenario)
     recording: Recording | None
     nbytes: int
+    id: str = ""
 
 
 class Snapshots:
@@ -49,7 +50,7 @@ class Snapshots:
     def put(self, kind: Kind, keyframe: dict[str, Any], recording: Recording | None) -> str:
         size = len(json.dumps(keyframe)) + (recording.nbytes if recording is not None else 0)
         sid = secrets.token_urlsafe(9)
-        self._items[sid] = Snapshot(kind, keyframe, recording, size)
+        self._items[sid] = Snapshot(kind, keyframe, recording, size, sid)
         self.nbytes += size
         while len(self._items) > 1 and (
             len(self._items) > self.max_count or self.nbytes > self.max_bytes
@@ -60,3 +61,7 @@ class Snapshots:
 
     def get(self, sid: str) -> Snapshot | None:
         return self._items.get(sid)
+
+    async def fetch(self, sid: str) -> Snapshot | None:
+        """`get`, as the websocket endpoint asks for it (a gateway's store is on the bus)."""
+        return self.get(sid)

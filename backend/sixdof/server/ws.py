@@ -140,7 +140,7 @@ async def websocket_endpoint(ws: WebSocket) -> None:
         snapshot = None
         if "snapshot" in query:
             snapshots: Snapshots = ws.app.state.snapshots
-            snapshot = snapshots.get(query["snapshot"])
+            snapshot = await snapshots.fetch(query["snapshot"])
             if snapshot is None:
                 raise Refusal(
                     "invalid",
