@@ -83,8 +83,10 @@ def test_push_accelerates_the_body_at_f_over_m_in_real_time(live_server: LiveSer
 
     frames, before, after = run(scenario())
     pushed = [(wall, f) for wall, f in frames if f["bodies"][0]["Force"] == force.tolist()]
-    assert len(pushed) >= 0.8 * 1.5 * FRAME_RATE
     t = np.array([f["t"] for _, f in pushed])
+    # frames over most of the 1.5 s (a client starved by a loaded machine may be sent fewer
+    # than 60 a second: the server skips frames for a socket that is behind, by design)
+    assert len(pushed) >= 30 and t[-1] - t[0] >= 0.8 * 1.5, (len(pushed), t[-1] - t[0])
     vel = np.array([f["bodies"][0]["Vel"] for _, f in pushed])
     pos = np.array([f["bodies"][0]["Pos"] for _, f in pushed])
     accel = np.polyfit(t, vel, 1)[0]  # slope of each velocity component, m/s²
