@@ -28,7 +28,7 @@ frontend/node_modules/.installed: frontend/package-lock.json
 	touch $@
 
 browser:
-	@bash scripts/ensure-chromium.sh
+	@bash scripts/ensure-test-packages.sh
 
 # `sixdof warm` compiles the physics into numba's cache the first time (~10 s, once), so the
 # first room does not wait for it; the server itself loads the physics with its first room.

@@ -1,0 +1,92 @@
+"""deploy/haproxy.cfg in front of two gateways, as the compose `scale` profile runs it (with the
+gateways' addresses on loopback): a viewer whose gateway is killed reconnects through the
+proxy, as the page does, and finds its room running on the other gateway.
+
+Needs Debian's haproxy (`make test` installs it with Chromium); skipped without it."""
+
+from __future__ import annotations
+
+import json
+import re
+import shutil
+import time
+import urllib.request
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from websockets.sync.client import ClientConnection, connect
+
+from .conftest import Cluster, Proc, free_port, needs_the_bus
+
+needs_the_bus()
+HAPROXY = shutil.which("haproxy") or "/usr/sbin/haproxy"
+if not Path(HAPROXY).exists():
+    pytest.skip("haproxy is not installed (apt-get install haproxy)", allow_module_level=True)
+CONFIG = Path(__file__).resolve().parents[2] / "deploy" / "haproxy.cfg"
+
+
+@pytest.fixture
+def proxied(tmp_path: Path) -> Iterator[tuple[Cluster, str]]:
+    cluster = Cluster(tmp_path, workers=1, gateways=2)
+    port = free_port()
+    text = CONFIG.read_text().replace("bind :8080", f"bind 127.0.0.1:{port}")
+    for i, base in enumerate(cluster.gateways, start=1):
+        text, n = re.subn(rf"gateway{i}:8000", base.removeprefix("http://").rstrip("/"), text)
+        assert n == 1, f"gateway{i} is not in {CONFIG}"
+    config = tmp_path / "haproxy.cfg"
+    config.write_text(text)
+    proxy = Proc([HAPROXY, "-db", "-f", str(config)])
+    url = f"http://127.0.0.1:{port}/"
+    try:
+        deadline = time.monotonic() + 20
+        while True:  # until both gateways passed their health checks
+            try:
+                with urllib.request.urlopen(f"{url}api/health", timeout=2) as r:
+                    if r.status == 200:
+                        break
+            except OSError:
+                pass
+            assert time.monotonic() < deadline, proxy.output
+            time.sleep(0.1)  # polling the proxy's readiness
+        yield cluster, url
+    finally:
+        proxy.stop()
+        cluster.stop()
+
+
+def state_t(conn: ClientConnection) -> float:
+    while True:
+        msg = json.loads(conn.recv(timeout=10))
+        if msg["type"] == "state":
+            return float(msg["t"])
+
+
+def test_a_viewer_reconnects_through_the_proxy_when_its_gateway_dies(
+    proxied: tuple[Cluster, str],
+) -> None:
+    cluster, url = proxied
+    viewer = connect(url.replace("http", "ws") + "ws?room=lb", open_timeout=30).__enter__()
+    before = state_t(viewer)
+
+    # which gateway the proxy chose: the one with a viewer in room lb
+    def rooms(base: str) -> set[str]:
+        with urllib.request.urlopen(f"{base}api/rooms", timeout=10) as r:
+            return {room["room"] for room in json.loads(r.read())}
+
+    served = [i for i, base in enumerate(cluster.gateways) if "lb" in rooms(base)]
+    assert len(served) == 1
+    cluster.gateway_procs[served[0]].kill()
+    with pytest.raises(Exception):  # noqa: B017 - the socket of a killed process: any close
+        while True:
+            viewer.recv(timeout=10)
+    viewer.close()
+    # the page reconnects at once: the proxy retries on the other gateway
+    started = time.monotonic()
+    again = connect(url.replace("http", "ws") + "ws?room=lb", open_timeout=30).__enter__()
+    try:
+        after = state_t(again)
+        assert time.monotonic() - started < 5.0
+        assert after > before  # the same room, still running on its worker
+    finally:
+        again.close()
