@@ -47,7 +47,7 @@ lint: python frontend-deps
 
 # Two workers: many browser and end-to-end tests wait on a real clock, not on the CPU.
 test: setup browser
-	$(BIN)/pytest -n 2
+	$(BIN)/pytest -n 2 --dist loadgroup
 
 bench: python
 	$(BIN)/pip install --quiet -e '.[bench]'

@@ -54,3 +54,10 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
         return item.get_closest_marker("browser") is not None, "test_wheel" not in item.nodeid
 
     items.sort(key=order)
+    # The tests that run real servers and measure their frame rates (end-to-end, attacks,
+    # the cluster's five processes) share one xdist worker (`--dist loadgroup`): the cluster
+    # starting its processes beside a frame-rate check cost that check ~20 % of its rate.
+    for item in items:
+        if any(f"tests/{d}/" in item.nodeid or item.nodeid.startswith(f"{d}/")
+               for d in ("e2e", "adversarial", "cluster")):  # fmt: skip
+            item.add_marker(pytest.mark.xdist_group("live_servers"))

@@ -133,13 +133,18 @@ class Cluster:
         proc.wait_for(r"INFO: sixdof\.worker: worker (w-\w+) on")  # connected to the bus
         return proc
 
-    def owner(self, room: str) -> Proc:
-        """The worker that said last that it owns `room`."""
+    def owner(self, room: str, timeout: float = 10.0) -> Proc:
+        """The live worker that says it owns `room` (its log line may reach us a little
+        after the room's first frames reach a viewer: waited for)."""
         pattern = re.compile(rf"worker (w-\w+) (owns|takes over) room {room}\b")
-        owners = [(i, p) for p in self.workers for i, line in enumerate(p.lines)
-                  if pattern.search(line) and p.proc.poll() is None]  # fmt: skip
-        assert owners, f"no live worker owns {room}"
-        return owners[-1][1]
+        deadline = time.monotonic() + timeout
+        while True:
+            owners = [p for p in self.workers if p.proc.poll() is None
+                      and any(pattern.search(line) for line in list(p.lines))]  # fmt: skip
+            if owners:
+                return owners[-1]
+            assert time.monotonic() < deadline, f"no live worker owns {room}"
+            time.sleep(0.05)  # polling the workers' logs, read by their threads
 
     def stop(self) -> None:
         for proc in (*self.gateway_procs, *self.workers, self.nats):

@@ -8,6 +8,7 @@ v_y = F/m (t − t₀) exactly (RK4 integrates a constant acceleration exactly),
 
 from __future__ import annotations
 
+import asyncio
 import itertools
 import json
 import threading
@@ -83,6 +84,24 @@ def push(viewer: Viewer) -> None:
     assert viewer.acks[-1]["type"] == "ack", viewer.acks[-1]
 
 
+async def snapshot_after(url: str, room: str, t: float, timeout: float = 10.0) -> None:
+    """Wait until the room's snapshot in the bus's key-value store is later than `t`."""
+    import nats
+
+    nc = await nats.connect(url)
+    try:
+        snapshots = await nc.jetstream().key_value("sixdof-snapshots")
+        deadline = time.monotonic() + timeout
+        while True:
+            keyframe = json.loads((await snapshots.get(room)).value or b"{}")["keyframe"]
+            if keyframe["t_base"] + keyframe["n_steps"] * keyframe["step_size"] > t:
+                return
+            assert time.monotonic() < deadline, "no snapshot after the push"
+            await asyncio.sleep(0.1)  # polling the store; the owner writes every second
+    finally:
+        await nc.close()
+
+
 def launch_time(frames: list[tuple[float, float, float]]) -> float:
     """t₀ of the push, from two frames after it: v_y = F/m (t − t₀)."""
     (_, t1, v1), (_, t2, v2) = frames[-2], frames[-1]
@@ -110,7 +129,7 @@ def test_one_room_through_two_gateways_survives_its_worker_and_a_gateway(
 
         # SIGKILL the worker that owns the room: the other one resumes it
         owner = cluster.owner("lab")
-        time.sleep(1.2)  # the quantity tested: a snapshot (every 1 s) holds the push
+        asyncio.run(snapshot_after(cluster.nats_url, "lab", t0))  # it holds the push
         killed = time.monotonic()
         owner.kill()
         for v in (a, b):
