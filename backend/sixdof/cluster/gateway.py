@@ -31,7 +31,7 @@ from starlette.datastructures import Headers
 from starlette.types import ASGIApp, Receive, Scope, Send
 
 from ..server.app import create_app
-from ..server.clients import Client
+from ..server.clients import Client, frame_order
 from ..server.errors import Refusal
 from ..server.rooms import check_room_name
 from ..server.settings import Settings
@@ -91,8 +91,7 @@ class RemoteRoom:
             return
         frame = wire_frame(payload) if any(c.wire is not None for c in viewers) else None
         now = time.monotonic()
-        recent = now - 2.0  # who sent something in the last 2 s gets the frame first
-        for client in sorted(viewers, key=lambda c: c.last_message_at <= recent):
+        for client in frame_order(viewers, now):
             client.offer(payload, frame, now)
 
     async def _on_hello(self, msg: Msg) -> None:
@@ -219,6 +218,9 @@ class RemoteRooms:
         room.viewers.discard(client)
         if not room.viewers and self._rooms.get(room.name) is room:
             del self._rooms[room.name]
+            lock = self._opening.get(room.name)
+            if lock is not None and not lock.locked():
+                del self._opening[room.name]  # one lock per room in use, not per name ever seen
             task = asyncio.get_running_loop().create_task(room.unsubscribe())
             self._closing.add(task)
             task.add_done_callback(self._closing.discard)

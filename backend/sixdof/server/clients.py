@@ -16,8 +16,8 @@ import itertools
 import logging
 import time
 from collections import deque
-from collections.abc import Callable
-from typing import Literal, Protocol
+from collections.abc import Callable, Iterable, Sequence
+from typing import Literal, Protocol, TypeVar
 
 from starlette.websockets import WebSocket
 
@@ -56,6 +56,13 @@ class RateLimiter:
         return "flood" if len(self._refusals) > self.rate else "limited"
 
 
+class _Paced(Protocol):
+    last_message_at: float
+
+
+V = TypeVar("V", bound=_Paced)
+
+
 class Viewer(Protocol):
     """What a room sends to and asks of each of its clients: a websocket `Client` here, or a
     worker's `cluster.worker.BusViewer`, which puts it all on the bus for the gateways."""
@@ -73,6 +80,22 @@ class Viewer(Protocol):
     def send_hello(self, text: str, frame: bytes) -> None: ...
 
     def send_reply(self, text: str, kind: str = "reply") -> None: ...
+
+
+#: A client that sent a message this recently (s) gets each frame before the others.
+ACTIVE_SECONDS = 2.0
+
+
+def frame_order(clients: Iterable[V], now: float) -> Sequence[V]:
+    """`clients` in the order a frame goes out: who sent something in the last
+    ACTIVE_SECONDS first, so the one who pushed sees the answer without waiting for the
+    frame to reach every watcher."""
+    recent = now - ACTIVE_SECONDS
+    clients = tuple(clients)
+    active = [c for c in clients if c.last_message_at > recent]
+    if not active:
+        return clients
+    return active + [c for c in clients if c.last_message_at <= recent]
 
 
 class Client:

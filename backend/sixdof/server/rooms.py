@@ -30,7 +30,7 @@ from ..simulation.replay import go_back
 from . import presets
 from .binary import encode_state
 from .budget import over_budget
-from .clients import Viewer
+from .clients import Viewer, frame_order
 from .errors import Refusal
 from .protocol import (
     Ack,
@@ -144,14 +144,7 @@ class Room:
         now = time.monotonic()
         try:
             self.sync_hello()
-            # who sent something in the last 2 s gets the frame first: the one who pushed
-            # sees the answer without waiting for the frame to go to every watcher
-            recent = now - 2.0
-            active = [c for c in self.clients if c.last_message_at > recent]
-            quiet = (
-                [c for c in self.clients if c.last_message_at <= recent] if active else self.clients
-            )
-            for client in (*active, *quiet):
+            for client in frame_order(self.clients, now):
                 kind = client.binary
                 if kind not in encoded:
                     payload = self._encode(kind)
