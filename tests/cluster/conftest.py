@@ -51,13 +51,14 @@ def free_port() -> int:
 class Proc:
     """A process whose output is read line by line in a thread; `wait_for(pattern)`."""
 
-    def __init__(self, cmd: list[str]) -> None:
+    def __init__(self, cmd: list[str], lines: threading.Condition | None = None) -> None:
+        """`lines`: notified at each line read (one condition may serve several processes)."""
         env = {**os.environ, "PYTHONUNBUFFERED": "1"}
         self.proc = subprocess.Popen(
             cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, env=env
         )
         self.lines: list[str] = []
-        self._new = threading.Condition()
+        self._new = lines or threading.Condition()
         self._pump_thread = threading.Thread(target=self._pump, daemon=True)
         self._pump_thread.start()
 
@@ -117,6 +118,7 @@ class Cluster:
         self.nats.wait_for("Server is ready")
         scenario = tmp / "float.json"
         scenario.write_text(json.dumps(FLOAT.model_dump(mode="json")))
+        self.worker_lines = threading.Condition()  # notified by every worker's log
         self.workers = [self.start_worker(scenario) for _ in range(workers)]
         self.gateway_procs: list[Proc] = []
         self.gateways: list[str] = []
@@ -129,7 +131,7 @@ class Cluster:
     def start_worker(self, scenario: Path) -> Proc:
         proc = Proc([sys.executable, "-m", "sixdof", "worker", "--nats", self.nats_url,
                      "--scenario", str(scenario), "--token", self.token,
-                     "--limit", f"room_ttl={self.room_ttl}"])  # fmt: skip
+                     "--limit", f"room_ttl={self.room_ttl}"], self.worker_lines)  # fmt: skip
         proc.wait_for(r"INFO: sixdof\.worker: worker (w-\w+) on")  # connected to the bus
         return proc
 
@@ -138,13 +140,15 @@ class Cluster:
         after the room's first frames reach a viewer: waited for)."""
         pattern = re.compile(rf"worker (w-\w+) (owns|takes over) room {room}\b")
         deadline = time.monotonic() + timeout
-        while True:
-            owners = [p for p in self.workers if p.proc.poll() is None
-                      and any(pattern.search(line) for line in list(p.lines))]  # fmt: skip
-            if owners:
-                return owners[-1]
-            assert time.monotonic() < deadline, f"no live worker owns {room}"
-            time.sleep(0.05)  # polling the workers' logs, read by their threads
+        with self.worker_lines:
+            while True:
+                owners = [p for p in self.workers if p.proc.poll() is None
+                          and any(pattern.search(line) for line in p.lines)]  # fmt: skip
+                if owners:
+                    return owners[-1]
+                left = deadline - time.monotonic()
+                assert left > 0, f"no live worker owns {room}"
+                self.worker_lines.wait(left)
 
     def stop(self) -> None:
         for proc in (*self.gateway_procs, *self.workers, self.nats):

@@ -85,19 +85,27 @@ def push(viewer: Viewer) -> None:
 
 
 async def snapshot_after(url: str, room: str, t: float, timeout: float = 10.0) -> None:
-    """Wait until the room's snapshot in the bus's key-value store is later than `t`."""
+    """Wait until the room's snapshot in the bus's key-value store is later than `t`
+    (watching the key: its value now, then each one the owner writes)."""
     import nats
 
     nc = await nats.connect(url)
     try:
-        snapshots = await nc.jetstream().key_value("sixdof-snapshots")
+        watcher = await (await nc.jetstream().key_value("sixdof-snapshots")).watch(room)
         deadline = time.monotonic() + timeout
         while True:
-            keyframe = json.loads((await snapshots.get(room)).value or b"{}")["keyframe"]
+            left = deadline - time.monotonic()
+            assert left > 0, "no snapshot after the push"
+            try:
+                entry = await watcher.updates(timeout=left)
+            except nats.errors.TimeoutError:
+                continue  # the deadline asserts on the next round
+            if entry is None or not entry.value:  # the marker after the current values
+                continue
+            keyframe = json.loads(entry.value)["keyframe"]
             if keyframe["t_base"] + keyframe["n_steps"] * keyframe["step_size"] > t:
+                await watcher.stop()
                 return
-            assert time.monotonic() < deadline, "no snapshot after the push"
-            await asyncio.sleep(0.1)  # polling the store; the owner writes every second
     finally:
         await nc.close()
 
