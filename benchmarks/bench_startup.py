@@ -1,6 +1,7 @@
 """Start-up and memory of `sixdof serve`, beside the floor of a bare FastAPI app on uvicorn.
 
-Each launch is timed from `Popen` to the first HTTP 200 of /api/health (polled every 5 ms,
+Launches are warm, as `make run` starts them: after `sixdof warm` (numba's cache and the
+package's bytecode written). Each launch is timed from `Popen` to the first HTTP 200 of /api/health (polled every 5 ms,
 so the figure is not the server's own announcement). The floor is the same Python with
 FastAPI and uvicorn serving one route: what any server of this stack pays. Then, per
 `sixdof serve` run: its RSS once idle (no room, no client), the first room's join (connect
@@ -137,7 +138,11 @@ def main() -> None:
     def floor_cmd(port: int) -> list[str]:
         return [sys.executable, "-c", FLOOR_APP.format(port=port)]
 
-    # one launch of each first, not counted: the OS's file cache, Python's bytecode
+    # Warm as `make run` starts: `sixdof warm` fills numba's cache and writes the package's
+    # bytecode (Python does not where PYTHONDONTWRITEBYTECODE is set, as on this machine:
+    # then every launch compiles ~80 modules again, ~0.15 s). Then one launch of each, not
+    # counted: the OS's file cache.
+    subprocess.run([sys.executable, "-m", "sixdof", "warm"], check=True, stdout=subprocess.DEVNULL)
     for cmd in (serve_cmd, floor_cmd):
         port = free_port()
         stop(launch(cmd(port), port)[0])
@@ -163,7 +168,9 @@ def main() -> None:
         xs = sorted(x * scale for x in xs)
         return f"{name:44s} min {xs[0]:7.1f}  median {median(xs):7.1f}  max {xs[-1]:7.1f} {unit}"
 
-    print(f"{args.runs} launches each; {os.cpu_count()} cores, Python {sys.version.split()[0]}")
+    print(f"{args.runs} launches each after `sixdof warm`; {os.cpu_count()} cores, Python "
+          f"{sys.version.split()[0]}, PYTHONDONTWRITEBYTECODE="
+          f"{os.environ.get('PYTHONDONTWRITEBYTECODE', '')!r}")  # fmt: skip
     print(row("FastAPI+uvicorn floor: launch → first 200", floor["launch_s"], "ms", 1e3))
     print(row("sixdof serve: launch → first 200", serve["launch_s"], "ms", 1e3))
     print(row("FastAPI+uvicorn floor: idle RSS", floor["idle_mib"], "MiB"))

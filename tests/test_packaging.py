@@ -9,6 +9,7 @@ the vendored compose-spec schema passes the compose file.
 
 from __future__ import annotations
 
+import importlib.util
 import json
 import re
 import shlex
@@ -180,9 +181,24 @@ def test_the_image_warms_the_kernels_and_passes_the_token(
 def test_warm_compiles_the_kernels_and_says_how_long(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["warm"]) == 0
     out = capsys.readouterr().out
-    match = re.fullmatch(r"sixdof: kernels warm in (\d+\.\d) s \((numba cache: .+)\)\n", out)
+    match = re.fullmatch(
+        r"sixdof: kernels warm in (\d+\.\d) s \((numba cache: .+)\)\n"
+        r"sixdof: bytecode current in (.+)\n",
+        out,
+    )
     assert match, out
     assert 0.0 <= float(match.group(1)) < 300.0
+    # every module of the package has current bytecode, so `serve` compiles none of them
+    # even under PYTHONDONTWRITEBYTECODE (which this machine and many containers set)
+    package = Path(match.group(3))
+    modules = sorted(package.rglob("*.py"))
+    assert len(modules) > 50
+    for module in modules:
+        cached = Path(importlib.util.cache_from_source(str(module)))
+        assert cached.is_file(), module
+        # what the import system checks: the source's mtime recorded in the header
+        recorded = int.from_bytes(cached.read_bytes()[8:12], "little")
+        assert recorded == int(module.stat().st_mtime) & 0xFFFFFFFF, module
 
 
 def test_every_path_the_dockerfile_copies_exists(stages: list[Stage]) -> None:

@@ -207,7 +207,9 @@ def build_parser() -> argparse.ArgumentParser:
         "warm",
         help="compile the physics kernels into numba's cache and exit (e.g. in a Docker build)",
         description="Compile (or load) every numba kernel once, so the first `serve` or `run` "
-        "starts without compiling. NUMBA_CACHE_DIR chooses where the cache goes.",
+        "starts without compiling, and write the package's bytecode where Python can (so "
+        "`serve` starts warm even where PYTHONDONTWRITEBYTECODE is set). NUMBA_CACHE_DIR "
+        "chooses where the kernels' cache goes.",
         epilog="example:\n  NUMBA_CACHE_DIR=/var/cache/sixdof sixdof warm",
         formatter_class=raw,
     )
@@ -454,7 +456,24 @@ def _warm(args: argparse.Namespace, err: TextIO) -> int:
     cache_dir = getattr(numba_config, "CACHE_DIR", "")  # set from NUMBA_CACHE_DIR at import
     where = f"numba cache: {cache_dir or 'next to the package'}"
     print(f"sixdof: kernels warm in {seconds:.1f} s ({where})", flush=True)
+    print(f"sixdof: bytecode {_write_bytecode()}", flush=True)
     return EXIT_OK
+
+
+def _write_bytecode() -> str:
+    """Compile the package's modules to bytecode beside them; what happened, in words.
+
+    Python writes bytecode itself on import unless PYTHONDONTWRITEBYTECODE is set (as in many
+    containers and CI machines); then every `serve` would compile ~80 modules again (~0.15 s
+    of its start-up). A wheel installed by pip has its bytecode already; an editable install
+    does not. A package directory nobody may write to is left as it is.
+    """
+    import compileall
+
+    package = Path(__file__).resolve().parent
+    # quiet=2: a read-only install prints nothing; the result says whether all were written
+    written = compileall.compile_dir(package, quiet=2, workers=1)
+    return f"current in {package}" if written else f"not writable in {package} (left as it is)"
 
 
 def _presets(args: argparse.Namespace, err: TextIO) -> int:
