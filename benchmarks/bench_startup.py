@@ -1,11 +1,12 @@
 """Start-up and memory of `sixdof serve`, beside the floor of a bare FastAPI app on uvicorn.
 
 Launches are warm, as `make run` starts them: after `sixdof warm` (numba's cache and the
-package's bytecode written). Each launch is timed from `Popen` to the first HTTP 200 of /api/health (polled every 5 ms,
-so the figure is not the server's own announcement). The floor is the same Python with
-FastAPI and uvicorn serving one route: what any server of this stack pays. Then, per
-`sixdof serve` run: its RSS once idle (no room, no client), the first room's join (connect
-→ hello: the physics loads then, `Rooms.physics_ready`) and the RSS with that room open.
+package's bytecode written). Each launch is timed from `Popen` to the first HTTP 200 of
+/api/health (polled every 5 ms, so the figure is not the server's own announcement). The
+floor is the same Python with FastAPI and uvicorn serving one route: what any server of this
+stack pays. Then, per `sixdof serve` run: its RSS once idle (no room, no client), the first
+room's join (connect → hello: the physics loads then, `Rooms.physics_ready`) and the RSS
+with that room open.
 
     python benchmarks/bench_startup.py                    # 10 launches of each
     python benchmarks/bench_startup.py --hour 60          # then one room for 60 minutes,
