@@ -8,12 +8,14 @@ import pytest
 # Each layer, and the modules it must never pull in.
 FORBIDDEN = {
     "sixdof.dynamics": ["fastapi", "uvicorn", "pydantic", "sixdof.scenario", "sixdof.simulation"],
-    "sixdof.scenario": ["fastapi", "uvicorn", "sixdof.simulation", "sixdof.server"],
+    # the scenario models import numpy only to validate (the dynamics' checks) or to run
+    "sixdof.scenario": ["fastapi", "uvicorn", "sixdof.simulation", "sixdof.server", "numpy"],
     "sixdof.simulation": ["fastapi", "uvicorn", "sixdof.server", "sixdof.cli", "numba"],
     "sixdof": ["fastapi", "uvicorn", "pythreejs", "ipywidgets", "numba"],
-    # numba (~90 MiB) loads with the first room (Rooms.physics_ready), scipy with Radau:
-    # a server nobody has joined, and the command line, hold neither
+    # numpy and numba (~90 MiB) load with the first room (Rooms.physics_ready), scipy with
+    # Radau: a server nobody has joined, and the command line, hold none of them
     "sixdof.server.launch": [
+        "numpy",
         "numba",
         "scipy",
         "pythreejs",
@@ -21,7 +23,7 @@ FORBIDDEN = {
         "nats",
         "sixdof.cluster",
     ],  # the bus is an optional extra
-    "sixdof.cli": ["numba", "scipy", "fastapi", "pythreejs", "nats"],
+    "sixdof.cli": ["numpy", "numba", "scipy", "fastapi", "pythreejs", "nats"],
 }
 
 

@@ -34,10 +34,6 @@ from pathlib import Path
 from typing import Any, TextIO
 
 from . import __version__
-from .dynamics import IntegrationError
-from .headless import ProgressBar, run_scenario, write_csv
-from .headless.csv_output import DEFAULT_OUTPUT_FILE, write_csv_to
-from .headless.runner import cost_lines
 from .scenario import (
     Scenario,
     ScenarioFileError,
@@ -45,8 +41,11 @@ from .scenario import (
     save_scenario_file,
     scenario_to_xml,
 )
+from .scenario.csv_columns import DEFAULT_OUTPUT_FILE
 from .scenario.presets import DEFAULT_PRESET, PRESETS
-from .scenario.sources import with_overrides
+
+# numpy, the integrators and the web stack are imported by the commands that use them:
+# `serve` answers its first request without the numerics (its first room loads them).
 
 EXIT_OK, EXIT_FAILED, EXIT_BAD_INPUT = 0, 1, 2
 TOKEN_ENV = "SIXDOF_TOKEN"
@@ -265,6 +264,12 @@ def _same_file(a: Path, b: Path) -> bool:
 
 
 def _run(args: argparse.Namespace, err: TextIO) -> int:
+    from .dynamics import IntegrationError
+    from .headless import ProgressBar, run_scenario, write_csv
+    from .headless.csv_output import write_csv_to
+    from .headless.runner import cost_lines
+    from .scenario.sources import with_overrides
+
     if str(args.output_file) != "-" and _same_file(args.input_file, Path(args.output_file)):
         raise _BadInput(
             f"--output-file: {args.output_file} is the input file; the CSV would replace it "
@@ -337,6 +342,8 @@ def _recording(path: Path) -> dict | None:
 
 def _resimulate(data: dict, args: argparse.Namespace, err: TextIO) -> int:
     """Re-simulate a recording's last run and write it in the room's history.csv layout."""
+    from .headless import write_csv
+    from .headless.csv_output import write_csv_to
     from .simulation.recording import RecordingFormatError
     from .simulation.replay import last_run_table
 

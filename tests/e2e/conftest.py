@@ -34,18 +34,10 @@ FLOAT = Scenario(
 class LiveServer:
     """`python -m sixdof.cli serve` in a subprocess; `url`, `ws_url`, `pid`, `rss_kib()`."""
 
-    def __init__(self, scenario_file: Path, *args: str) -> None:
-        cmd = [
-            sys.executable,
-            "-m",
-            "sixdof.cli",
-            "serve",
-            "--port",
-            "0",
-            "--scenario",
-            str(scenario_file),
-            *args,
-        ]
+    def __init__(self, scenario_file: Path | None, *args: str) -> None:
+        """scenario_file None: the default preset, as `sixdof serve` starts without options."""
+        scenario = ["--scenario", str(scenario_file)] if scenario_file is not None else []
+        cmd = [sys.executable, "-m", "sixdof.cli", "serve", "--port", "0", *scenario, *args]
         env = {**os.environ, "PYTHONUNBUFFERED": "1"}
         self.proc = subprocess.Popen(
             cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, env=env

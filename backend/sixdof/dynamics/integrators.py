@@ -19,17 +19,9 @@ import numpy as np
 
 from ..fields import FieldError
 from .jacobians import state_jacobian
-from .methods import (
-    DOPRI5,
-    FIXED_STEP_METHODS,
-    METHODS,
-    TABLEAUS,
-    Method,
-    Tableau,
-    check_step,
-    stability_limit,
-)
+from .methods import DOPRI5, TABLEAUS, Tableau, check_step, stability_limit
 from .model import STATE_SIZE, derivative
+from .names import FIXED_STEP_METHODS, METHODS, Method
 from .params import Bodies
 from .quaternion import Array
 

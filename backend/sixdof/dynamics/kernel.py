@@ -60,8 +60,9 @@ from .layout import P_CORIOLIS as P_CORIOLIS
 from .layout import P_GRAVITY as P_GRAVITY
 from .layout import P_INERTIA_O as P_INERTIA_O
 from .layout import P_R_CG as P_R_CG
-from .methods import METHOD_CODES, TABLEAUS, Method, check_step
-from .model import INPUT_SIZE, NORM_TIME_CONSTANT, STATE_SIZE
+from .methods import TABLEAUS, check_step
+from .model import INPUT_SIZE, STATE_SIZE
+from .names import METHOD_CODES, NORM_TIME_CONSTANT, Method
 from .params import Bodies
 from .quaternion import Array, BoolArray, IntArray
 

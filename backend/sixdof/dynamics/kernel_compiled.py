@@ -29,7 +29,7 @@ from .layout import (
     POINT_SLOTS,
 )
 from .methods import RK4
-from .model import NORM_TIME_CONSTANT
+from .names import NORM_TIME_CONSTANT
 
 # OpenMP worker threads that spin while they wait steal a core from everything
 # else; on a shared 2-core machine that made a one-step prange call over 10,000

@@ -5,7 +5,7 @@ does not import numba.
 
 from __future__ import annotations
 
-from .methods import METHOD_CODES
+from .names import METHOD_CODES
 
 #: Stages per step of each kernel method code (`methods.METHOD_CODES`).
 STAGES = {METHOD_CODES["euler"]: 1, METHOD_CODES["rk4"]: 4}

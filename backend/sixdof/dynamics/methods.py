@@ -15,23 +15,16 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field
-from typing import Literal
 
 import numpy as np
 
 from ..fields import FieldError
-from .model import NORM_TIME_CONSTANT
+from .names import (
+    METHODS,
+    NORM_TIME_CONSTANT,
+    Method,
+)
 from .quaternion import Array
-
-Method = Literal["euler", "rk4", "dopri5", "radau"]
-METHODS: tuple[Method, ...] = ("euler", "rk4", "dopri5", "radau")
-FIXED_STEP_METHODS: tuple[Method, ...] = ("euler", "rk4")
-
-#: FhSim-style `IntegratorMethod` numbers (docs/fhsim.md explains the choice).
-INTEGRATOR_NUMBERS: dict[int, Method] = {0: "euler", 1: "rk4", 2: "dopri5", 3: "radau"}
-
-#: Method codes of the compiled kernel (the IntegratorMethod numbers of the fixed methods).
-METHOD_CODES: dict[Method, int] = {"euler": 0, "rk4": 1}
 
 
 def real_stability(a: Array, b: Array) -> float:

@@ -26,10 +26,10 @@ import numpy as np
 from numpy.typing import ArrayLike
 
 from . import quaternion as quat
+from .names import NORM_TIME_CONSTANT
 from .params import Bodies
 from .quaternion import Array
 
-NORM_TIME_CONSTANT = 0.01  # τ of the quaternion-norm restoring term, s
 STATE_SIZE = 13
 INPUT_SIZE = 6
 POS = slice(0, 3)

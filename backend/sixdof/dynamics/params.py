@@ -17,25 +17,19 @@ import warnings
 from collections.abc import Sequence
 from dataclasses import dataclass, field, fields
 from types import FrameType
-from typing import Literal
 
 import numpy as np
 
 from ..fields import FieldError
+from .names import MODELS, ImpossibleInertiaWarning, Model
 from .quaternion import Array, skew
 
-Model = Literal["full", "fhsim"]
-MODELS: tuple[Model, ...] = ("full", "fhsim")
 DEFAULT_GRAVITY = 9.81
 
 
 def _refused(field: str, message: str) -> FieldError:
     """A body parameter out of its allowed range, as the one FieldError."""
     return FieldError(field, "out_of_range", f"{field}: {message}")
-
-
-class ImpossibleInertiaWarning(UserWarning):
-    """Principal moments that break the triangle inequality: no real body has them."""
 
 
 def _vector(value: Sequence[float] | Array, width: int, name: str) -> Array:

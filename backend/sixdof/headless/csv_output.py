@@ -17,7 +17,6 @@ import numpy as np
 
 from ..scenario.files import atomic_write
 
-DEFAULT_OUTPUT_FILE = "modeloutput.csv"  # FhSim's default --output-file
 #: Rows turned into text at a time: the table as Python floats would take 4× its size.
 BLOCK_ROWS = 4096
 

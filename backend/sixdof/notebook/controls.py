@@ -16,7 +16,7 @@ from typing import Any, Protocol, cast
 
 import ipywidgets as widgets
 
-from ..dynamics import MODELS
+from ..dynamics.names import MODELS
 from ..fields import LIMITS, FieldError
 from ..simulation import LiveSimulation
 from .plot import CHANNELS, ChannelPlot

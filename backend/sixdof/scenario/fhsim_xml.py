@@ -20,7 +20,7 @@ from typing import Any
 from pydantic import ValidationError
 from pydantic_core import ErrorDetails
 
-from ..dynamics import INTEGRATOR_NUMBERS, ImpossibleInertiaWarning
+from ..dynamics.names import INTEGRATOR_NUMBERS, ImpossibleInertiaWarning
 from .errors import reason
 from .file_errors import ScenarioFileError, warn_at
 from .model import BodySpec, Integration, Scenario, toutput_rows

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import xml.etree.ElementTree as ET
 
-from ..dynamics import INTEGRATOR_NUMBERS
+from ..dynamics.names import INTEGRATOR_NUMBERS
 from .fhsim_xml import ENGINE_NUMBERS, INPUT_PORTS, LIB_NAME, SIM_OBJECT, STATE_PORTS
 from .model import Scenario
 

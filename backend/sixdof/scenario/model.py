@@ -4,6 +4,9 @@ This is the JSON the web API speaks and what FhSim XML files are read into.
 Field names at this edge are FhSim's (Mass, InertiaRadi, Force, Pos, …);
 `model` and `integration.method` are ours. Every numeric field must be finite;
 errors name the field (pydantic's `loc`) and the allowed range.
+
+numpy and the dynamics' numerics are imported where a method needs them, not here: the
+server's start-up path defines these models without loading them (a validation loads them).
 """
 
 from __future__ import annotations
@@ -11,17 +14,18 @@ from __future__ import annotations
 import math
 import warnings
 from decimal import Decimal, InvalidOperation
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
-import numpy as np
 from pydantic import AfterValidator, BaseModel, ConfigDict, Field, model_validator
 
-from ..dynamics import METHODS, Bodies, BodyParams, IntegratorSettings, make_state
-from ..dynamics.methods import Method
-from ..dynamics.model import NORM_TIME_CONSTANT
-from ..dynamics.params import Model
+from ..dynamics.names import METHODS, NORM_TIME_CONSTANT, Method, Model
 from ..fields import QUATER_NORM_RANGE, FieldError
 from .bounded import Vec3, Vec4, Vec6, Within
+
+if TYPE_CHECKING:
+    import numpy as np
+
+    from ..dynamics import Bodies, BodyParams, IntegratorSettings
 
 Finite = Annotated[float, Field(allow_inf_nan=False, strict=True)]
 
@@ -104,6 +108,8 @@ class BodySpec(_Strict):
 
     def params(self) -> BodyParams:
         """The dynamics' BodyParams (warns on inertia that breaks the triangle inequality)."""
+        from ..dynamics.params import BodyParams
+
         if self.Inertia is not None:
             return BodyParams.from_inertia(self.Mass, self.Inertia, r_cg_body=self.CGOffset,
                                            gravity=self.Gravity, model=self.model)  # fmt: skip
@@ -111,9 +117,13 @@ class BodySpec(_Strict):
                                      gravity=self.Gravity, model=self.model)  # fmt: skip
 
     def initial_state(self) -> np.ndarray:
+        from ..dynamics.model import make_state
+
         return make_state(self.Pos, self.Quater, self.LocalVel, self.AngVel)
 
     def inputs(self) -> np.ndarray:
+        import numpy as np
+
         return np.concatenate([self.Force, self.Moment]).astype(float)
 
 
@@ -137,6 +147,8 @@ class Integration(_Strict):
         return self
 
     def settings(self) -> IntegratorSettings:
+        from ..dynamics.integrators import IntegratorSettings
+
         return IntegratorSettings(self.method, self.stepsize, self.HMax, self.HMin,
                                   self.AbsTol, self.RelTol)  # fmt: skip
 
@@ -169,12 +181,18 @@ class Scenario(_Strict):
             return [b.params() for b in self.bodies]
 
     def batch(self) -> Bodies:
+        from ..dynamics.params import Bodies
+
         return Bodies.of(self.body_params())
 
     def initial_states(self) -> np.ndarray:
+        import numpy as np
+
         return np.stack([b.initial_state() for b in self.bodies])
 
     def inputs(self) -> np.ndarray:
+        import numpy as np
+
         return np.stack([b.inputs() for b in self.bodies])
 
     def notes(self) -> list[str]:
@@ -284,6 +302,8 @@ def parse_toutput(text: str) -> np.ndarray:
     always ends at 1.0. Raises ValueError naming the offending item; the count is
     checked (toutput_rows) before any time is made.
     """
+    import numpy as np
+
     toutput_rows(text)
     times: list[np.ndarray] = []
     for item, nums in _toutput_items(text):
@@ -296,6 +316,8 @@ def parse_toutput(text: str) -> np.ndarray:
 
 def _decimal_range(item: str, start: Decimal, step: Decimal, end: Decimal) -> np.ndarray:
     """start + k·step ≤ end as the nearest doubles to the exact decimal values."""
+    import numpy as np
+
     count = _range_count(start, step, end)
     # Scale to integers: (S + k P) / 10^d is then one correctly rounded division.
     digits = max(0, *(-int(n.as_tuple().exponent) for n in (start, step)))

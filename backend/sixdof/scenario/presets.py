@@ -13,7 +13,7 @@ import math
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from ..dynamics.params import Model
+from ..dynamics.names import Model
 from .model import BodySpec, Integration, Scenario
 
 G = 9.81  # m/s², the default Gravity

@@ -15,7 +15,7 @@ from typing import Any
 import numpy as np
 from pydantic import ValidationError
 
-from ..dynamics import INTEGRATOR_NUMBERS, METHODS
+from ..dynamics.names import INTEGRATOR_NUMBERS, METHODS
 from ..fields import FieldError
 from .errors import field_error
 from .fhsim_xml import scenario_from_xml

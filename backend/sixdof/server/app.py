@@ -10,6 +10,7 @@ import asyncio
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from fastapi import FastAPI
 from starlette.responses import HTMLResponse, JSONResponse, Response
@@ -17,7 +18,6 @@ from starlette.staticfiles import StaticFiles
 from starlette.types import Receive, Scope, Send
 
 from .. import __version__
-from ..simulation import LiveSimulation
 from . import presets
 from .budget import Budgets
 from .rest import router
@@ -25,6 +25,9 @@ from .rooms import Rooms
 from .settings import Settings
 from .snapshots import Snapshots
 from .ws import websocket_endpoint
+
+if TYPE_CHECKING:
+    from ..simulation.live import LiveSimulation
 
 NOT_BUILT = """<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><title>sixdof: page not built</title></head>
@@ -56,9 +59,12 @@ class OptionalStaticFiles(StaticFiles):
 def create_app(settings: Settings | None = None) -> FastAPI:
     """A new app serving the live simulation described by `settings`."""
     settings = settings or Settings()
-    scenario = settings.scenario or presets.default_scenario()
 
     def make_sim() -> LiveSimulation:
+        # imported with the first room (numpy, the engine), not while the server starts
+        from ..simulation.live import LiveSimulation
+
+        scenario = settings.scenario or presets.default_scenario()
         return LiveSimulation(
             scenario.model_copy(deep=True),
             frame_rate=settings.frame_rate,

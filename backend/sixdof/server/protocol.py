@@ -17,7 +17,6 @@ from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, model_validator
 
 from ..scenario import Scenario
 from ..scenario.bounded import Vec3, Vec4, Vec6, Within
-from ..simulation import live_limits
 
 PROTOCOL_VERSION = 1
 
@@ -468,6 +467,8 @@ client_message_adapter: TypeAdapter[Any] = TypeAdapter(ClientMessage)
 
 def limits() -> dict[str, Any]:
     """The `limits` object of `hello`, from the one table (sixdof.fields.LIMITS)."""
+    from ..simulation.limits import live_limits  # the integrators' stability limits: numpy
+
     return live_limits()
 
 

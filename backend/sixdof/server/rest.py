@@ -17,7 +17,6 @@ from .. import __version__
 from ..fields import FieldError
 from ..scenario import Scenario
 from ..scenario.errors import dotted, field_error, reason
-from ..simulation.replay import past_frame
 from . import presets
 from .budget import Budgets
 from .errors import Refusal, strict_loads
@@ -284,6 +283,8 @@ async def recording_frame(
             f"{wait:.2g} s",
             headers={"Retry-After": str(max(1, round(wait)))},
         )
+    from ..simulation.replay import past_frame  # a room exists: its physics are loaded
+
     started = time.perf_counter()
     try:
         # on the event loop, not in a thread: numba's parallel kernels must not run from two

@@ -12,23 +12,21 @@ from __future__ import annotations
 
 import asyncio
 import gc
+import importlib
 import logging
 import math
 import time
 from collections import deque
 from collections.abc import Callable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import orjson
 
 from .. import __version__
 from ..fields import FieldError, check_room
 from ..scenario import Scenario
-from ..simulation import Engine, LiveSimulation, is_warm, warm_up
-from ..simulation.ghost import Ghost
-from ..simulation.replay import go_back
+from ..simulation import is_warm, warm_up
 from . import presets
-from .binary import encode_state
 from .budget import over_budget
 from .clients import Viewer, frame_order
 from .errors import Refusal
@@ -55,6 +53,14 @@ from .protocol import (
 from .settings import Settings
 from .snapshots import Snapshot
 from .wire import wire_frame
+
+if TYPE_CHECKING:
+    from ..simulation.engine import Engine
+    from ..simulation.ghost import Ghost
+    from ..simulation.live import LiveSimulation
+
+# The simulation's modules (numpy, the engine) are imported where a room uses them: a server
+# without rooms has not loaded them (`Rooms.physics_ready` loads them with the first).
 
 log = logging.getLogger("sixdof.server")
 
@@ -160,6 +166,8 @@ class Room:
         """This tick's state message, as JSON text or as the binary layout (binary.py, which
         carries no ghost)."""
         if binary:
+            from .binary import encode_state
+
             return encode_state(self.seq, *self.sim.frame_arrays())
         frame = self.sim.frame()
         if self.ghost is not None:
@@ -327,12 +335,16 @@ class Room:
             elif isinstance(msg, LoadScenario):
                 self.load(presets.scenario(msg.preset) if msg.preset else msg.scenario)
             elif isinstance(msg, GoBack):
+                from ..simulation.replay import go_back
+
                 go_back(sim, msg.t)
             elif isinstance(msg, UndoGoBack):
                 sim.undo_go_back()
             elif isinstance(msg, SetGhost):
                 self.end_ghost()
                 if msg.changes is not None:
+                    from ..simulation.ghost import Ghost
+
                     self.ghost = Ghost(sim, msg.changes.changes())
             else:
                 raise Refusal("unknown_type", f"type: {type(msg).__name__} is not handled")
@@ -386,12 +398,13 @@ class Rooms:
         self.settings = settings
         self.make_sim = make_sim
         self._rooms: dict[str, Room] = {}
-        self.engine = Engine()
+        self._engine: Engine | None = None
         self._task: asyncio.Task[None] | None = None
 
     async def physics_ready(self) -> None:
-        """Load the compiled physics before the first room: numba and its cached kernels,
-        ~120 MiB and ~0.7 s (a compilation of ~10 s if numba's cache is cold: `sixdof warm`).
+        """Load the simulation before the first room: numpy, the engine's modules, numba and
+        its cached kernels, ~140 MiB and ~0.6 s (a compilation of ~10 s if numba's cache is
+        cold: `sixdof warm`).
 
         A server nobody has joined does not hold them, and they load in a thread so the
         event loop keeps answering meanwhile. The objects they bring are long-lived: frozen
@@ -400,11 +413,23 @@ class Rooms:
             return
 
         def load() -> None:
+            for module in ("live", "engine", "replay", "ghost"):  # what a room uses
+                importlib.import_module(f"..simulation.{module}", __package__)
+            importlib.import_module(".binary", __package__)
             if warm_up() > 0.0:
                 gc.collect()
                 gc.freeze()
 
         await asyncio.to_thread(load)
+
+    @property
+    def engine(self) -> Engine:
+        """What advances every ticking room's simulation; made with the first room."""
+        if self._engine is None:
+            from ..simulation.engine import Engine
+
+            self._engine = Engine()
+        return self._engine
 
     def __len__(self) -> int:
         return len(self._rooms)

@@ -1,15 +1,35 @@
 """Layer 3: a live simulation that advances a scenario in real time (pause, step, reset,
 inputs and parameters that change while it runs, history for plots and CSV)."""
 
+from __future__ import annotations
+
 import threading
+from typing import TYPE_CHECKING
 
 from ..fields import ERROR_CODES, FieldError
-from .engine import Engine
-from .history import History
-from .limits import LIVE_INTEGRATORS, divergence_reason, live_limits, step_range
-from .live import LiveSimulation
-from .pacing import Pacer
-from .validation import PARAM_FIELDS
+from ..lazy import exports
+
+if TYPE_CHECKING:
+    from .engine import Engine
+    from .history import History
+    from .limits import LIVE_INTEGRATORS, divergence_reason, live_limits, step_range
+    from .live import LiveSimulation
+    from .pacing import Pacer
+    from .validation import PARAM_FIELDS
+
+# The names below load their module on first use (PEP 562): the server's start-up path
+# imports numpy-free modules of this package (recording, limits' numbers) without the engine.
+__getattr__ = exports(
+    __name__,
+    {
+        "engine": ("Engine",),
+        "history": ("History",),
+        "limits": ("LIVE_INTEGRATORS", "divergence_reason", "live_limits", "step_range"),
+        "live": ("LiveSimulation",),
+        "pacing": ("Pacer",),
+        "validation": ("PARAM_FIELDS",),
+    },
+)
 
 _warming = threading.Lock()
 _warm = False

@@ -32,7 +32,7 @@ from pydantic import ValidationError
 from ..dynamics import Bodies, BodyParams
 from ..dynamics import quaternion as quat
 from ..dynamics.inputs import InputChannels
-from ..dynamics.methods import Method
+from ..dynamics.names import Method
 from ..dynamics.quaternion import Array
 from ..fields import FieldError
 from ..scenario import Scenario

@@ -37,7 +37,7 @@ from typing import Protocol
 import numpy as np
 
 from ..dynamics import Bodies, kernel, outputs
-from ..dynamics.methods import METHOD_CODES, Method
+from ..dynamics.names import METHOD_CODES, Method
 from ..dynamics.quaternion import Array, IntArray
 from .history import COLUMNS
 from .limits import divergence_reason

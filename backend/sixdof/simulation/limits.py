@@ -19,8 +19,8 @@ from collections.abc import Sequence
 import numpy as np
 from numpy.typing import NDArray
 
-from ..dynamics import MODELS, stability_limit
-from ..dynamics.methods import Method
+from ..dynamics import stability_limit
+from ..dynamics.names import MODELS, Method
 from ..dynamics.quaternion import Array
 from ..fields import LIMITS, MAX_ANG_VEL, MAX_LOCAL_VEL, MAX_POS, QUATER_NORM_RANGE, STEP_MIN
 

@@ -26,7 +26,7 @@ import numpy as np
 
 from ..dynamics import Bodies, outputs
 from ..dynamics.inputs import InputChannels, applied_parts
-from ..dynamics.methods import Method
+from ..dynamics.names import Method
 from ..dynamics.quaternion import Array
 from ..fields import FieldError, check_number, number
 from ..scenario import Scenario

@@ -17,7 +17,7 @@ from pydantic import ValidationError
 
 from ..dynamics import BodyParams, check_step
 from ..dynamics.inputs import CHANNELS, FRAMES
-from ..dynamics.methods import Method
+from ..dynamics.names import Method
 from ..dynamics.quaternion import Array
 from ..fields import LIMITS, STEP_MIN, FieldError, check_number, check_vector, choice, number
 from ..scenario import BodySpec
