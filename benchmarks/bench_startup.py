@@ -11,6 +11,8 @@ with that room open.
     python benchmarks/bench_startup.py                    # 10 launches of each
     python benchmarks/bench_startup.py --hour 60          # then one room for 60 minutes,
                                                           # its RSS every minute
+    python benchmarks/bench_startup.py --history-rooms 50 # then 50 rooms with full
+                                                          # histories, float64 and float32
 """
 
 from __future__ import annotations
@@ -96,6 +98,50 @@ def first_room(port: int) -> tuple[Any, float]:
             return ws, time.perf_counter() - start
 
 
+def history_memory(precision: str, rooms: int) -> dict[str, float]:
+    """RSS of a server whose `rooms` rooms each hold a full 60 s history, at `precision`.
+
+    Each room is paused and stepped 60 s of simulated time (6 × 10,000 steps of 1 ms: a row
+    per frame, 3,600 rows), so the rings are written through; the figure per room is the RSS
+    grown from the rooms open (empty rings are not resident yet) to the rings full.
+    """
+    port = free_port()
+    limits = [f"history_precision={precision}", "work_rate=1000", "work_burst=1000"]
+    cmd = [sys.executable, "-m", "sixdof", "serve", "--port", str(port)]
+    for limit in limits:
+        cmd += ["--limit", limit]
+    proc, _ = launch(cmd, port)
+    sockets = []
+    try:
+        for k in range(rooms):
+            ws = connect(
+                f"ws://127.0.0.1:{port}/ws?room=h{k}", open_timeout=60, max_queue=None
+            ).__enter__()
+            while json.loads(ws.recv(timeout=60)).get("type") != "hello":
+                pass
+            ws.send(json.dumps({"type": "pause", "id": 0}))
+            sockets.append(ws)
+        before = rss_mib(proc.pid)
+        for ws in sockets:
+            for i in range(1, 7):
+                ws.send(json.dumps({"type": "step", "n": 10_000, "id": i}))
+        for ws in sockets:  # every step acknowledged: the rings are full
+            acked = set()
+            while len(acked) < 7:
+                message = json.loads(ws.recv(timeout=60))
+                if message.get("type") == "error":
+                    sys.exit(f"history_memory: {message}")
+                if message.get("type") == "ack":
+                    acked.add(message.get("id"))
+        after = rss_mib(proc.pid)
+    finally:
+        for ws in sockets:
+            ws.close()
+        stop(proc)
+    return {"rooms_open_mib": before, "rings_full_mib": after,
+            "per_room_mib": (after - before) / rooms}  # fmt: skip
+
+
 def hour(port: int, pid: int, minutes: int) -> list[dict[str, float]]:
     """One room with one client reading every frame for `minutes`; RSS each minute."""
     ws, _ = first_room(port)
@@ -129,6 +175,13 @@ def main() -> None:
     parser.add_argument("--runs", type=int, default=10)
     parser.add_argument(
         "--hour", type=int, default=0, metavar="MINUTES", help="then one room for MINUTES"
+    )
+    parser.add_argument(
+        "--history-rooms",
+        type=int,
+        default=0,
+        metavar="N",
+        help="then N rooms with full 60 s histories, at float64 and at float32",
     )
     parser.add_argument("--json", type=Path)
     args = parser.parse_args()
@@ -179,6 +232,14 @@ def main() -> None:
     print(row("sixdof serve: first room, connect → hello", serve["join_s"], "ms", 1e3))
     print(row("sixdof serve: RSS with one room", serve["room_mib"], "MiB"))
     result: dict[str, Any] = {"serve": serve, "floor": floor}
+    if args.history_rooms:
+        result["history"] = {}
+        for precision in ("float64", "float32"):
+            figures = history_memory(precision, args.history_rooms)
+            result["history"][precision] = figures
+            print(f"{args.history_rooms} rooms, full 60 s histories, {precision}: RSS "
+                  f"{figures['rooms_open_mib']:.1f} → {figures['rings_full_mib']:.1f} MiB, "
+                  f"{figures['per_room_mib']:.2f} MiB a room")  # fmt: skip
     if args.hour:
         port = free_port()
         proc, _ = launch(serve_cmd(port), port)

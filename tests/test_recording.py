@@ -33,11 +33,12 @@ def ticks(sim: LiveSimulation, clock: Clock, n: int, dt: float = 1 / 60) -> None
         sim.advance()
 
 
-def driven(recording_bytes: int = 8 << 20) -> LiveSimulation:
+def driven(recording_bytes: int = 8 << 20, history_precision: str = "float64") -> LiveSimulation:
     """A tennis racket pushed, dragged, retuned, switched and reset, at live tick times."""
     clock = Clock()
     sim = LiveSimulation(PRESETS["tennis_racket"].scenario(), clock=clock,
-                         recording_bytes=recording_bytes, history_seconds=600)  # fmt: skip
+                         recording_bytes=recording_bytes, history_seconds=600,
+                         history_precision=history_precision)  # fmt: skip
     body = sim.names[0]
     ticks(sim, clock, 30)
     sim.set_input(body, [0, 1, 0], [0, 0, 0.2])  # constant inputs
@@ -75,6 +76,18 @@ def test_resimulating_the_recording_gives_the_history_again() -> None:
     assert header == sim._history.header()
     assert table.shape == live.shape and len(live) > 800
     assert np.max(np.abs(table - live)) <= 1e-9  # in fact 0: the same bits
+
+
+def test_a_float32_history_is_the_resimulation_rounded_to_float32() -> None:
+    """history_precision float32 (a server limit) trades the exact match for half the memory:
+    the recording still re-simulates the run exactly, and the history holds it rounded."""
+    sim = driven(history_precision="float32")
+    header, table = last_run_table(json.loads(json.dumps(sim.recording.to_json())))
+    live = sim._history.table()
+    assert header == sim._history.header() and table.shape == live.shape
+    assert np.array_equal(table[:, 0], live[:, 0])  # Time is kept in float64
+    assert np.array_equal(table[:, 1:].astype(np.float32), live[:, 1:])
+    assert 0 < np.max(np.abs(table - live)) < 1e-5  # no longer within 1e-9
 
 
 def test_a_load_and_a_full_reset_start_new_runs() -> None:

@@ -126,6 +126,28 @@ def test_history_csv(client: TestClient) -> None:
     assert client.get("/api/rooms/none/history.csv").status_code == 404
 
 
+def test_history_precision_float32_is_a_server_limit() -> None:
+    """--limit history_precision=float32: every room keeps half the history memory, and its
+    history.csv writes the 9 digits that give the stored float32 back."""
+    with TestClient(create_app(Settings(history_precision="float32"))) as client:
+        ws = join(client, "half")
+        try:
+            ws.send_text(json.dumps({"type": "set_input", "body": "B", "Moment": [0, 0.3, 1]}))
+            ws.send_text(json.dumps({"type": "step", "n": 300}))
+            acks = 0
+            while acks < 2:
+                acks += ws.receive_json()["type"] == "ack"
+            history = client.app.state.rooms.get("half").sim._history  # type: ignore[attr-defined]
+            assert history.precision == "float32" and history._data.dtype == "float32"
+            rows = list(csv.reader(io.StringIO(client.get("/api/rooms/half/history.csv").text)))
+        finally:
+            ws.__exit__(None, None, None)
+    numbers = [v for row in rows[1:] for v in row[1:]]  # all but Time
+    digits = [len(v.lstrip("-").split("e")[0].replace(".", "").lstrip("0")) for v in numbers]
+    assert max(digits) == 9  # a float32 needs up to 9; float64 would write 15
+    assert len(rows) > 5
+
+
 def test_meshes_and_materials(client: TestClient) -> None:
     body = client.get("/api/meshes").json()
     on_disk = json.loads((REPO / "meshes" / "meshes.json").read_text())

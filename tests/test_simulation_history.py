@@ -7,6 +7,7 @@ import pytest
 
 from sixdof.scenario import BodySpec, Integration, Scenario
 from sixdof.simulation import LiveSimulation
+from sixdof.simulation.history import WIDTH
 
 H = 0.01
 
@@ -139,3 +140,66 @@ def test_long_step_keeps_the_last_rows_only() -> None:
     times = sim.history_arrays()["Time"]
     np.testing.assert_allclose(times, [*(0.1 * np.arange(92, 101)), 10.03], atol=1e-9)
     assert sim.t == pytest.approx(10.03, abs=1e-12)
+
+
+def _twin_runs(**kw: object) -> tuple[LiveSimulation, LiveSimulation]:
+    """The same tumbling, pushed run kept at float64 and at float32."""
+    sims = []
+    for precision in ("float64", "float32"):
+        clock = FakeClock()
+        sim = make_sim(clock, names=("A", "C"), history_precision=precision, **kw)
+        sim.set_input("C", (0.0, 3.0, -2.0), (0.1, 0.0, 0.4))
+        for _ in range(120):
+            clock.t += 1.0 / 60.0
+            sim.advance()
+        sims.append(sim)
+    return sims[0], sims[1]
+
+
+def test_a_float32_history_holds_the_float64_run_rounded_to_float32() -> None:
+    exact, short = _twin_runs()
+    full, half = exact.history_arrays(), short.history_arrays()
+    assert full.keys() == half.keys()
+    np.testing.assert_array_equal(full["Time"], half["Time"])  # time stays float64
+    differs = 0
+    for key in full.keys() - {"Time"}:
+        a, b = full[key], half[key]
+        assert b.dtype == np.float64  # handed out as float64, like the float64 history
+        # each number is the float64 one rounded to the nearest float32: no more, no less
+        np.testing.assert_array_equal(b, a.astype(np.float32).astype(np.float64))
+        differs += int(np.count_nonzero(a != b))
+    assert differs > 1000  # the storage is float32 indeed: most numbers lost digits
+
+
+def test_a_float32_history_takes_half_the_memory() -> None:
+    exact, short = _twin_runs()
+    rows = exact._history.capacity
+    assert short._history.capacity == rows == 3600
+    assert exact._history.nbytes == rows * (8 + 2 * WIDTH * 8)  # WIDTH = 34 numbers a body
+    assert short._history.nbytes == rows * (8 + 2 * WIDTH * 4)
+    # bounded in bytes, float32 keeps twice the rows (t's 8 bytes aside)
+    a, b = _twin_runs(history_bytes=100_000, history_seconds=600)
+    assert a._history.capacity == 100_000 // 552 and b._history.capacity == 100_000 // 280
+
+
+def test_a_float32_history_csv_gives_back_every_stored_number() -> None:
+    exact, short = _twin_runs()
+    text = short.history_csv()
+    table = np.loadtxt(io.StringIO(text), delimiter=",", skiprows=1)
+    stored = short._history.table()
+    np.testing.assert_allclose(table[:, 0], stored[:, 0], rtol=1e-14)  # Time: as float64
+    # 9 significant digits read back to the very float32 stored
+    assert np.array_equal(table[:, 1:].astype(np.float32), stored[:, 1:].astype(np.float32))
+    widest = max(len(v.lstrip("-").replace(".", "").split("e")[0].lstrip("0"))
+                 for line in text.splitlines()[1:] for v in line.split(",")[1:])  # fmt: skip
+    assert widest <= 9
+    pieces = "".join(short.history_csv_pieces(cells=500))  # the server's streamed export
+    assert pieces == text
+    assert len(exact.history_csv()) > len(text)  # float64 writes 15 digits
+
+
+def test_history_precision_is_checked() -> None:
+    from sixdof.fields import FieldError
+
+    with pytest.raises(FieldError, match=r"history_precision: one of float64, float32, got 'f16'"):
+        make_sim(FakeClock(), history_precision="f16")

@@ -70,6 +70,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             frame_rate=settings.frame_rate,
             history_seconds=settings.history_seconds,
             history_bytes=settings.history_bytes,
+            history_precision=settings.history_precision,
             recording_bytes=settings.recording_bytes,
             # every room's physics of one tick shares this much wall time (engine rounds)
             max_compute=max(1e-3, settings.tick_budget / settings.frame_rate),

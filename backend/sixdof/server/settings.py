@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
@@ -68,6 +68,12 @@ class Settings(BaseModel):
     history_seconds: float = Field(60.0, gt=0.0, le=3600.0)
     history_bytes: int = Field(
         8 * 1024 * 1024, ge=4096, description="a room's history at most: fewer s for many bodies"
+    )
+    history_precision: Literal["float64", "float32"] = Field(
+        "float64",
+        description="numbers of the history (plots, history.csv): float32 takes half the "
+        "memory, with ~7 significant digits, and a recording's re-simulation then matches it "
+        "to float32's rounding instead of exactly",
     )
     recording_bytes: int = Field(
         8 * 1024 * 1024,

@@ -3,7 +3,13 @@
 One row per recorded frame: the simulated time t and, per body, the outputs
 below (names and widths as `dynamics.outputs` gives them). The buffer keeps the
 last `capacity` rows (default 60 s at 60 frames per second = 3600 rows) and
-overwrites the oldest; memory is capacity × (1 + 34 N) floats, fixed up front.
+overwrites the oldest; memory is capacity × (1 + 34 N) numbers, fixed up front.
+
+Precision: `float64` (the default) keeps every number as computed, so a recording's
+re-simulation equals the history exactly (docs/recording.md). `float32` halves the memory
+of the outputs (t stays float64: 1 ms steps over an hour need more than float32's 7 digits)
+and keeps ~7 significant digits of each; the CSV then writes 9, enough to give back the
+stored float32 exactly.
 
 CSV columns: `Time`, then per body the headless run's columns
 `B.Pos[0..2], B.Vel[0..2], B.Quater[0..3], B.LocalVel[0..2], B.AngVel[0..2]`,
@@ -16,6 +22,7 @@ from __future__ import annotations
 
 import io
 from collections.abc import Iterator, Mapping, Sequence
+from typing import Literal
 
 import numpy as np
 from numpy.typing import NDArray
@@ -38,6 +45,11 @@ EXTRA_COLUMNS: tuple[tuple[str, int], ...] = (
     ("AngularMomentum", 3),
 )
 COLUMNS = STANDARD_COLUMNS + EXTRA_COLUMNS
+Precision = Literal["float64", "float32"]
+PRECISIONS: tuple[Precision, ...] = ("float64", "float32")
+#: Significant digits the CSV writes of a number stored at each precision: enough to read
+#: back the stored value exactly, no more.
+CSV_DIGITS: dict[Precision, int] = {"float64": 15, "float32": 9}
 WIDTH = sum(w for _, w in COLUMNS)  # floats per body and row
 _N_STANDARD = sum(w for _, w in STANDARD_COLUMNS)
 
@@ -70,13 +82,18 @@ def row_plan(n: int, per_row: int, capacity: int) -> tuple[list[int], bool]:
 class History:
     """The last `capacity` rows of (t, per-body outputs) of N bodies."""
 
-    def __init__(self, names: Sequence[str], capacity: int) -> None:
+    def __init__(
+        self, names: Sequence[str], capacity: int, precision: Precision = "float64"
+    ) -> None:
         if capacity < 1:
             raise ValueError("capacity must be at least 1 row")
+        if precision not in PRECISIONS:
+            raise ValueError(f"precision: one of {', '.join(PRECISIONS)}, got {precision!r}")
         self.names = list(names)
         self.capacity = capacity
+        self.precision: Precision = precision
         self._t = np.zeros(capacity)
-        self._data = np.zeros((capacity, len(self.names), WIDTH))
+        self._data = np.zeros((capacity, len(self.names), WIDTH), dtype=precision)
         self._next = 0  # where the next row goes
         self._count = 0
 
@@ -84,9 +101,9 @@ class History:
         return self._count
 
     @staticmethod
-    def row_bytes(bodies: int) -> int:
-        """Bytes one row of `bodies` bodies takes (t and WIDTH doubles per body)."""
-        return 8 * (1 + WIDTH * bodies)
+    def row_bytes(bodies: int, precision: Precision = "float64") -> int:
+        """Bytes one row of `bodies` bodies takes (t, and WIDTH numbers per body)."""
+        return 8 + np.dtype(precision).itemsize * WIDTH * bodies
 
     @property
     def nbytes(self) -> int:
@@ -105,7 +122,7 @@ class History:
         self._next = (start + keep) % self.capacity
 
     def copy(self) -> History:
-        other = History(self.names, self.capacity)
+        other = History(self.names, self.capacity, self.precision)
         other._t, other._data = self._t.copy(), self._data.copy()
         other._next, other._count = self._next, self._count
         return other
@@ -142,9 +159,10 @@ class History:
         return self._t[self._order()]
 
     def arrays(self) -> dict[str, Array]:
-        """`Time` (T,) and `B.Pos` (T, 3), `B.TotalEnergy` (T,), … for every body, copies."""
+        """`Time` (T,) and `B.Pos` (T, 3), `B.TotalEnergy` (T,), … for every body, float64
+        copies."""
         order = self._order()
-        data = self._data[order]
+        data = self._data[order].astype(float, copy=False)
         out: dict[str, Array] = {"Time": self._t[order]}
         for i, body in enumerate(self.names):
             for name, width in COLUMNS:
@@ -161,25 +179,34 @@ class History:
         return names
 
     def table(self) -> Array:
-        """The CSV's numbers, shape (T, 1 + WIDTH·N), columns as `header()`."""
+        """The CSV's numbers, shape (T, 1 + WIDTH·N), columns as `header()`, float64."""
         order = self._order()
         data = self._data[order]  # (T, N, WIDTH)
         rows = len(order)
         standard = data[:, :, :_N_STANDARD].reshape(rows, -1)
         extra = data[:, :, _N_STANDARD:].reshape(rows, -1)
-        return np.concatenate([self._t[order, None], standard, extra], axis=1)
+        return np.concatenate([self._t[order, None], standard, extra], axis=1, dtype=float)
+
+    @property
+    def digits(self) -> int:
+        """Significant digits of the outputs in the CSV (CSV_DIGITS)."""
+        return CSV_DIGITS[self.precision]
 
     def csv(self) -> str:
         """The history as CSV text: one header line, then one line per row, oldest first."""
-        return "".join(csv_pieces(self.header(), self.table()))
+        return "".join(csv_pieces(self.header(), self.table(), digits=self.digits))
 
 
-def csv_pieces(header: Sequence[str], table: Array, cells: int = 50_000) -> Iterator[str]:
+def csv_pieces(
+    header: Sequence[str], table: Array, cells: int = 50_000, digits: int = 15
+) -> Iterator[str]:
     """The CSV text of `header` and `table` (as `History.csv`) in pieces of about `cells`
-    numbers each, so a server can hand a large export out without one long stall."""
+    numbers each, so a server can hand a large export out without one long stall. Time (the
+    first column) with 15 significant digits, the rest with `digits`."""
     yield ",".join(header) + "\n"
     rows = max(1, cells // max(1, table.shape[1]))
+    fmt = ["%.15g"] + [f"%.{digits}g"] * (table.shape[1] - 1)
     for a in range(0, table.shape[0], rows):
         buf = io.StringIO()
-        np.savetxt(buf, table[a : a + rows], fmt="%.15g", delimiter=",")
+        np.savetxt(buf, table[a : a + rows], fmt=fmt, delimiter=",")
         yield buf.getvalue()

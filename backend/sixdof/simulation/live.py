@@ -32,7 +32,7 @@ from ..fields import FieldError, check_number, number
 from ..scenario import Scenario
 from .changes import Plan, plan_load, plan_params, with_constant_input
 from .engine import Engine
-from .history import COLUMNS, History, csv_pieces, row_plan
+from .history import COLUMNS, PRECISIONS, History, Precision, csv_pieces, row_plan
 from .limits import MAX_STEPS_PER_CALL
 from .pacing import Pacer
 from .payload import body_entries
@@ -63,6 +63,7 @@ class LiveSimulation:
         frame_rate: float = 60.0,
         history_seconds: float = 60.0,
         history_bytes: int | None = None,
+        history_precision: Precision = "float64",
         recording_bytes: int | None = None,
         max_catch_up: float = 0.1,
         max_compute: float | None = None,
@@ -71,6 +72,13 @@ class LiveSimulation:
         self.frame_rate = check_number(frame_rate, "frame_rate")
         self.history_seconds = check_number(history_seconds, "history_seconds")
         self.history_bytes = history_bytes  # None: history_seconds alone sets the capacity
+        if history_precision not in PRECISIONS:
+            raise FieldError(
+                "history_precision",
+                "invalid",
+                f"history_precision: one of {', '.join(PRECISIONS)}, got {history_precision!r}",
+            )
+        self.history_precision: Precision = history_precision
         catch_up = check_number(max_catch_up, "max_catch_up")
         compute = catch_up
         if max_compute is not None:
@@ -209,7 +217,8 @@ class LiveSimulation:
         """history_csv() in pieces (history.csv_pieces) of a snapshot taken now."""
         with self.lock:
             header, table = self._history.header(), self._history.table()
-        return csv_pieces(header, table, cells)
+            digits = self._history.digits
+        return csv_pieces(header, table, cells, digits)
 
     def history_arrays(self) -> dict[str, Array]:
         """The bounded history as arrays: `Time` (T,), `B.Pos` (T, 3), `B.TotalEnergy` (T,), …"""
@@ -511,7 +520,7 @@ class LiveSimulation:
         names = [b.Name for b in plan.scenario.bodies]
         if names != self._names:
             capacity = self._history.capacity
-            self._history = History(names, capacity)
+            self._history = History(names, capacity, self.history_precision)
         self._w = plan
         self._x = x
         self._names, self._name_index = names, {n: i for i, n in enumerate(names)}
@@ -638,9 +647,9 @@ class LiveSimulation:
         self._t_base, self._n_steps = 0.0, 0
         capacity = max(1, round(self.history_seconds * self.frame_rate))
         if self.history_bytes is not None:  # bounded in bytes too: fewer seconds of many bodies
-            fits = self.history_bytes // History.row_bytes(len(self._names))
+            fits = self.history_bytes // History.row_bytes(len(self._names), self.history_precision)
             capacity = max(1, min(capacity, fits))
-        self._history = History(self._names, capacity)
+        self._history = History(self._names, capacity, self.history_precision)
         self.paused_reason = None
         self._pacer.restart()
         self.version += 1
