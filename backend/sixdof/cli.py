@@ -29,7 +29,7 @@ import sys
 import threading
 import time
 import warnings
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 from typing import Any, TextIO
 
@@ -368,37 +368,12 @@ def _resimulate(data: dict, args: argparse.Namespace, err: TextIO) -> int:
     return EXIT_OK
 
 
-def _serve(args: argparse.Namespace, err: TextIO) -> int:
-    scenario = _load(args.scenario) if args.scenario is not None else None
-    try:
-        from .server.launch import serve  # lazy: only `serve` needs the web stack
-        from .server.settings import server_limits
-    except ImportError as exc:
-        print(f"sixdof: the live server is not available: {exc}", file=err)
-        return EXIT_FAILED
-
-    # An explicit --token (even an empty one) wins over the environment.
-    token = args.token if args.token is not None else os.environ.get(TOKEN_ENV, "")
-    try:
-        limits = server_limits(args.limit)
-    except ValueError as exc:
-        raise _BadInput(f"--limit: {exc}") from None
-    serve(
-        host=args.host,
-        port=args.port,
-        scenario=scenario,
-        token=token or None,
-        allowed_origins=list(args.allow_origin),
-        open_browser=args.open,
-        limits=limits,
-    )
-    return EXIT_OK
-
-
-def _cluster_settings(args: argparse.Namespace) -> dict[str, Any]:
-    """Settings fields from the options a gateway or a worker shares with `serve`."""
+def _room_settings(args: argparse.Namespace) -> dict[str, Any]:
+    """Settings fields from the options `serve`, `gateway` and `worker` share: --token (or
+    $SIXDOF_TOKEN), --limit and, where the command has it, --scenario."""
     from .server.settings import server_limits
 
+    # An explicit --token (even an empty one) wins over the environment.
     token = args.token if args.token is not None else os.environ.get(TOKEN_ENV, "")
     try:
         limits = server_limits(args.limit)
@@ -412,6 +387,31 @@ def _cluster_settings(args: argparse.Namespace) -> dict[str, Any]:
     }
 
 
+def _serve_page(args: argparse.Namespace, serve: Callable[..., None], **options: Any) -> int:
+    """Serve the page on --host/--port with the room settings of `args` (`serve`, `gateway`)."""
+    fields = _room_settings(args)
+    serve(
+        host=args.host,
+        port=args.port,
+        scenario=fields.pop("scenario"),
+        token=fields.pop("token"),
+        allowed_origins=list(args.allow_origin),
+        open_browser=args.open,
+        limits=fields,
+        **options,
+    )
+    return EXIT_OK
+
+
+def _serve(args: argparse.Namespace, err: TextIO) -> int:
+    try:
+        from .server.launch import serve  # lazy: only `serve` needs the web stack
+    except ImportError as exc:
+        print(f"sixdof: the live server is not available: {exc}", file=err)
+        return EXIT_FAILED
+    return _serve_page(args, serve)
+
+
 def _gateway(args: argparse.Namespace, err: TextIO) -> int:
     try:
         from .cluster.gateway import create_gateway_app
@@ -420,17 +420,9 @@ def _gateway(args: argparse.Namespace, err: TextIO) -> int:
         print(f"sixdof: the gateway needs the cluster extra (pip install 'sixdof[cluster]'): "
               f"{exc}", file=err)  # fmt: skip
         return EXIT_FAILED
-    fields = _cluster_settings(args)
-    serve(
-        host=args.host,
-        port=args.port,
-        token=fields.pop("token"),
-        allowed_origins=list(args.allow_origin),
-        open_browser=args.open,
-        limits={k: v for k, v in fields.items() if k != "scenario"},
-        make_app=lambda settings: create_gateway_app(settings, args.nats),
+    return _serve_page(
+        args, serve, make_app=lambda settings: create_gateway_app(settings, args.nats)
     )
-    return EXIT_OK
 
 
 def _worker(args: argparse.Namespace, err: TextIO) -> int:
@@ -440,13 +432,14 @@ def _worker(args: argparse.Namespace, err: TextIO) -> int:
         print(f"sixdof: the worker needs the cluster extra (pip install 'sixdof[cluster]'): "
               f"{exc}", file=err)  # fmt: skip
         return EXIT_FAILED
-    run_worker(args.nats, _cluster_settings(args))
+    run_worker(args.nats, _room_settings(args))
     return EXIT_OK
 
 
 def _warm(args: argparse.Namespace, err: TextIO) -> int:
     """Compile (or load from numba's on-disk cache) the kernels and run the default preset
-    for a moment, as `serve` does at start-up; print the seconds it took."""
+    for a moment, as a server's first room does; write the package's bytecode; print the
+    seconds it took and where the caches are."""
     from .simulation import LiveSimulation, warm_up
 
     start = time.perf_counter()
