@@ -150,11 +150,6 @@ def _core() -> ModuleType:
     return _compiled
 
 
-def loaded() -> bool:
-    """Whether the compiled kernels (and numba) are in memory."""
-    return _compiled is not None
-
-
 # --------------------------------------------------------------------------- checked wrappers
 
 
@@ -416,7 +411,6 @@ __all__ = [
     "derivative",
     "integrate_fixed",
     "load_rows",
-    "loaded",
     "method_code",
     "pack",
     "packed",

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from .names import METHOD_CODES
 
-#: Stages per step of each kernel method code (`methods.METHOD_CODES`).
+#: Stages per step of each kernel method code (`names.METHOD_CODES`).
 STAGES = {METHOD_CODES["euler"]: 1, METHOD_CODES["rk4"]: 4}
 
 # Row layout of a packed parameter array (N, PARAM_SIZE).

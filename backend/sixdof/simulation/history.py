@@ -87,8 +87,6 @@ class History:
     ) -> None:
         if capacity < 1:
             raise ValueError("capacity must be at least 1 row")
-        if precision not in PRECISIONS:
-            raise ValueError(f"precision: one of {', '.join(PRECISIONS)}, got {precision!r}")
         self.names = list(names)
         self.capacity = capacity
         self.precision: Precision = precision
