@@ -1,0 +1,89 @@
+"""The `sixdof` command: headless runs, the live server, presets.
+
+    sixdof run --input-file MODEL.xml [--output-file modeloutput.csv|-] [--t-end T] [--quiet]
+    sixdof serve [--host 127.0.0.1] [--port 8000] [--scenario FILE] [--token T]
+                 [--allow-origin ORIGIN ...] [--open]
+    sixdof warm
+    sixdof presets [NAME] [--json]
+    sixdof convert IN OUT
+    sixdof --version
+
+Exit status: 0 on success, 2 for bad input (command line or scenario file: the
+message on stderr names the file, line, element and attribute), 1 when a
+valid run fails (the integration cannot go on, the output cannot be written).
+Warnings (unknown attributes, impossible inertia) go to stderr and the run
+goes on.
+
+Environment: SIXDOF_TOKEN is `serve`'s --token when the option is not given (empty: no
+token), so a container or service file can hold the secret instead of the command line.
+
+The parser is in `parser`; each sub-command is the `handle(args, err)` of the module of its
+name (`run`, `serve`, `gateway`, `worker`, `warm`, `presets`, `convert`), imported only when
+that command runs: numpy, the integrators and the web stack load with the commands that use
+them, and `serve` answers its first request without the numerics (its first room loads them).
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import importlib
+import signal
+import sys
+import threading
+import warnings
+from collections.abc import Callable, Iterator, Sequence
+from typing import TextIO, cast
+
+from .common import EXIT_BAD_INPUT, EXIT_FAILED, EXIT_OK, TOKEN_ENV, BadInput
+from .parser import build_parser
+
+__all__ = ["EXIT_BAD_INPUT", "EXIT_FAILED", "EXIT_OK", "TOKEN_ENV", "build_parser", "main"]
+
+Handler = Callable[[argparse.Namespace, TextIO], int]
+
+
+def _handler(command: str) -> Handler:
+    """The sub-command's `handle`, from the module named after it (imported now, not before)."""
+    return cast(Handler, importlib.import_module(f"{__name__}.{command}").handle)
+
+
+@contextlib.contextmanager
+def _terminate_as_interrupt(active: bool) -> Iterator[None]:
+    """SIGTERM (a `kill`, a container stopping) ends a run as Ctrl-C does: the temporary
+    output file is removed and nothing half-written is left behind."""
+    if not active or threading.current_thread() is not threading.main_thread():
+        yield
+        return
+
+    def interrupt(_signum: int, _frame: object) -> None:
+        raise KeyboardInterrupt
+
+    previous = signal.signal(signal.SIGTERM, interrupt)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGTERM, previous)
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Entry point of the `sixdof` console script; returns the exit status."""
+    args = build_parser().parse_args(argv)
+    err = sys.stderr
+
+    def show(
+        message: Warning | str, category: type[Warning], *_rest: object, **_kw: object
+    ) -> None:
+        print(f"sixdof: warning: {message}", file=err)
+
+    with warnings.catch_warnings(), _terminate_as_interrupt(args.command == "run"):
+        warnings.simplefilter("default")
+        warnings.showwarning = show
+        try:
+            return int(_handler(args.command)(args, err))
+        except BadInput as exc:
+            print(f"sixdof: error: {exc}", file=err)
+            return EXIT_BAD_INPUT
+        except KeyboardInterrupt:
+            print("sixdof: interrupted", file=err)
+            return 130

@@ -1,0 +1,20 @@
+"""`sixdof convert IN OUT`: a scenario from .xml to .json or back."""
+
+from __future__ import annotations
+
+import argparse
+from typing import TextIO
+
+from ..scenario import ScenarioFileError, save_scenario_file
+from .common import EXIT_OK, BadInput, cannot_write, load
+
+
+def handle(args: argparse.Namespace, err: TextIO) -> int:
+    scenario = load(args.input)
+    try:
+        save_scenario_file(scenario, args.output)
+    except ScenarioFileError as exc:
+        raise BadInput(str(exc)) from None
+    except OSError as exc:
+        return cannot_write(args.output, exc, err)
+    return EXIT_OK

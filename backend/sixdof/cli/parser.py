@@ -1,0 +1,229 @@
+"""The command line of `sixdof`: its sub-commands, their options, help texts and examples.
+
+Each sub-command's work is in the module of its name (`run` in `sixdof.cli.run`, …), which
+`main` imports only once the command is chosen.
+"""
+
+from __future__ import annotations
+
+import argparse
+from collections.abc import Sequence
+from pathlib import Path
+
+from .. import __version__
+from ..scenario.csv_columns import DEFAULT_OUTPUT_FILE
+from ..scenario.presets import DEFAULT_PRESET, PRESETS
+from .common import TOKEN_ENV
+
+
+def _port(text: str) -> int:
+    try:
+        port = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a port number 0–65535, got {text!r}") from None
+    if not 0 <= port <= 65535:
+        raise argparse.ArgumentTypeError(f"expected a port number 0–65535, got {port}")
+    return port
+
+
+def _command(
+    sub: argparse._SubParsersAction[argparse.ArgumentParser],
+    name: str,
+    summary: str,
+    description: str,
+    examples: Sequence[str],
+) -> argparse.ArgumentParser:
+    """A sub-command: its line in `sixdof --help`, its description and its examples (one
+    a line, laid out as written)."""
+    heading = "examples:" if len(examples) > 1 else "example:"
+    return sub.add_parser(
+        name,
+        help=summary,
+        description=description,
+        epilog="\n  ".join([heading, *examples]),
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+
+
+def _listening_options(parser: argparse.ArgumentParser) -> None:
+    """Where a server of the page listens (`serve`, `gateway`)."""
+    parser.add_argument(
+        "--host",
+        default="127.0.0.1",
+        help="interface to bind (default 127.0.0.1: this machine only)",
+    )
+    parser.add_argument("--port", type=_port, default=8000, help="TCP port (default 8000)")
+    parser.add_argument(
+        "--allow-origin",
+        action="extend",
+        nargs="+",
+        default=[],
+        metavar="ORIGIN",
+        help="extra allowed browser origin(s)",
+    )
+    parser.add_argument("--open", action="store_true", help="open the page in a browser")
+
+
+def _room_options(parser: argparse.ArgumentParser, *, scenario: bool) -> None:
+    """The token and limits (`serve`, `gateway`, `worker`) and the rooms' first scenario."""
+    if scenario:
+        parser.add_argument(
+            "--scenario",
+            type=Path,
+            metavar="FILE",
+            help=f"start with this .xml or .json scenario (default: preset {DEFAULT_PRESET})",
+        )
+    parser.add_argument(
+        "--token",
+        help=f"controlling needs ?token=TOKEN, anyone may watch (default: ${TOKEN_ENV}; "
+        "empty: no token, anyone may control)",
+    )
+    parser.add_argument(
+        "--limit",
+        action="append",
+        default=[],
+        metavar="NAME=VALUE",
+        help="change one of the server's limits, e.g. --limit max_connections_per_ip=2000 "
+        "(docs/security.md lists them with their defaults)",
+    )
+
+
+def _nats_option(parser: argparse.ArgumentParser) -> None:
+    """The bus of `gateway` and `worker`."""
+    parser.add_argument("--nats", required=True, metavar="URL", help="the NATS server")
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="sixdof",
+        description="A live, browser-based lab for a rigid body in six degrees of freedom "
+        "(FhSim's Body/6DBody), and a headless runner for FhSim XML input files.",
+    )
+    parser.add_argument("--version", action="version", version=f"sixdof {__version__}")
+    sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+
+    run = _command(
+        sub,
+        "run",
+        "run a scenario headless and write the CSV FhSim writes",
+        "Integrate an FhSim XML input file (or Scenario JSON) from t = 0, faster than real "
+        "time, and write the output ports of every body at the TOutput times as CSV (columns "
+        "Time, B.Pos[0], …, B.AngVel[2], as FhSim names them).",
+        [
+            "sixdof run --input-file examples/tennis_racket.xml",
+            "sixdof run --input-file examples/free_fall.xml --output-file fall.csv --t-end 2",
+            "sixdof run --input-file model.xml --output-file - | head   # CSV to stdout",
+        ],
+    )
+    run.add_argument(
+        "--input-file",
+        required=True,
+        type=Path,
+        metavar="MODEL",
+        help="FhSim XML input file (.xml) or Scenario JSON (.json)",
+    )
+    run.add_argument(
+        "--output-file",
+        type=Path,
+        default=Path(DEFAULT_OUTPUT_FILE),
+        metavar="CSV",
+        help=f"results file, - for standard output (default: {DEFAULT_OUTPUT_FILE})",
+    )
+    run.add_argument(
+        "--t-end",
+        type=float,
+        metavar="T",
+        help="end the run at T s instead of the file's last TOutput time (outputs keep the "
+        "file's spacing)",
+    )
+    run.add_argument("--quiet", action="store_true", help="no progress bar, no summary line")
+    run.add_argument(
+        "--progress",
+        action="store_true",
+        help="show the progress bar even when stderr is not a terminal",
+    )
+
+    serve = _command(
+        sub,
+        "serve",
+        "start the live lab (web page + websocket)",
+        "Serve the live lab: the three.js page, its websocket and the REST API. Open the URL "
+        "it prints; add ?room=NAME to share one simulation, ?token=T to control a server "
+        "started with --token.",
+        [
+            "sixdof serve                              # http://127.0.0.1:8000/",
+            "sixdof serve --scenario examples/tennis_racket.xml --open",
+            "sixdof serve --host 0.0.0.0 --token lecture42   # a classroom: students watch",
+        ],
+    )
+    _listening_options(serve)
+    _room_options(serve, scenario=True)
+
+    gateway = _command(
+        sub,
+        "gateway",
+        "serve the page, REST and /ws with the rooms on workers (NATS; the cluster extra)",
+        "Serve the live lab as `serve` does, with every room run by a `sixdof worker` on the "
+        "same NATS bus. Start as many gateways as the viewers need; any of them serves any "
+        "room. docs/scaling.md has the design.",
+        ["sixdof gateway --nats nats://127.0.0.1:4222 --port 8000"],
+    )
+    _nats_option(gateway)
+    _listening_options(gateway)
+    _room_options(gateway, scenario=False)
+
+    worker = _command(
+        sub,
+        "worker",
+        "run rooms for the gateways on a NATS bus (the cluster extra)",
+        "Run rooms' simulations for `sixdof gateway`s on the same NATS bus. Rooms are claimed "
+        "by one worker each; when a worker dies, another resumes its rooms from their last "
+        "snapshot (at most a second old).",
+        ["sixdof worker --nats nats://127.0.0.1:4222"],
+    )
+    _nats_option(worker)
+    _room_options(worker, scenario=True)
+
+    _command(
+        sub,
+        "warm",
+        "compile the physics kernels into numba's cache and exit (e.g. in a Docker build)",
+        "Compile (or load) every numba kernel once, so the first `serve` or `run` starts "
+        "without compiling, and write the package's bytecode where Python can (so `serve` "
+        "starts warm even where PYTHONDONTWRITEBYTECODE is set). NUMBA_CACHE_DIR chooses "
+        "where the kernels' cache goes.",
+        ["NUMBA_CACHE_DIR=/var/cache/sixdof sixdof warm"],
+    )
+
+    presets = _command(
+        sub,
+        "presets",
+        "list the presets, or print one as a file",
+        "List the presets (name, title, what to watch), or print one as an FhSim XML input "
+        "file (or Scenario JSON) to start your own from.",
+        [
+            "sixdof presets",
+            "sixdof presets tennis_racket > racket.xml",
+            "sixdof presets hover --json",
+        ],
+    )
+    presets.add_argument(
+        "name",
+        nargs="?",
+        choices=list(PRESETS),
+        metavar="NAME",
+        help="print this preset as an FhSim XML input file",
+    )
+    presets.add_argument("--json", action="store_true", help="print it as Scenario JSON")
+
+    convert = _command(
+        sub,
+        "convert",
+        "convert a scenario between .xml and .json",
+        "Read a scenario (.xml or .json) and write it in the format OUT's suffix names; the "
+        "written file reads back to the same scenario.",
+        ["sixdof convert examples/offset_cg.xml offset_cg.json"],
+    )
+    convert.add_argument("input", type=Path, metavar="IN")
+    convert.add_argument("output", type=Path, metavar="OUT")
+    return parser
