@@ -126,7 +126,7 @@ def test_the_wheel_carries_the_built_page_and_every_mesh(installed: Installed) -
     listed = catalogue["meshes"] if isinstance(catalogue, dict) else catalogue
     meshes = {f"sixdof/_assets/meshes/{m['file']}" for m in listed}
     assert len(meshes) >= 5 and meshes - names == set()
-    assert {"sixdof/_assets/meshes/materials.json", "sixdof/cli.py"} <= names
+    assert {"sixdof/_assets/meshes/materials.json", "sixdof/cli/__init__.py"} <= names
     # nothing from the build machine's checkout beyond the package: no tests, no sources
     assert not [n for n in names if n.startswith(("tests/", "frontend/", "backend/"))]
     assert not [n for n in names if n.startswith("sixdof/_assets/") and n.endswith(".py")]
