@@ -33,6 +33,15 @@ def cannot_write(path: object, exc: OSError, err: TextIO) -> int:
     return EXIT_FAILED
 
 
+def needs_cluster(role: str, exc: ImportError, err: TextIO) -> int:
+    """Say that `gateway` or `worker` cannot start without nats-py; a failed run's status."""
+    print(
+        f"sixdof: the {role} needs the cluster extra (pip install 'sixdof[cluster]'): {exc}",
+        file=err,
+    )
+    return EXIT_FAILED
+
+
 def room_settings(args: argparse.Namespace) -> dict[str, Any]:
     """Settings fields from the options `serve`, `gateway` and `worker` share: --token (or
     $SIXDOF_TOKEN), --limit and, where the command has it, --scenario."""

@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 from typing import TextIO
 
-from .common import EXIT_FAILED, serve_page
+from .common import needs_cluster, serve_page
 
 
 def handle(args: argparse.Namespace, err: TextIO) -> int:
@@ -13,9 +13,7 @@ def handle(args: argparse.Namespace, err: TextIO) -> int:
         from ..cluster.gateway import create_gateway_app
         from ..server.launch import serve
     except ImportError as exc:
-        print(f"sixdof: the gateway needs the cluster extra (pip install 'sixdof[cluster]'): "
-              f"{exc}", file=err)  # fmt: skip
-        return EXIT_FAILED
+        return needs_cluster("gateway", exc, err)
     return serve_page(
         args, serve, make_app=lambda settings: create_gateway_app(settings, args.nats)
     )
