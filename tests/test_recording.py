@@ -30,7 +30,7 @@ class Clock:
 def ticks(sim: LiveSimulation, clock: Clock, n: int, dt: float = 1 / 60) -> None:
     for _ in range(n):
         clock.t += dt
-        sim.advance()
+        sim.advance(clock.t)
 
 
 def driven(recording_bytes: int = 8 << 20, history_precision: str = "float64") -> LiveSimulation:
@@ -72,8 +72,8 @@ def test_resimulating_the_recording_gives_the_history_again() -> None:
     kinds = {i["kind"] for s in data["segments"] for i in s["items"]}
     assert {"set_input", "set_params", "reset", "pause", "resume", "frame"} <= kinds
     header, table = last_run_table(data)
-    live = sim._history.table()
-    assert header == sim._history.header()
+    live = sim.history.table()
+    assert header == sim.history.header()
     assert table.shape == live.shape and len(live) > 800
     assert np.max(np.abs(table - live)) <= 1e-9  # in fact 0: the same bits
 
@@ -83,8 +83,8 @@ def test_a_float32_history_is_the_resimulation_rounded_to_float32() -> None:
     the recording still re-simulates the run exactly, and the history holds it rounded."""
     sim = driven(history_precision="float32")
     header, table = last_run_table(json.loads(json.dumps(sim.recording.to_json())))
-    live = sim._history.table()
-    assert header == sim._history.header() and table.shape == live.shape
+    live = sim.history.table()
+    assert header == sim.history.header() and table.shape == live.shape
     assert np.array_equal(table[:, 0], live[:, 0])  # Time is kept in float64
     assert np.array_equal(table[:, 1:].astype(np.float32), live[:, 1:])
     assert 0 < np.max(np.abs(table - live)) < 1e-5  # no longer within 1e-9
@@ -92,8 +92,7 @@ def test_a_float32_history_is_the_resimulation_rounded_to_float32() -> None:
 
 def test_a_load_and_a_full_reset_start_new_runs() -> None:
     sim = driven()
-    clock = Clock()
-    sim._clock = clock  # keep ticking with a fresh fake clock
+    clock = Clock()  # keep ticking with a fresh fake clock
     sim.load(PRESETS["spin_up"].scenario())
     ticks(sim, clock, 20)
     sim.reset()
@@ -101,7 +100,7 @@ def test_a_load_and_a_full_reset_start_new_runs() -> None:
     ticks(sim, clock, 25)
     runs = resimulate(json.loads(json.dumps(sim.recording.to_json())))
     assert [r.origin for r in runs] == ["load", "load", "reset"]
-    assert np.array_equal(runs[-1].table, sim._history.table())
+    assert np.array_equal(runs[-1].table, sim.history.table())
     assert len(runs[1].table) >= 15  # the spin_up run until the reset
 
 
@@ -112,7 +111,7 @@ def test_a_bounded_recording_drops_whole_segments_and_still_replays() -> None:
     data = rec.to_json()
     assert data["segments"][0]["keyframe"]["origin"] == "periodic"
     _, table = last_run_table(data)
-    live = sim._history.table()
+    live = sim.history.table()
     assert np.array_equal(table, live[-len(table) :])
 
 
@@ -132,9 +131,9 @@ def test_sixdof_run_resimulates_a_recording_file(tmp_path: Path, capsys) -> None
     assert main(["run", "--input-file", str(path), "--output-file", str(tmp_path / "o.csv")]) == 0
     assert "re-simulated the recording's last run" in capsys.readouterr().err
     lines = (tmp_path / "o.csv").read_text().splitlines()
-    assert lines[0].split(",") == sim._history.header()
+    assert lines[0].split(",") == sim.history.header()
     table = np.array([[float(v) for v in line.split(",")] for line in lines[1:]])
-    assert np.max(np.abs(table - sim._history.table())) <= 1e-9
+    assert np.max(np.abs(table - sim.history.table())) <= 1e-9
     old = json.loads(path.read_text())
     old["format_version"] = 99
     path.write_text(json.dumps(old))
@@ -146,8 +145,8 @@ def test_the_frame_at_a_past_time_is_the_history_row_of_that_time() -> None:
     sim = driven()
     rec = sim.recording
     assert rec is not None
-    times = sim._history.times
-    history = sim.history_arrays()
+    times = sim.history.times
+    history = sim.history.arrays()
     body = sim.names[0]
     for k in (0, 5, len(times) // 3, len(times) // 2, len(times) - 1):
         t = float(times[k])
@@ -189,31 +188,30 @@ def test_going_back_continues_from_the_past_frame_and_can_be_undone() -> None:
     from sixdof.simulation.replay import go_back
 
     sim = driven()
-    clock = Clock()
-    sim._clock = clock
+    clock = Clock()  # keep ticking with a fresh fake clock
     sim.resume()
     body = sim.names[0]
-    times, history = sim._history.times, sim.history_arrays()
+    times, history = sim.history.times, sim.history.arrays()
     k = len(times) // 2
     t = go_back(sim, float(times[k]) + 1e-4)  # between frames: the one before
-    assert t == times[k] and sim.t == t and sim.forked_at == t
+    assert t == times[k] and sim.t == t and sim.timeline.forked_at == t
     assert sim.frame()["bodies"][0]["Pos"] == history[f"{body}.Pos"][k].tolist()
-    assert sim._history.times[-1] == t and len(sim._history) == k + 1
+    assert sim.history.times[-1] == t and len(sim.history) == k + 1
     ticks(sim, clock, 90)
     sim.set_input(body, [0, 0, 2.0])  # a change: the left present is gone for good
-    assert sim.forked_at is None
+    assert sim.timeline.forked_at is None
     with pytest.raises(FieldError, match="nothing to undo"):
         sim.undo_go_back()
     ticks(sim, clock, 30)
     # the run after going back re-simulates to its history, as any run does
     _, table = last_run_table(json.loads(json.dumps(sim.recording.to_json())))
-    assert np.array_equal(table, sim._history.table())
+    assert np.array_equal(table, sim.history.table())
 
-    before_t, before_x, rows = sim.t, sim.state_array(), len(sim._history)
-    t2 = go_back(sim, float(sim._history.times[-40]))
+    before_t, before_x, rows = sim.t, sim.state_array(), len(sim.history)
+    t2 = go_back(sim, float(sim.history.times[-40]))
     assert sim.t == t2 < before_t
     sim.undo_go_back()  # straight back to the present it left, history and all
-    assert sim.forked_at is None and sim.t == before_t and len(sim._history) == rows
+    assert sim.timeline.forked_at is None and sim.t == before_t and len(sim.history) == rows
     assert np.array_equal(sim.state_array(), before_x)
     with pytest.raises(FieldError, match=r"t: must be within \["):
         go_back(sim, sim.t + 5)
@@ -223,7 +221,7 @@ def test_past_frames_step_by_one_across_keyframes() -> None:
     from sixdof.simulation.replay import past_frame
 
     sim = driven()
-    times = sim._history.times
+    times = sim.history.times
     rec = sim.recording
     assert rec is not None and len(rec.segments) >= 2
     boundary = int(np.searchsorted(times, rec.segments[1].t))  # the first frame of segment 2
@@ -263,7 +261,7 @@ def test_an_hour_of_a_room_stays_within_the_recording_bound() -> None:
     assert rec.nbytes <= bound
     assert grown <= 1.5 * bound, grown  # what it counts is what it takes, within 50 %
     _, table = last_run_table(rec.to_json())  # what is left still re-simulates exactly
-    live = sim._history.table()
+    live = sim.history.table()
     n = min(len(live), len(table))
     assert n > 100 and np.array_equal(table[-n:], live[-n:])
 
@@ -272,14 +270,14 @@ def test_playing_the_past_forward_goes_on_from_where_it_stood() -> None:
     from sixdof.simulation.replay import past_frame
 
     sim = driven()
-    times, history = sim._history.times, sim.history_arrays()
+    times, history = sim.history.times, sim.history.arrays()
     body = sim.names[0]
     frame = past_frame(sim, float(times[10]))
     for k in range(11, 400):  # frame by frame, as the page plays a clip of the past
         frame = past_frame(sim, frame["t"], 1)
         assert frame["t"] == times[k]
         assert frame["bodies"][0]["Pos"] == history[f"{body}.Pos"][k].tolist()
-    cursor = sim.recording.replay_cursor
+    cursor = sim.timeline.cursor
     assert cursor is not None and cursor.frames > 300  # it went on, not from the keyframe
 
 

@@ -17,6 +17,7 @@ import sixdof
 from sixdof.scenario import BodySpec, Scenario
 from sixdof.scenario.presets import PRESETS
 from sixdof.server import Settings, create_app
+from sixdof.simulation.history import History
 
 with warnings.catch_warnings():  # starlette asks for httpx2; httpx still works
     warnings.filterwarnings("ignore", message=".*httpx2.*")
@@ -137,8 +138,9 @@ def test_history_precision_float32_is_a_server_limit() -> None:
             acks = 0
             while acks < 2:
                 acks += ws.receive_json()["type"] == "ack"
-            history = client.app.state.rooms.get("half").sim._history  # type: ignore[attr-defined]
-            assert history.precision == "float32" and history._data.dtype == "float32"
+            history = client.app.state.rooms.get("half").sim.history  # type: ignore[attr-defined]
+            assert history.precision == "float32"
+            assert history.nbytes == history.capacity * History.row_bytes(1, "float32")
             rows = list(csv.reader(io.StringIO(client.get("/api/rooms/half/history.csv").text)))
         finally:
             ws.__exit__(None, None, None)

@@ -65,7 +65,7 @@ def assert_same(alone: list[LiveSimulation], held: list[LiveSimulation]) -> None
         assert a.t == b.t
         assert (a.running, a.paused_reason, a.overruns) == (b.running, b.paused_reason, b.overruns)
         assert a.frame() == b.frame()  # outputs of the shared call, sliced, equal to its own
-        assert a.history_csv() == b.history_csv()
+        assert a.history.csv() == b.history.csv()
 
 
 def test_engine_matches_each_simulation_stepped_alone_bit_for_bit() -> None:

@@ -71,11 +71,11 @@ def test_history_is_bounded_and_keeps_the_newest_rows() -> None:
     for _ in range(25):
         clock.t += 0.1
         sim.advance()
-    times = sim.history_arrays()["Time"]
+    times = sim.history.arrays()["Time"]
     assert len(times) == 10
     np.testing.assert_allclose(times, 0.1 * np.arange(16, 26), atol=1e-12)
-    assert sim.history_arrays()["B.Pos"].shape == (10, 3)
-    assert sim.history_arrays()["B.TotalEnergy"].shape == (10,)
+    assert sim.history.arrays()["B.Pos"].shape == (10, 3)
+    assert sim.history.arrays()["B.TotalEnergy"].shape == (10,)
 
 
 def test_csv_header_and_rows() -> None:
@@ -85,7 +85,7 @@ def test_csv_header_and_rows() -> None:
     for _ in range(5):
         clock.t += 1.0 / 60.0
         sim.advance()
-    text = sim.history_csv()
+    text = sim.history.csv()
     lines = text.splitlines()
     header = lines[0].split(",")
     expected = (
@@ -124,20 +124,20 @@ def test_csv_header_and_rows() -> None:
 def test_step_records_a_row_every_frame_interval() -> None:
     sim = make_sim(FakeClock(), frame_rate=10.0)
     sim.step(100)  # 1 s at h = 0.01: a row every 0.1 s
-    np.testing.assert_allclose(sim.history_arrays()["Time"], 0.1 * np.arange(11), atol=1e-12)
+    np.testing.assert_allclose(sim.history.arrays()["Time"], 0.1 * np.arange(11), atol=1e-12)
 
 
 def test_reset_clears_history() -> None:
     sim = make_sim(FakeClock())
     sim.step(10)
     sim.reset()
-    assert sim.history_csv().count("\n") == 2  # header and the t = 0 row
+    assert sim.history.csv().count("\n") == 2  # header and the t = 0 row
 
 
 def test_long_step_keeps_the_last_rows_only() -> None:
     sim = make_sim(FakeClock(), frame_rate=10.0, history_seconds=1.0)  # 10 rows
     assert sim.step(1003) == 1003
-    times = sim.history_arrays()["Time"]
+    times = sim.history.arrays()["Time"]
     np.testing.assert_allclose(times, [*(0.1 * np.arange(92, 101)), 10.03], atol=1e-9)
     assert sim.t == pytest.approx(10.03, abs=1e-12)
 
@@ -158,7 +158,7 @@ def _twin_runs(**kw: object) -> tuple[LiveSimulation, LiveSimulation]:
 
 def test_a_float32_history_holds_the_float64_run_rounded_to_float32() -> None:
     exact, short = _twin_runs()
-    full, half = exact.history_arrays(), short.history_arrays()
+    full, half = exact.history.arrays(), short.history.arrays()
     assert full.keys() == half.keys()
     np.testing.assert_array_equal(full["Time"], half["Time"])  # time stays float64
     differs = 0
@@ -173,29 +173,29 @@ def test_a_float32_history_holds_the_float64_run_rounded_to_float32() -> None:
 
 def test_a_float32_history_takes_half_the_memory() -> None:
     exact, short = _twin_runs()
-    rows = exact._history.capacity
-    assert short._history.capacity == rows == 3600
-    assert exact._history.nbytes == rows * (8 + 2 * WIDTH * 8)  # WIDTH = 34 numbers a body
-    assert short._history.nbytes == rows * (8 + 2 * WIDTH * 4)
+    rows = exact.history.capacity
+    assert short.history.capacity == rows == 3600
+    assert exact.history.nbytes == rows * (8 + 2 * WIDTH * 8)  # WIDTH = 34 numbers a body
+    assert short.history.nbytes == rows * (8 + 2 * WIDTH * 4)
     # bounded in bytes, float32 keeps twice the rows (t's 8 bytes aside)
     a, b = _twin_runs(history_bytes=100_000, history_seconds=600)
-    assert a._history.capacity == 100_000 // 552 and b._history.capacity == 100_000 // 280
+    assert a.history.capacity == 100_000 // 552 and b.history.capacity == 100_000 // 280
 
 
 def test_a_float32_history_csv_gives_back_every_stored_number() -> None:
     exact, short = _twin_runs()
-    text = short.history_csv()
+    text = short.history.csv()
     table = np.loadtxt(io.StringIO(text), delimiter=",", skiprows=1)
-    stored = short._history.table()
+    stored = short.history.table()
     np.testing.assert_allclose(table[:, 0], stored[:, 0], rtol=1e-14)  # Time: as float64
     # 9 significant digits read back to the very float32 stored
     assert np.array_equal(table[:, 1:].astype(np.float32), stored[:, 1:].astype(np.float32))
     widest = max(len(v.lstrip("-").replace(".", "").split("e")[0].lstrip("0"))
                  for line in text.splitlines()[1:] for v in line.split(",")[1:])  # fmt: skip
     assert widest <= 9
-    pieces = "".join(short.history_csv_pieces(cells=500))  # the server's streamed export
+    pieces = "".join(short.history.csv_pieces(cells=500))  # the server's streamed export
     assert pieces == text
-    assert len(exact.history_csv()) > len(text)  # float64 writes 15 digits
+    assert len(exact.history.csv()) > len(text)  # float64 writes 15 digits
 
 
 def test_history_precision_is_checked() -> None:

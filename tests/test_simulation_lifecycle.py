@@ -68,7 +68,7 @@ def test_reset_whole_simulation() -> None:
     sim.reset()
     assert sim.t == 0.0
     np.testing.assert_array_equal(sim.state_array(), initial)
-    np.testing.assert_array_equal(sim.history_arrays()["Time"], [0.0])
+    np.testing.assert_array_equal(sim.history.arrays()["Time"], [0.0])
     assert sim.frame()["bodies"][0]["Force"] == [1.0, 0.0, 0.0]  # constants stay
 
 
@@ -134,7 +134,7 @@ def test_divergence_pauses_and_keeps_the_last_good_state() -> None:
     assert sim.frame()["status"]["paused_reason"] == sim.paused_reason
     expected = x0
     for _ in range(9):
-        expected = step_fixed(sim._w.bodies, expected, np.array([[1e7, 0, 0, 0, 0, 0]]), 1e-3)
+        expected = step_fixed(sim.bodies, expected, np.array([[1e7, 0, 0, 0, 0, 0]]), 1e-3)
     np.testing.assert_array_equal(sim.state_array(), expected)
     assert sim.state_array()[0, 7] <= MAX_LOCAL_VEL
     assert sim.t == pytest.approx(9e-3, abs=1e-15)
@@ -253,7 +253,7 @@ def test_load_replaces_everything_and_refuses_bad_scenarios() -> None:
     assert sim.version == version + 1
     assert (sim.integrator, sim.step_size) == ("rk4", 0.002)  # radau is not a live integrator
     assert sim.scenario.integration.method == "rk4"
-    assert len(sim.history_arrays()["Time"]) == 1
+    assert len(sim.history.arrays()["Time"]) == 1
     before = sim.scenario.model_dump()
     with pytest.raises(FieldError) as err:
         sim.load({"bodies": [{"Name": "Solo", "Mass": -3.0}]})

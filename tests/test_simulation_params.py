@@ -95,10 +95,10 @@ def test_cg_offset_moves_the_reference_point_and_keeps_the_cg() -> None:
     sim = moving(Gravity=9.81, CGOffset=(0.1, 0.0, -0.2), Mass=3.0)
     before = sim.state_array()
     names = ("CGPos", "LinearMomentum")
-    out_before = outputs(before, np.zeros((1, 6)), sim._w.bodies)
+    out_before = outputs(before, np.zeros((1, 6)), sim.bodies)
     sim.set_params("B", CGOffset=(-0.3, 0.25, 0.4))
     after = sim.state_array()
-    out_after = outputs(after, np.zeros((1, 6)), sim._w.bodies)
+    out_after = outputs(after, np.zeros((1, 6)), sim.bodies)
     for name in names:
         np.testing.assert_allclose(out_after[name], out_before[name], rtol=0, atol=1e-12)
     np.testing.assert_array_equal(after[:, 3:7], before[:, 3:7])  # Quater
@@ -112,7 +112,7 @@ def test_cg_offset_moves_the_reference_point_and_keeps_the_cg() -> None:
     vcg0 = out_after["LinearMomentum"][0] / 3.0
     sim.step(50)
     t = 50 * H
-    cg = outputs(sim.state_array(), np.zeros((1, 6)), sim._w.bodies)["CGPos"][0]
+    cg = outputs(sim.state_array(), np.zeros((1, 6)), sim.bodies)["CGPos"][0]
     expected = cg0 + vcg0 * t + 0.5 * np.array([0.0, 0.0, 9.81]) * t**2
     # RK4 at h = 0.01 s keeps |q| to about 1e-6 (h/τ = 1), which bounds the agreement;
     # keeping LocalVel instead of the CG velocity would be off by |ω × d| t ≈ 0.4 m
@@ -150,7 +150,7 @@ def test_model_switch_full_flies_straight_fhsim_circles() -> None:
 def test_integrator_and_step_change() -> None:
     sim = moving()
     x0 = sim.state_array()
-    bodies = sim._w.bodies
+    bodies = sim.bodies
     sim.set_params(None, integrator="euler", step=0.004)
     assert (sim.integrator, sim.step_size) == ("euler", 0.004)
     assert sim.frame()["status"]["integrator"] == "euler"
@@ -171,7 +171,7 @@ def test_integrator_and_step_change() -> None:
 def test_visual_parameters_are_stored_and_bump_version_only() -> None:
     sim = moving()
     before = sim.state_array()
-    bodies = sim._w.bodies
+    bodies = sim.bodies
     version = sim.version
     sim.set_params(
         "B",
@@ -189,7 +189,7 @@ def test_visual_parameters_are_stored_and_bump_version_only() -> None:
     assert spec.MeshOrigin == (0.0, 0.1, -0.2)
     assert sim.version == version + 1
     np.testing.assert_array_equal(sim.state_array(), before)
-    assert sim._w.bodies is bodies  # the packed batch is not rebuilt for a visual change
+    assert sim.bodies is bodies  # the packed batch is not rebuilt for a visual change
 
 
 @pytest.mark.parametrize(
@@ -235,7 +235,7 @@ def test_refused_parameters_change_nothing(
     before = sim.state_array()
     scenario = sim.scenario.model_dump()
     version = sim.version
-    bodies = sim._w.bodies
+    bodies = sim.bodies
     with pytest.raises(FieldError) as err:
         sim.set_params("B", **fields)
     assert (err.value.field, err.value.code) == (field, code)
@@ -246,7 +246,7 @@ def test_refused_parameters_change_nothing(
     assert np.all(np.isfinite(sim.state_array()))
     assert sim.scenario.model_dump() == scenario
     assert sim.version == version
-    assert sim._w.bodies is bodies
+    assert sim.bodies is bodies
     assert (sim.integrator, sim.step_size) == ("rk4", H)
 
 

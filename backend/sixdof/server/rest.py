@@ -216,7 +216,7 @@ async def history_csv(
         )
     await exports.acquire()
     try:
-        pieces = target.sim.history_csv_pieces(EXPORT_PIECE_CELLS)
+        pieces = target.sim.history.csv_pieces(EXPORT_PIECE_CELLS)
     except BaseException:
         exports.release()
         raise

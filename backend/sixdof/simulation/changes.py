@@ -1,8 +1,8 @@
 """Building the next world of a simulation without touching the current one.
 
-Both functions here validate and build everything first and return a plan; the
-caller swaps it in with plain assignments that cannot fail, so a refused
-request changes nothing (all or nothing).
+The functions here check their request (validation.py checks each field, once) and
+build everything first, returning a plan; the caller swaps it in with plain assignments
+that cannot fail, so a refused request changes nothing (all or nothing).
 
 What a parameter change keeps continuous:
 
@@ -22,7 +22,7 @@ R (v + ω × r_g) are kept, with Quater and AngVel, so with d = r_old − r_new
 from __future__ import annotations
 
 import warnings
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -35,16 +35,17 @@ from ..dynamics.inputs import InputChannels
 from ..dynamics.names import Method
 from ..dynamics.quaternion import Array
 from ..fields import FieldError
-from ..scenario import Scenario
+from ..scenario import BodySpec, Scenario
 from ..scenario.errors import field_error
 from .limits import DEFAULT_STEP, LIVE_INTEGRATORS
 from .validation import (
     BODY_FIELDS,
-    SIMULATION_FIELDS,
-    VISUAL_FIELDS,
-    body_update,
-    integration_update,
+    check_params,
+    input_update,
     live_step,
+    plain,
+    spring_update,
+    state_update,
 )
 
 
@@ -76,12 +77,11 @@ def move_reference_point(x: Array, rotmat: Array, r_old: Array, r_new: Array) ->
 
 def plan_params(current: Plan, index: int, fields: Mapping[str, Any]) -> Plan:
     """The world after set_params(fields) on body `index`; raises FieldError."""
-    body_fields = {k: v for k, v in fields.items() if k in BODY_FIELDS + VISUAL_FIELDS}
-    sim_fields = {k: v for k, v in fields.items() if k in SIMULATION_FIELDS}
+    body_fields, integration = check_params(fields, current.method, current.step)
     scenario, params, bodies, x = current.scenario, current.params, current.bodies, current.x
     notes: list[str] = []
     if body_fields:
-        spec, new_params, notes = body_update(scenario.bodies[index], body_fields)
+        spec, new_params, notes = _changed_body(scenario.bodies[index], body_fields)
         specs = list(scenario.bodies)
         specs[index] = spec
         scenario = scenario.model_copy(update={"bodies": specs})
@@ -95,11 +95,76 @@ def plan_params(current: Plan, index: int, fields: Mapping[str, Any]) -> Plan:
             rotmat = quat.to_rotmat(x[index, 3:7])
             x[index] = move_reference_point(x[index], rotmat, old.r_cg_body, new_params.r_cg_body)
     method, step = current.method, current.step
-    if sim_fields:
-        method, step = integration_update(method, step, sim_fields)
-        integration = scenario.integration.model_copy(update={"method": method, "stepsize": step})
-        scenario = scenario.model_copy(update={"integration": integration})
+    if integration is not None:
+        method, step = integration
+        block = scenario.integration.model_copy(update={"method": method, "stepsize": step})
+        scenario = scenario.model_copy(update={"integration": block})
     return Plan(scenario, params, bodies, x, method, step, tuple(notes))
+
+
+def _changed_body(
+    spec: BodySpec, changes: Mapping[str, Any]
+) -> tuple[BodySpec, BodyParams, list[str]]:
+    """The body with `changes` (checked values) as a BodySpec and BodyParams, and any
+    warnings. The spec is not validated again: its fields are, and the one check left,
+    whether a body can have that mass and inertia, is the BodyParams' own."""
+    new_spec = spec.model_copy(update=dict(changes))
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        params = new_spec.params()
+    return new_spec, params, sorted({str(w.message) for w in caught})
+
+
+@dataclass(frozen=True)
+class InputChange:
+    """A checked set_input: how it changes a body's input records, and the scenario."""
+
+    args: dict[str, Any]  # as the recording logs it (JSON values), the body aside
+    scenario: Scenario | None  # with the new constant global input; None: unchanged
+    apply: Callable[[InputChannels], None]
+
+
+def plan_input(
+    current: Plan, index: int, force: Any, moment: Any, frame: Any, point: Any, channel: Any,
+    spring: Any,
+) -> InputChange:  # fmt: skip
+    """set_input on body `index` (LiveSimulation.set_input says what each argument means)."""
+    f, m, frame_, p, channel_ = input_update(force, moment, frame, point, channel)
+    r_cg = current.params[index].r_cg_body
+    args = {"force": f.tolist(), "moment": m.tolist(), "frame": frame_,
+            "point": None if p is None else p.tolist(), "channel": channel_}  # fmt: skip
+    if spring is not None:
+        target, k, c, cap = spring_update(spring, channel_)
+        at = r_cg if p is None else p
+        return InputChange(
+            {**args, "spring": plain(spring)},
+            None,
+            lambda inputs: inputs.set_spring(index, target, at, at - r_cg, k, c, cap),
+        )
+    scenario = None
+    if channel_ == "constant":  # global at the CG: the scenario's Force/Moment, else zeros
+        at_cg = frame_ == "global" and p is None
+        scenario = with_constant_input(current.scenario, index, f if at_cg else None, m)
+    lever = None if p is None else p - r_cg
+    return InputChange(
+        args,
+        scenario,
+        lambda inputs: inputs.set(index, channel_, frame_, f, m, lever),  # type: ignore[arg-type]  # checked choices
+    )
+
+
+def plan_reset(scenario: Scenario, x: Array, index: int | None, state: Any) -> Array:
+    """The state after a reset: every body at its initial state, `state`'s parts (any of
+    Pos, Quater, LocalVel, AngVel) applying to the first (index None), or body `index` at
+    its initial state with `state`'s parts and the others as they are."""
+    initial = scenario.initial_states()
+    if index is None:
+        if state is not None:
+            initial[0] = state_update(initial[0], state)
+        return initial
+    out = x.copy()
+    out[index] = state_update(initial[index], state if state is not None else {})
+    return out
 
 
 def plan_load(scenario: Scenario | Mapping[str, Any]) -> tuple[Plan, InputChannels]:

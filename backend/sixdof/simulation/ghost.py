@@ -49,11 +49,11 @@ class Ghost:
         self.stale = False  # the live run was replaced (load, reset, go back): rebuild
         self.behind = False  # could not keep up in the last tick
         self.sim = self._build()
-        live.listeners.append(self._on_change)
+        live.timeline.listeners.append(self._on_change)
 
     def close(self) -> None:
-        if self._on_change in self.live.listeners:
-            self.live.listeners.remove(self._on_change)
+        if self._on_change in self.live.timeline.listeners:
+            self.live.timeline.listeners.remove(self._on_change)
 
     # ------------------------------------------------------------------ building
 
@@ -86,7 +86,7 @@ class Ghost:
             _step_to(ghost, t)
             self._apply(ghost, item["kind"], item)
         _step_to(ghost, now)
-        ghost.listeners.clear()
+        ghost.timeline.listeners.clear()
         return ghost
 
     def _apply(self, sim: LiveSimulation, kind: str, args: Mapping[str, Any]) -> None:

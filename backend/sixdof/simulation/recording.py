@@ -81,7 +81,6 @@ class Recording:
         self.segments: deque[Segment] = deque()
         self.dropped = 0  # segments dropped to stay within max_bytes
         self.nbytes = 0
-        self.replay_cursor: Any = None  # replay.Cursor of the last past frame asked for
 
     def start(self, keyframe: dict[str, Any]) -> None:
         """A new segment from `keyframe` (a load, a full reset, or a periodic keyframe)."""
@@ -149,7 +148,6 @@ class Recording:
     def truncate(self, index: int, frames: int) -> None:
         """Keep segments up to `index`, and in it the first `frames` frame stamps and the
         events before the last of them (the time axis went back to that frame)."""
-        self.replay_cursor = None  # its segment changes: a cursor into it is no longer valid
         while len(self.segments) > index + 1:
             self.nbytes -= self.segments.pop().nbytes
         seg = self.segments[index]

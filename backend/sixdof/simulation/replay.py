@@ -18,7 +18,7 @@ import numpy as np
 
 from ..dynamics.quaternion import Array
 from ..fields import FieldError
-from .history import History
+from .history import COLUMNS, History
 from .live import LiveSimulation
 from .recording import check_format
 
@@ -85,11 +85,18 @@ def resimulate(data: Any) -> list[Run]:
             step = int(item["step"])
             if item["kind"] == "frame":
                 times.append(sim.t)
-                rows.append(sim.history_row())
+                rows.append(_history_row(sim))
             elif item["kind"] in PHYSICS_EVENTS:
                 apply_event(sim, item)
     close_run()
     return runs
+
+
+def _history_row(sim: LiveSimulation) -> Array:
+    """The history row of `sim`'s current state, (N, history.WIDTH) in history.COLUMNS
+    order, from the outputs the live engine computes."""
+    outs, n = sim.outputs(), len(sim.names)
+    return np.concatenate([np.reshape(outs[k], (n, w)) for k, w in COLUMNS], axis=1)
 
 
 def last_run_table(data: Any) -> tuple[list[str], np.ndarray]:
@@ -176,7 +183,7 @@ def _replay_to(
 
 def go_back(sim: LiveSimulation, t: float) -> float:
     """Take the live `sim` back to its frame at or before simulated time t of the current
-    run and let it go on from there (`LiveSimulation.go_back`); returns that frame's t.
+    run and let it go on from there (`Timeline.go_back`); returns that frame's t.
     FieldError when t is outside the recorded run."""
     rec = sim.recording
     if rec is None:
@@ -198,7 +205,7 @@ def go_back(sim: LiveSimulation, t: float) -> float:
         index = next((i for i, s in enumerate(rec.segments) if s.step == key), None)
         if index is None:
             raise FieldError("t", "out_of_range", f"t: {t:g} s has just left the recording")
-        sim.go_back(there.keyframe("go_back"), index, frames)
+        sim.timeline.go_back(there.keyframe("go_back"), index, frames)
     return there.t
 
 
@@ -217,7 +224,8 @@ def past_frame(sim: LiveSimulation, t: float, offset: int = 0) -> dict[str, Any]
     """The frame at or before t of `sim`'s current run, or `offset` frames from it (−1: the
     one before), re-simulated from its recording; None outside the recorded run. The
     result also says whether it is the run's latest recorded frame ("last")."""
-    rec = sim.recording
+    timeline = sim.timeline
+    rec = timeline.recording
     if rec is None:
         return None
     with sim.lock:
@@ -236,12 +244,13 @@ def past_frame(sim: LiveSimulation, t: float, offset: int = 0) -> dict[str, Any]
         wanted = max(1, min(wanted, rec.frame_count(index)))
         last = index == len(rec.segments) - 1 and wanted == rec.frame_count(index)
         segment = rec.segments[index].to_json()
-        cursor = rec.replay_cursor
-    replayed = _replay_to(segment, sim.frame_rate, float("inf"), wanted, cursor)
+        cursor, epoch = timeline.cursor, timeline.epoch
+    ours = cursor if isinstance(cursor, Cursor) else None
+    replayed = _replay_to(segment, sim.frame_rate, float("inf"), wanted, ours)
     if replayed is None:
         return None
     with sim.lock:
-        if sim.recording is rec:
-            rec.replay_cursor = replayed[2]
+        if timeline.epoch == epoch:  # the past it went through is still this run's
+            timeline.cursor = replayed[2]
     frame = replayed[0].frame()
     return {"t": frame["t"], "bodies": frame["bodies"], "last": last}

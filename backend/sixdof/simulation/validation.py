@@ -1,29 +1,26 @@
 """Checks of everything a user can send live: parameter sets, states, inputs.
 
 Every check raises FieldError naming the field, the allowed range (from the one table,
-`sixdof.fields.LIMITS`) and what it got, and returns clean Python values. Parameter sets
-are checked as a whole and turned into a new BodySpec (the scenario's pydantic model) and
-a new BodyParams before anything is swapped in, so a refused request changes nothing.
+`sixdof.fields.LIMITS`) and what it got, and returns clean Python values. Each field is
+checked here once: changes.py builds the next world from the clean values and checks
+only what no single field shows (an inertia no body can have), so a refused request
+changes nothing.
 """
 
 from __future__ import annotations
 
-import warnings
 from collections.abc import Mapping
 from typing import Any
 
 import numpy as np
-from pydantic import ValidationError
 
-from ..dynamics import BodyParams, check_step
+from ..dynamics import check_step
 from ..dynamics.inputs import CHANNELS, FRAMES
 from ..dynamics.names import Method
 from ..dynamics.quaternion import Array
 from ..fields import LIMITS, STEP_MIN, FieldError, check_number, check_vector, choice, number
-from ..scenario import BodySpec
-from ..scenario.errors import field_error
 from ..scenario.model import checked_quaternion
-from .limits import LIVE_INTEGRATORS, step_range
+from .limits import LIVE_INTEGRATORS, MAX_STEPS_PER_CALL, step_range
 
 BODY_FIELDS = ("Mass", "InertiaRadi", "Inertia", "CGOffset", "Gravity", "model")
 VISUAL_FIELDS = ("Mesh", "Material", "MeshScale", "Size", "MeshOrigin")
@@ -59,7 +56,13 @@ def _check_body_field(name: str, value: Any) -> Any:
     raise AssertionError(name)  # pragma: no cover - callers pass known names
 
 
-def check_param_names(fields: Mapping[str, Any]) -> None:
+def check_params(
+    fields: Mapping[str, Any], method: Method, step: float
+) -> tuple[dict[str, Any], tuple[Method, float] | None]:
+    """Every field of a set_params checked, once: (the body and visual fields as clean
+    values, InertiaRadi without Inertia clearing a full tensor, which would otherwise
+    override the radii and hide the change; the live integrator and step after the change,
+    None when neither is given). `method`, `step`: the current ones."""
     unknown = [k for k in fields if k not in PARAM_FIELDS]
     if unknown:
         raise FieldError(
@@ -67,50 +70,16 @@ def check_param_names(fields: Mapping[str, Any]) -> None:
             "invalid",
             f"{unknown[0]}: not a parameter; settable are {list(PARAM_FIELDS)}",
         )
-
-
-def body_update(
-    spec: BodySpec, fields: Mapping[str, Any]
-) -> tuple[BodySpec, BodyParams, list[str]]:
-    """The body with `fields` changed, as a validated BodySpec and BodyParams, and any warnings.
-
-    InertiaRadi given without Inertia clears a full Inertia tensor (which would
-    otherwise override the radii and make the change invisible).
-    """
-    changes = {
-        k: _check_body_field(k, v) for k, v in fields.items() if k in BODY_FIELDS + VISUAL_FIELDS
-    }
-    if "InertiaRadi" in changes and "Inertia" not in changes:
-        changes["Inertia"] = None
-    data = spec.model_dump()
-    data.update(changes)
-    with warnings.catch_warnings(record=True) as caught:
-        warnings.simplefilter("always")
-        try:
-            kw = {"r_cg_body": data["CGOffset"], "gravity": data["Gravity"], "model": data["model"]}
-            if data["Inertia"] is not None:
-                params = BodyParams.from_inertia(data["Mass"], data["Inertia"], **kw)
-            else:
-                params = BodyParams.from_radii(data["Mass"], data["InertiaRadi"], **kw)
-        except FieldError:
-            raise
-        try:
-            new_spec = BodySpec.model_validate(data)
-        except ValidationError as exc:
-            raise field_error(exc) from None
-    notes = sorted({str(w.message) for w in caught})
-    return new_spec, params, notes
-
-
-def integration_update(
-    method: Method, step: float, fields: Mapping[str, Any]
-) -> tuple[Method, float]:
-    """The live integrator and step after `fields` (integrator, step) are applied."""
-    new_method: Method = method
+    body = {k: _check_body_field(k, v) for k, v in fields.items() if k not in SIMULATION_FIELDS}
+    if "InertiaRadi" in body and "Inertia" not in body:
+        body["Inertia"] = None
+    if not any(k in fields for k in SIMULATION_FIELDS):
+        return body, None
     if "integrator" in fields:
-        new_method = choice(fields["integrator"], "integrator", LIVE_INTEGRATORS)  # type: ignore[assignment]  # one of LIVE_INTEGRATORS
-    new_step = number(fields["step"], "step") if "step" in fields else step
-    return new_method, live_step(new_method, new_step)
+        method = choice(fields["integrator"], "integrator", LIVE_INTEGRATORS)  # type: ignore[assignment]  # one of LIVE_INTEGRATORS
+    if "step" in fields:
+        step = number(fields["step"], "step")
+    return body, (method, live_step(method, step))
 
 
 def live_step(method: Method, step: float) -> float:
@@ -184,3 +153,39 @@ def spring_update(spring: Any, channel: str) -> tuple[Array, float, float, float
     c = check_number(spring.get("damping", 0.0), "damping")
     cap = check_number(spring.get("max_force", LIMITS["max_force"].hi), "max_force")
     return target, k, c, cap
+
+
+def steps_count(n: Any) -> int:
+    """n of a `step(n)`: a whole number of steps in [1, MAX_STEPS_PER_CALL]."""
+    if isinstance(n, bool) or not isinstance(n, (int, np.integer)):
+        raise FieldError("n", "invalid", f"n: expected a whole number of steps, got {n!r}")
+    if not 1 <= n <= MAX_STEPS_PER_CALL:
+        raise FieldError(
+            "n", "out_of_range", f"n: must be in [1, {MAX_STEPS_PER_CALL}] steps, got {n}"
+        )
+    return int(n)
+
+
+def body_index(index: Mapping[str, int], body: str | None) -> int:
+    """The index of body `body` (None: the first) among the bodies of `index`."""
+    if body is None:
+        return 0
+    i = index.get(body) if isinstance(body, str) else None
+    if i is None:
+        raise FieldError(
+            "body", "unknown_body", f"body: no body named {body!r}; bodies are {list(index)}"
+        )
+    return i
+
+
+def plain(value: Any) -> Any:
+    """`value` with numpy arrays and numbers turned into lists and floats (for JSON)."""
+    if isinstance(value, Mapping):
+        return {str(k): plain(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [plain(v) for v in value]
+    if isinstance(value, np.ndarray):
+        return value.tolist()
+    if isinstance(value, np.generic):
+        return value.item()
+    return value
