@@ -226,6 +226,8 @@ class LiveSimulation(World):
         """Close the pacing of an advance: `taken` of `planned` steps (cut_short: dropped)."""
         self._pacer.done(planned, taken, self._w.step, cut_short=cut_short)
 
+    # ------------------------------------------------------------------ pacing
+
     def pause(self, reason: str | None = None) -> None:
         """Stop the clock; `reason`, when given, is shown as paused_reason (e.g. a fault)."""
         with self.lock:
@@ -256,7 +258,7 @@ class LiveSimulation(World):
             self._pacer.time_scale = value
             self._log("set_time_scale", {"time_scale": value})
 
-    # ------------------------------------------------------------------ changing
+    # ------------------------------------------------------------------ a new scenario
 
     def load(self, scenario: Scenario | Mapping[str, Any]) -> None:
         """Replace the scenario: new bodies, initial state and inputs; t = 0; history cleared.

@@ -10,9 +10,9 @@ while no change has been made since (`undo`, `forked_at`), a shared snapshot tak
 place of the run (`restore`), and the replay cursor that lets the past be played forward
 frame by frame.
 
-The simulation is reached through `World` (LiveSimulation implements it): its lock, its
-time, and its whole state as one value, a `Moment`, that a keyframe serialises and that
-the world can become again.
+The simulation is reached through `Simulated` (LiveSimulation implements it): its lock,
+its time, its outputs, and its whole state as one value, a `Moment`, that a keyframe
+serialises and that the simulation can become again.
 """
 
 from __future__ import annotations
@@ -48,8 +48,8 @@ class Moment:
     n_steps: int  # steps since then
 
 
-class World(Protocol):
-    """What a timeline needs of its simulation."""
+class Simulated(Protocol):
+    """What a timeline needs of the simulation whose past it keeps."""
 
     lock: threading.RLock
     running: bool
@@ -102,7 +102,7 @@ class Timeline:
 
     def __init__(
         self,
-        world: World,
+        sim: Simulated,
         *,
         frame_rate: float,
         history_seconds: float,
@@ -116,7 +116,7 @@ class Timeline:
                 "invalid",
                 f"history_precision: one of {', '.join(PRECISIONS)}, got {precision!r}",
             )
-        self._world = world
+        self._sim = sim
         self._rows = max(1, round(history_seconds * frame_rate))
         self._history_bytes = history_bytes  # None: history_seconds alone sets the capacity
         self._precision: Precision = precision
@@ -147,9 +147,9 @@ class Timeline:
     def keyframe(self, origin: str = "periodic") -> dict[str, Any]:
         """Everything needed to go on from here exactly: scenario (current parameters),
         state, time, input records, integrator and step; plain JSON values."""
-        world = self._world
-        with world.lock:
-            now = world.moment()
+        sim = self._sim
+        with sim.lock:
+            now = sim.moment()
             return {
                 "step": self.steps,
                 "origin": origin,
@@ -160,8 +160,8 @@ class Timeline:
                 "t_base": now.t_base,
                 "n_steps": now.n_steps,
                 "inputs": now.inputs.to_json(),
-                "running": world.running,
-                "time_scale": world.time_scale,
+                "running": sim.running,
+                "time_scale": sim.time_scale,
             }
 
     # ------------------------------------------------------------------ recording the run
@@ -170,12 +170,12 @@ class Timeline:
         """A load ("load": a history sized for the new bodies) or a full reset ("reset"):
         the past starts afresh here, with a keyframe and a first row. Hold the lock."""
         if origin == "load":
-            bodies = len(self._world.names)
+            bodies = len(self._sim.names)
             capacity = self._rows
             if self._history_bytes is not None:  # bounded in bytes too: fewer rows of many bodies
                 fits = self._history_bytes // History.row_bytes(bodies, self._precision)
                 capacity = max(1, min(capacity, fits))
-            self.history = History(self._world.names, capacity, self._precision)
+            self.history = History(self._sim.names, capacity, self._precision)
         else:
             self.history.clear()
         self._start_segment(origin)
@@ -184,16 +184,16 @@ class Timeline:
     def record(self, row: Array | None = None) -> None:
         """A history row at the current t (`row` as history.COLUMNS lays it out, else from
         the world's outputs), stamped in the recording. Hold the lock."""
-        world = self._world
+        sim = self._sim
         if row is None:
-            self.history.record(world.t, world.outputs())
+            self.history.record(sim.t, sim.outputs())
         else:
-            self.history.record_row(world.t, row)
+            self.history.record_row(sim.t, row)
         rec = self.recording
         if rec is None:
             return
         rec.frame(self.steps)
-        if rec.needs_keyframe(self.steps, world.step_size, len(world.names)):
+        if rec.needs_keyframe(self.steps, sim.step_size, len(sim.names)):
             rec.start(self.keyframe())
 
     def log(self, kind: str, args: dict[str, Any] | None = None) -> None:
@@ -221,7 +221,7 @@ class Timeline:
         names = [b.Name for b in moment.plan.scenario.bodies]
         if names != self.history.names:
             self.history = History(names, self.history.capacity, self._precision)
-        self._world.become(moment)
+        self._sim.become(moment)
         self.steps = int(keyframe["step"])
 
     def restore(self, keyframe: Mapping[str, Any], recording: Recording | None = None) -> None:
@@ -234,7 +234,7 @@ class Timeline:
         self.history.clear()
         if recording is not None:
             self.recording = recording
-            self.history.record(self._world.t, self._world.outputs())
+            self.history.record(self._sim.t, self._sim.outputs())
         else:
             self._start_segment("load")
             self.record()
@@ -244,7 +244,7 @@ class Timeline:
         history after it is forgotten and the recording truncated to segment `segment`'s
         first `frames` frame stamps. The present it leaves stays until the next change:
         `undo` returns to it."""
-        with self._world.lock:
+        with self._sim.lock:
             rec = self.recording
             if rec is None:
                 raise FieldError("t", "invalid", "t: this simulation keeps no recording")
@@ -259,7 +259,7 @@ class Timeline:
 
     def undo(self) -> None:
         """Return to where the run was before the last `go_back` (FieldError if none)."""
-        with self._world.lock:
+        with self._sim.lock:
             left = self._left
             if left is None:
                 raise FieldError(
