@@ -125,10 +125,16 @@ class InputChange:
 
 
 def plan_input(
-    current: Plan, index: int, force: Any, moment: Any, frame: Any, point: Any, channel: Any,
+    current: Plan,
+    index: int,
+    force: Any,
+    moment: Any,
+    frame: Any,
+    point: Any,
+    channel: Any,
     spring: Any,
-) -> InputChange:  # fmt: skip
-    """set_input on body `index` (LiveSimulation.set_input says what each argument means)."""
+) -> InputChange:
+    """set_input on body `index` (World.set_input says what each argument means)."""
     f, m, frame_, p, channel_ = input_update(force, moment, frame, point, channel)
     r_cg = current.params[index].r_cg_body
     args = {"force": f.tolist(), "moment": m.tolist(), "frame": frame_,

@@ -134,7 +134,8 @@ def _frames_until(segment: Mapping[str, Any], t: float) -> int:
 class Cursor:
     """Where a re-simulation of one segment stands: the next request further on in the same
     segment goes on from here instead of from the keyframe (playing the past forward costs
-    what running it did, not its square)."""
+    what running it did, not its square). The live simulation's timeline keeps the last one
+    (`Timeline.cursor`) and drops it when its past is rewritten."""
 
     segment_step: int  # the segment's keyframe step
     sim: LiveSimulation
@@ -203,7 +204,7 @@ def go_back(sim: LiveSimulation, t: float) -> float:
     with sim.lock:  # the room went on meanwhile: find the segment again by its keyframe
         key = int(segment["keyframe"]["step"])
         index = next((i for i, s in enumerate(rec.segments) if s.step == key), None)
-        if index is None:
+        if index is None or sim.recording is not rec:  # dropped, or an undo replaced it
             raise FieldError("t", "out_of_range", f"t: {t:g} s has just left the recording")
         sim.timeline.go_back(there.keyframe("go_back"), index, frames)
     return there.t
@@ -225,12 +226,10 @@ def past_frame(sim: LiveSimulation, t: float, offset: int = 0) -> dict[str, Any]
     one before), re-simulated from its recording; None outside the recorded run. The
     result also says whether it is the run's latest recorded frame ("last")."""
     timeline = sim.timeline
-    rec = timeline.recording
-    if rec is None:
-        return None
     with sim.lock:
-        found = rec.segment_at(t)
-        if found is None:
+        rec = timeline.recording
+        found = None if rec is None else rec.segment_at(t)
+        if rec is None or found is None:
             return None
         index, segment = found
         wanted = _frames_until(segment, t) + offset
