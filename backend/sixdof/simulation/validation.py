@@ -56,6 +56,13 @@ def _check_body_field(name: str, value: Any) -> Any:
     raise AssertionError(name)  # pragma: no cover - callers pass known names
 
 
+def _known(given: Mapping[str, Any], names: tuple[str, ...], refusal: str) -> None:
+    """FieldError for the first name in `given` that is not one of `names`."""
+    unknown = [k for k in given if k not in names]
+    if unknown:
+        raise FieldError(unknown[0], "invalid", f"{unknown[0]}: {refusal} {list(names)}")
+
+
 def check_params(
     fields: Mapping[str, Any], method: Method, step: float
 ) -> tuple[dict[str, Any], tuple[Method, float] | None]:
@@ -63,13 +70,7 @@ def check_params(
     values, InertiaRadi without Inertia clearing a full tensor, which would otherwise
     override the radii and hide the change; the live integrator and step after the change,
     None when neither is given). `method`, `step`: the current ones."""
-    unknown = [k for k in fields if k not in PARAM_FIELDS]
-    if unknown:
-        raise FieldError(
-            unknown[0],
-            "invalid",
-            f"{unknown[0]}: not a parameter; settable are {list(PARAM_FIELDS)}",
-        )
+    _known(fields, PARAM_FIELDS, "not a parameter; settable are")
     body = {k: _check_body_field(k, v) for k, v in fields.items() if k not in SIMULATION_FIELDS}
     if "InertiaRadi" in body and "Inertia" not in body:
         body["Inertia"] = None
@@ -103,13 +104,7 @@ def state_update(base: Array, state: Mapping[str, Any]) -> Array:
     """
     if not isinstance(state, Mapping):
         raise FieldError("state", "invalid", f"state: expected an object with {list(STATE_FIELDS)}")
-    unknown = [k for k in state if k not in STATE_FIELDS]
-    if unknown:
-        raise FieldError(
-            unknown[0],
-            "invalid",
-            f"{unknown[0]}: not part of the state; it has {list(STATE_FIELDS)}",
-        )
+    _known(state, STATE_FIELDS, "not part of the state; it has")
     x = np.array(base, dtype=float)
     if "Pos" in state:
         x[0:3] = check_vector(state["Pos"], 3, "Pos")
