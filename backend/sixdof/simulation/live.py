@@ -288,8 +288,9 @@ class LiveSimulation(World):
         """Become the simulation of `keyframe`, paused (a shared snapshot: `now`); with
         `recording` (a copy of the one that keyframe ends) the past comes along."""
         with self.lock:
+            self.timeline.become(keyframe)  # a refused keyframe changes nothing
             self.running, self.paused_reason = False, None
-            self.timeline.restore(keyframe, recording)
+            self.timeline.start_over(recording)
 
     def undo_go_back(self) -> None:
         """Return to where the run was before the last go back (Timeline.undo)."""

@@ -7,7 +7,7 @@ moments, go back together, and come back together on an undo, so one `Timeline` 
 with the step counter that stamps them, the listeners that follow every change (a ghost),
 going back to a past frame and on from there (`go_back`), returning to the present it left
 while no change has been made since (`undo`, `forked_at`), a shared snapshot taking the
-place of the run (`restore`), and the replay cursor that lets the past be played forward
+place of the run (`start_over`), and the replay cursor that lets the past be played forward
 frame by frame.
 
 The simulation is reached through `Simulated` (LiveSimulation implements it): its lock,
@@ -224,11 +224,10 @@ class Timeline:
         self._sim.become(moment)
         self.steps = int(keyframe["step"])
 
-    def restore(self, keyframe: Mapping[str, Any], recording: Recording | None = None) -> None:
-        """Take the place of the run with `keyframe` (a shared snapshot); with `recording`
-        (a copy of the one that keyframe ends) the past comes along, else the history and
-        the recording start afresh there. Hold the lock."""
-        self.become(keyframe)
+    def start_over(self, recording: Recording | None = None) -> None:
+        """The past of a world that just became a shared snapshot's keyframe (`become`):
+        with `recording` (a copy of the one that keyframe ends) that past comes along, else
+        the history and the recording start afresh here. Hold the lock."""
         self._left = None
         self._rewritten()
         self.history.clear()
