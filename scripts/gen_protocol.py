@@ -1,27 +1,32 @@
 """Write the files generated from the protocol's pydantic models.
 
-python scripts/gen_protocol.py          # rewrite docs/protocol.md and frontend/src/protocol.gen.js
-python scripts/gen_protocol.py --check  # exit 1 if either is out of date
+python scripts/gen_protocol.py          # rewrite the generated files (listed in TARGETS)
+python scripts/gen_protocol.py --check  # exit 1 if any is out of date
 """
 
 from __future__ import annotations
 
 import argparse
 import sys
+from collections.abc import Callable
 from pathlib import Path
 
-from sixdof.server.protocol_docs import render
-from sixdof.server.protocol_js import render_js
-
 ROOT = Path(__file__).resolve().parent.parent
-TARGETS = {
+sys.path.insert(0, str(ROOT / "scripts"))  # protocol_gen, also when imported by the tests
+
+from protocol_gen.page import render_constants, render_types  # noqa: E402
+
+from sixdof.server.protocol_docs import render  # noqa: E402
+
+TARGETS: dict[Path, Callable[[], str]] = {
     ROOT / "docs" / "protocol.md": render,
-    ROOT / "frontend" / "src" / "protocol.gen.js": render_js,
+    ROOT / "frontend" / "src" / "protocol.gen.js": render_constants,
+    ROOT / "frontend" / "src" / "messages.gen.d.ts": render_types,
 }
 
 
 def main() -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
     parser.add_argument("--check", action="store_true", help="only check, write nothing")
     args = parser.parse_args()
     stale = 0

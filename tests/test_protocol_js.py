@@ -1,41 +1,61 @@
-"""The page's protocol module is generated from the models, and one bad value gets one answer.
+"""The page's generated files follow the models, and one bad value gets one answer.
 
-frontend/src/protocol.gen.js carries the message types, frame keys, error codes, ranges
-and view constants of the Python definition; it must be regenerated whenever they change
-(`python scripts/gen_protocol.py`). A bad value must be refused with the same code, field
-and range text whichever door it comes through: a scenario file, REST, the websocket.
+frontend/src/messages.gen.d.ts declares every message as a TypeScript type and
+frontend/src/protocol.gen.js holds the constants the page imports; both must be regenerated
+whenever the Python definition changes (`python scripts/gen_protocol.py`). A bad value must
+be refused with the same code, field and range text whichever door it comes through: a
+scenario file, REST, the websocket.
 """
 
 from __future__ import annotations
 
 import json
+import sys
 from pathlib import Path
 
 import pytest
 from fastapi.testclient import TestClient
 
-from sixdof.fields import LIMITS
 from sixdof.scenario import ScenarioFileError, load_scenario_file
 from sixdof.server.app import create_app
-from sixdof.server.protocol_js import render_js
+from sixdof.server.protocol import CLIENT_MESSAGES, SERVER_MESSAGES
 from sixdof.server.settings import Settings
+from sixdof.view_style import as_dict
 
-GENERATED = Path(__file__).resolve().parent.parent / "frontend" / "src" / "protocol.gen.js"
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT / "scripts"))
+from protocol_gen.page import render_constants, render_types  # noqa: E402
+
+SRC = ROOT / "frontend" / "src"
 
 
-def test_the_generated_page_module_is_current() -> None:
-    assert GENERATED.read_text(encoding="utf-8") == render_js(), (
-        "frontend/src/protocol.gen.js is out of date: run python scripts/gen_protocol.py"
+@pytest.mark.parametrize(
+    ("name", "render"),
+    [("protocol.gen.js", render_constants), ("messages.gen.d.ts", render_types)],
+)
+def test_the_generated_page_files_are_current(name: str, render) -> None:  # type: ignore[no-untyped-def]
+    assert (SRC / name).read_text(encoding="utf-8") == render(), (
+        f"frontend/src/{name} is out of date: run python scripts/gen_protocol.py"
     )
 
 
-def test_the_generated_module_carries_the_one_table() -> None:
-    text = render_js()
-    block = text.split("export const LIMITS = Object.freeze(", 1)[1].split(");", 1)[0]
-    limits = json.loads(block)
-    assert limits["Mass"] == {"lo": 1e-6, "hi": 1e6, "unit": "kg", "loOpen": False}
-    assert set(limits) == set(LIMITS)
-    assert "@typedef {Object} Hello" in text and "@property {boolean} preset_modified" in text
+def test_the_page_types_declare_every_message_in_its_union() -> None:
+    text = render_types()
+    for messages, union in ((SERVER_MESSAGES, "ServerMessage"), (CLIENT_MESSAGES, "ClientMessage")):
+        block = text.split(f"export type {union} =", 1)[1].split(";", 1)[0]
+        assert block.split() == [w for m in messages.values() for w in ("|", m.__name__)]
+        for kind, model in messages.items():
+            interface = text.split(f"export interface {model.__name__} {{", 1)[1].split("\n}", 1)[0]
+            assert f'type: "{kind}";' in interface
+    # what the server sends is present; what a client sends may be left out
+    assert "  preset_modified: boolean;" in text and "  frames: " in text
+    assert "  channel?: " in text and "  ghost?: GhostFrame | null;" in text
+
+
+def test_the_constants_module_carries_the_view() -> None:
+    text = render_constants()
+    block = text.split("export const VIEW = Object.freeze(/** @type {View} */ (", 1)[1]
+    assert json.loads(block.split("));", 1)[0]) == as_dict()
 
 
 # (the value, the field a websocket set_params names, the range text every door must say)

@@ -301,7 +301,7 @@ function onHello(msg) {
 /**
  * A preset's caption describes the preset's motion: once the room's physics differs from it
  * (the server compares, so a page joining a changed room sees it too), say so.
- * @param {import('./protocol.gen.js').Hello} msg
+ * @param {import('./messages.gen.js').Hello} msg
  */
 function checkPresetChanged(msg) {
   const changed = msg.preset != null && msg.preset_modified;
@@ -311,7 +311,7 @@ function checkPresetChanged(msg) {
 /**
  * An initial Quater that is not unit is kept as given: say so (the norm term pulls |q| back
  * to 1 within a few hundredths of a second, which the plots then show).
- * @param {import('./protocol.gen.js').Hello} msg
+ * @param {import('./messages.gen.js').Hello} msg
  */
 function checkQuaternions(msg) {
   const off = msg.scenario.bodies
