@@ -306,3 +306,14 @@ def test_a_recording_read_back_from_json_goes_on_as_the_original() -> None:
                                                             sim.frame_rate, t)  # fmt: skip
     with pytest.raises(RecordingFormatError):
         Recording.from_json({**tail, "format_version": 0}, max_bytes=1 << 20)
+
+
+def test_a_refused_snapshot_leaves_the_room_as_it_was() -> None:
+    sim = driven()
+    before_t, before_x = sim.t, sim.state_array()
+    keyframe = sim.keyframe("snapshot")
+    keyframe["x"] = keyframe["x"] + keyframe["x"]  # twice the bodies the scenario has
+    with pytest.raises(ValueError, match="keyframe x"):
+        sim.restore(keyframe)
+    assert sim.running and sim.t == before_t
+    assert np.array_equal(sim.state_array(), before_x)
