@@ -90,7 +90,7 @@ def test_changes_between_ticks_rebuild_the_batch_and_stay_identical() -> None:
     clock, alone, held, engine = pair(4)
     for _ in range(10):
         tick(clock, alone, engine, 1 / 60)
-    first = engine._batch
+    first = engine.batch
     assert first is not None and len(first.pk) == 6  # 1 + 2 + 1 + 2 bodies
     for sims in (alone, held):
         sims[1].set_params("A", Mass=7.5, CGOffset=(0.1, 0.0, 0.0))
@@ -101,7 +101,7 @@ def test_changes_between_ticks_rebuild_the_batch_and_stay_identical() -> None:
     for _ in range(15):
         tick(clock, alone, engine, 1 / 60)
     assert_same(alone, held)
-    batch = engine._batch
+    batch = engine.batch
     assert batch is not None and batch is not first and len(batch.pk) == 5
     assert batch.pk.params[1, 0] == 7.5  # the new mass is in the packed rows
     assert batch.h_rows[3] == 5e-4 and batch.code_rows[3] == 0

@@ -152,6 +152,12 @@ class Engine:
     def __iter__(self) -> Iterator[Steppable]:
         return iter(list(self._sims))
 
+    @property
+    def batch(self) -> _Batch | None:
+        """The packed rows the last advance stepped (kept until a simulation changes), None
+        before the first: what the kernel was given, for inspection."""
+        return self._batch
+
     def __contains__(self, sim: object) -> bool:
         return sim in self._sims
 
