@@ -1,6 +1,7 @@
 """Write the files generated from the protocol's pydantic models.
 
-python scripts/gen_protocol.py          # rewrite the generated files (listed in TARGETS)
+python scripts/gen_protocol.py          # rewrite docs/protocol.md's generated parts and the
+                                        # page's protocol.gen.js and messages.gen.d.ts
 python scripts/gen_protocol.py --check  # exit 1 if any is out of date
 """
 
@@ -14,9 +15,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "scripts"))  # protocol_gen, also when imported by the tests
 
+from protocol_gen.docs import render  # noqa: E402
 from protocol_gen.page import render_constants, render_types  # noqa: E402
-
-from sixdof.server.protocol_docs import render  # noqa: E402
 
 TARGETS: dict[Path, Callable[[], str]] = {
     ROOT / "docs" / "protocol.md": render,

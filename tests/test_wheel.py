@@ -129,6 +129,8 @@ def test_the_wheel_carries_the_built_page_and_every_mesh(installed: Installed) -
     assert {"sixdof/_assets/meshes/materials.json", "sixdof/cli/__init__.py"} <= names
     # nothing from the build machine's checkout beyond the package: no tests, no sources
     assert not [n for n in names if n.startswith(("tests/", "frontend/", "backend/"))]
+    # nor the code generators (scripts/protocol_gen): they run at development time only
+    assert not [n for n in names if "protocol_gen" in n or "protocol_docs" in n]
     assert not [n for n in names if n.startswith("sixdof/_assets/") and n.endswith(".py")]
     size_mb = installed.wheel.stat().st_size / 1e6
     assert 0.1 < size_mb < 5.0, f"wheel is {size_mb:.2f} MB"
