@@ -9,7 +9,7 @@ whose message has one shape everywhere:
 so the same bad value gets the same answer (code, field and range text) whichever door it
 came through. The pydantic models of the scenario and of the protocol build their bounds
 from this table, the live checks call `check_number`/`check_vector`, and the page gets the
-ranges in `hello` and in the generated `protocol.gen.js`.
+ranges in `hello`.
 """
 
 from __future__ import annotations
