@@ -6,7 +6,7 @@ are discriminated unions on it. docs/protocol.md and the published JSON Schema
 they drift. Field names at this edge are FhSim's (Force, Moment, Mass, InertiaRadi, Pos, …).
 Every number's range comes from the one table, `sixdof.fields.LIMITS` (through
 `Within`), so validation, the error messages, the `limits` sent in `hello`, the published
-schema and the page's generated `protocol.gen.js` all say the same thing.
+schema and docs/protocol.md all say the same thing.
 """
 
 from __future__ import annotations
