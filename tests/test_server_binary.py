@@ -10,16 +10,14 @@ import pytest
 from fastapi.testclient import TestClient
 
 from sixdof.scenario import BodySpec, Scenario
-from sixdof.server import Settings, create_app
-from sixdof.server.binary import BODY_FIELDS, BODY_WIDTH, HEADER, decode_state, encode_state
+from sixdof.server import Settings, binary, create_app
+from sixdof.server.binary import BODY_WIDTH, HEADER, decode_state, encode_state
 from sixdof.simulation import LiveSimulation
-from sixdof.simulation.payload import FRAME_KEYS
 
 SCENARIO = Scenario(bodies=[BodySpec(Name="A", AngVel=(1, 2, 3)), BodySpec(Name="B", Mass=3)])
 
 
 def test_the_layout_carries_every_number_of_the_json_frame() -> None:
-    assert tuple(name for name, _ in BODY_FIELDS) == FRAME_KEYS
     sim = LiveSimulation(SCENARIO)
     sim.step(7)
     t, status, outs = sim.frame_arrays()
@@ -29,9 +27,16 @@ def test_the_layout_carries_every_number_of_the_json_frame() -> None:
     frame = sim.frame()
     assert decoded["seq"] == 41 and decoded["t"] == frame["t"]
     for got, want in zip(decoded["bodies"], frame["bodies"], strict=True):
-        for name, _ in BODY_FIELDS:
+        assert list(got) == [k for k in want if k not in ("Name", "Loads")]  # and in its order
+        for name in got:
             assert got[name] == want[name], name  # float64 both ways: equal, not close
     assert decoded["status"]["running"] is True and decoded["status"]["rtf"] == status["rtf"]
+
+
+def test_the_layout_in_words_has_the_tables_width() -> None:
+    """docs/protocol.md shows this module's docstring, which spells the block's size out."""
+    doc = binary.__doc__ or ""
+    assert f"N × {BODY_WIDTH} f64" in doc and f"A body is {8 * BODY_WIDTH} bytes" in doc
 
 
 def test_a_non_finite_number_is_refused_like_the_json_frame() -> None:

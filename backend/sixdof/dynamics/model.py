@@ -27,6 +27,7 @@ from numpy.typing import ArrayLike
 
 from . import quaternion as quat
 from .names import NORM_TIME_CONSTANT
+from .output_table import PORTS
 from .params import Bodies
 from .quaternion import Array
 
@@ -46,13 +47,7 @@ STATE_NAMES: tuple[tuple[str, int], ...] = (
 )
 
 #: FhSim's output ports of Body/6DBody with their widths, in the order FhSim writes them.
-OUTPUT_PORTS: tuple[tuple[str, int], ...] = (
-    ("Pos", 3),
-    ("Vel", 3),
-    ("Quater", 4),
-    ("LocalVel", 3),
-    ("AngVel", 3),
-)
+OUTPUT_PORTS = PORTS
 
 
 def rest_state(n: int | None = None) -> Array:

@@ -15,9 +15,9 @@ each state as one binary websocket message instead of the JSON `state`; everythi
 | 16 | f64 | t, s |
 | 24 | f64 | rtf |
 | 32 | f64 | time_scale |
-| 40 | N × 46 f64 | per body, the JSON frame's numbers in `BODY_FIELDS` order |
+| 40 | N × 45 f64 | per body, the JSON frame's numbers in `BODY_FIELDS` order |
 
-A body is 368 bytes (one-body JSON frame: about 1.3 KB with its Loads). Not carried:
+A body is 360 bytes (one-body JSON frame: about 1.3 KB with its Loads). Not carried:
 `Loads` and `paused_reason` (a pause the room makes itself is also sent as an `error`).
 """
 
@@ -29,32 +29,14 @@ from typing import Any
 
 import numpy as np
 
+from ..dynamics.output_table import FRAME
 from ..dynamics.quaternion import Array
 
 MAGIC = b"SDOF"
 LAYOUT_VERSION = 1
 HEADER = struct.Struct("<4sBBHIIddd")
 #: (name, width) of each body's numbers, in order: the JSON frame's per-body outputs.
-BODY_FIELDS: tuple[tuple[str, int], ...] = (
-    ("Pos", 3),
-    ("Quater", 4),
-    ("Vel", 3),
-    ("LocalVel", 3),
-    ("AngVel", 3),
-    ("Euler", 3),
-    ("Force", 3),
-    ("Moment", 3),
-    ("KineticEnergy", 1),
-    ("PotentialEnergy", 1),
-    ("TotalEnergy", 1),
-    ("LinearMomentum", 3),
-    ("AngularMomentum", 3),
-    ("CGPos", 3),
-    ("CGVel", 3),
-    ("AngVelGlobal", 3),
-    ("TranslationalEnergy", 1),
-    ("RotationalEnergy", 1),
-)
+BODY_FIELDS = FRAME
 BODY_WIDTH = sum(w for _, w in BODY_FIELDS)
 
 

@@ -13,8 +13,9 @@ from __future__ import annotations
 
 from typing import Annotated, Any, Literal, Union
 
-from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, model_validator
+from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, create_model, model_validator
 
+from ..dynamics.output_table import OUTPUTS
 from ..scenario import Scenario
 from ..scenario.bounded import Vec3, Vec4, Vec6, Within
 
@@ -106,35 +107,6 @@ class Status(_Message):
     step: float = Field(description="integrator step, s")
 
 
-class BodyFrame(_Message):
-    """One body's pose and outputs in a state frame (global frame NED unless Local*)."""
-
-    Name: str
-    Pos: list[float] = Field(description="global position of the reference point, m")
-    Quater: list[float] = Field(description="unit quaternion (w, x, y, z), body to global")
-    Vel: list[float] = Field(description="global velocity of the reference point, m/s")
-    LocalVel: list[float] = Field(description="body-frame velocity, m/s")
-    AngVel: list[float] = Field(description="body-frame angular velocity, rad/s")
-    Euler: list[float] = Field(description="roll, pitch, yaw (z-y-x), rad")
-    Force: list[float] = Field(description="total applied global force at the CG, N")
-    Moment: list[float] = Field(description="total applied global moment about the CG, N·m")
-    KineticEnergy: float
-    PotentialEnergy: float
-    TotalEnergy: float
-    LinearMomentum: list[float]
-    AngularMomentum: list[float] = Field(description="about the CG, global frame")
-    CGPos: list[float] = Field(description="global position of the CG, m")
-    CGVel: list[float] = Field(description="global velocity of the CG, m/s")
-    AngVelGlobal: list[float] = Field(description="angular velocity in the global frame, rad/s")
-    TranslationalEnergy: float = Field(description="½ m |CGVel|², J")
-    RotationalEnergy: float = Field(
-        description="½ ωᵀ I_g ω, J; with TranslationalEnergy sums to KineticEnergy"
-    )
-    Loads: list[AppliedLoad] = Field(
-        description="each input acting now (zero ones left out): the free-body diagram's arrows"
-    )
-
-
 class AppliedLoad(_Message):
     """One input acting on a body, at the state of the frame (all global, NED)."""
 
@@ -146,6 +118,26 @@ class AppliedLoad(_Message):
     At: list[float] = Field(
         description="point of application, NED m (the CG for a force without a point)"
     )
+
+
+def _body_frame_fields() -> dict[str, Any]:
+    """The body's Name, a field for each row of the one output table, and its Loads."""
+    fields: dict[str, Any] = {"Name": str}
+    for out in OUTPUTS:
+        kind = float if out.width == 1 else list[float]
+        fields[out.name] = (kind, Field(description=out.description or None))
+    loads = "each input acting now (zero ones left out): the free-body diagram's arrows"
+    fields["Loads"] = (list[AppliedLoad], Field(description=loads))
+    return fields
+
+
+BodyFrame = create_model(
+    "BodyFrame",
+    __base__=_Message,
+    __module__=__name__,
+    __doc__="One body's pose and outputs in a state frame (global frame NED unless Local*).",
+    **_body_frame_fields(),
+)
 
 
 class Hello(_Message):

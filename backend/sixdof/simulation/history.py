@@ -1,9 +1,9 @@
 """A bounded history of the live run for plots and CSV export: a ring buffer in numpy.
 
-One row per recorded frame: the simulated time t and, per body, the outputs
-below (names and widths as `dynamics.outputs` gives them). The buffer keeps the
-last `capacity` rows (default 60 s at 60 frames per second = 3600 rows) and
-overwrites the oldest; memory is capacity × (1 + 34 N) numbers, fixed up front.
+One row per recorded frame: the simulated time t and, per body, the outputs the one
+output table (`dynamics.output_table`) gives the history: WIDTH numbers. The buffer keeps
+the last `capacity` rows (default 60 s at 60 frames per second = 3600 rows) and
+overwrites the oldest; memory is capacity × (1 + WIDTH N) numbers, fixed up front.
 
 Precision: `float64` (the default) keeps every number as computed, so a recording's
 re-simulation equals the history exactly (docs/recording.md). `float32` halves the memory
@@ -11,11 +11,9 @@ of the outputs (t stays float64: 1 ms steps over an hour need more than float32'
 and keeps ~7 significant digits of each; the CSV then writes 9, enough to give back the
 stored float32 exactly.
 
-CSV columns: `Time`, then per body the headless run's columns
-`B.Pos[0..2], B.Vel[0..2], B.Quater[0..3], B.LocalVel[0..2], B.AngVel[0..2]`,
-then per body the extra columns `B.Euler[0..2], B.Force[0..2], B.Moment[0..2],
-B.KineticEnergy, B.PotentialEnergy, B.TotalEnergy, B.LinearMomentum[0..2],
-B.AngularMomentum[0..2]`. Units SI, angles in rad, frames as in DESIGN.md.
+CSV columns: `Time`, then per body the headless run's columns (FhSim's ports: `B.Pos[0]`,
+…, `B.AngVel[2]`), then per body the extra columns (`B.Euler[0]`, …). Units SI, angles in
+rad, frames as in DESIGN.md.
 """
 
 from __future__ import annotations
@@ -27,23 +25,14 @@ from typing import Literal
 import numpy as np
 from numpy.typing import NDArray
 
-from ..dynamics.model import OUTPUT_PORTS
+from ..dynamics.output_table import HISTORY_EXTRA, PORTS
 from ..dynamics.quaternion import Array
 from ..scenario.csv_columns import column_names
 
 #: (output name, width): the columns of a headless run, in its order.
-STANDARD_COLUMNS = OUTPUT_PORTS
+STANDARD_COLUMNS = PORTS
 #: Extra columns of the live history, after the standard ones of every body.
-EXTRA_COLUMNS: tuple[tuple[str, int], ...] = (
-    ("Euler", 3),
-    ("Force", 3),
-    ("Moment", 3),
-    ("KineticEnergy", 1),
-    ("PotentialEnergy", 1),
-    ("TotalEnergy", 1),
-    ("LinearMomentum", 3),
-    ("AngularMomentum", 3),
-)
+EXTRA_COLUMNS = HISTORY_EXTRA
 COLUMNS = STANDARD_COLUMNS + EXTRA_COLUMNS
 Precision = Literal["float64", "float32"]
 PRECISIONS: tuple[Precision, ...] = ("float64", "float32")

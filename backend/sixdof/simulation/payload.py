@@ -4,33 +4,11 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 
+from ..dynamics.output_table import FRAME
 from ..dynamics.quaternion import Array
 
-#: The per-body outputs of the state message, in order (protocol-contract.md); names and
-#: meanings as `dynamics.outputs`: Force and Moment are the total applied global input
-#: about the CG (constant + push channels).
-FRAME_KEYS = (
-    "Pos",
-    "Quater",
-    "Vel",
-    "LocalVel",
-    "AngVel",
-    "Euler",
-    "Force",
-    "Moment",
-    "KineticEnergy",
-    "PotentialEnergy",
-    "TotalEnergy",
-    "LinearMomentum",
-    "AngularMomentum",
-    # what the page draws the physics with: the CG, its velocity, ω in the world frame and
-    # the kinetic energy's two parts
-    "CGPos",
-    "CGVel",
-    "AngVelGlobal",
-    "TranslationalEnergy",
-    "RotationalEnergy",
-)
+#: The per-body outputs of the state message, in order (docs/protocol.md, `BodyFrame`).
+FRAME_KEYS = tuple(name for name, _ in FRAME)
 
 
 def body_entries(outs: Mapping[str, Array], names: Sequence[str]) -> list[dict[str, object]]:
