@@ -15,7 +15,8 @@ from pydantic import ValidationError
 
 from ..fields import FieldError
 from ..scenario.errors import field_error
-from .protocol import CLIENT_MESSAGES, ClientModel, Error, ErrorCode
+from .error_codes import ErrorCode
+from .protocol import CLIENT_MESSAGES, ClientModel, Error
 
 
 @dataclass(frozen=True)

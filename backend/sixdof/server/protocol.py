@@ -18,26 +18,9 @@ from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, create_model, mo
 from ..dynamics.output_table import OUTPUTS
 from ..scenario import Scenario
 from ..scenario.bounded import Vec3, Vec4, Vec6, Within
+from .error_codes import ErrorCode
 
 PROTOCOL_VERSION = 1
-
-ErrorCode = Literal[
-    # a value refused (sixdof.fields.ERROR_CODES)
-    "invalid",
-    "out_of_range",
-    "unstable_step",
-    "unknown_body",
-    "diverged",
-    # the message or the connection refused
-    "bad_json",
-    "unknown_type",
-    "unknown_preset",
-    "forbidden",
-    "too_large",
-    "rate_limited",
-    "internal",
-]
-
 
 MessageId = Annotated[str, Field(max_length=64)] | int | None
 FiniteFloat = Annotated[float, Field(allow_inf_nan=False)]
