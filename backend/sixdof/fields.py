@@ -19,16 +19,10 @@ import numbers
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any, Literal
+from typing import Any, Literal, get_args
 
 ErrorCode = Literal["invalid", "out_of_range", "unstable_step", "unknown_body", "diverged"]
-ERROR_CODES: tuple[ErrorCode, ...] = (
-    "invalid",
-    "out_of_range",
-    "unstable_step",
-    "unknown_body",
-    "diverged",
-)
+ERROR_CODES: tuple[ErrorCode, ...] = get_args(ErrorCode)
 
 
 class FieldError(ValueError):

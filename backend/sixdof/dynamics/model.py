@@ -22,6 +22,8 @@ Craft Hydrodynamics and Motion Control (2011), eqs. 3.44–3.60.
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
+
 import numpy as np
 from numpy.typing import ArrayLike
 
@@ -134,6 +136,12 @@ def derivative(x: ArrayLike, u: ArrayLike, bodies: Bodies) -> Array:
         rhs = rhs - bodies.coriolis[:, None] * coriolis_wrench(xb, bodies)
     xdot[:, NU] = np.einsum("nij,nj->ni", bodies.mass_matrix_inv, rhs)
     return xdot[0] if single else xdot
+
+
+def laid_out(outs: Mapping[str, Array], layout: Sequence[tuple[str, int]], n: int) -> Array:
+    """Batch outputs (N, …) side by side as (N, Σ width), in `layout`'s (name, width) order:
+    one row of numbers per body, as the binary frame and the history store them."""
+    return np.concatenate([np.reshape(outs[k], (n, w)) for k, w in layout], axis=1)
 
 
 def outputs(x: ArrayLike, u: ArrayLike, bodies: Bodies) -> dict[str, Array]:

@@ -29,6 +29,7 @@ from typing import Any
 
 import numpy as np
 
+from ..dynamics.model import laid_out
 from ..dynamics.output_table import FRAME
 from ..dynamics.quaternion import Array
 
@@ -44,7 +45,7 @@ def encode_state(seq: int, t: float, status: Mapping[str, Any], outs: Mapping[st
     """The binary state message (layout in the module docstring); ValueError if a number
     is not finite, as for the JSON frame."""
     n = len(outs["Pos"])
-    block = np.concatenate([np.reshape(outs[k], (n, w)) for k, w in BODY_FIELDS], axis=1)
+    block = laid_out(outs, BODY_FIELDS, n)
     if not (np.isfinite(block).all() and np.isfinite(t)):
         raise ValueError("a state frame holds a non-finite number")
     flags = int(bool(status["running"])) | (int(bool(status.get("compute_limited"))) << 1)

@@ -37,6 +37,7 @@ from typing import Protocol
 import numpy as np
 
 from ..dynamics import Bodies, kernel, outputs
+from ..dynamics.model import laid_out
 from ..dynamics.names import METHOD_CODES, Method
 from ..dynamics.quaternion import Array, IntArray
 from .history import COLUMNS
@@ -326,9 +327,7 @@ class Engine:
         if taken.any():
             applied = kernel.applied(u, x)
             shared = _Shared(outputs(x, applied, batch.pk.bodies))
-            rows = np.concatenate(
-                [shared.outs[name].reshape(len(x), w) for name, w in COLUMNS], axis=1
-            )
+            rows = laid_out(shared.outs, COLUMNS, len(x))
         for r in np.flatnonzero(owed).tolist():
             sim = sims[r]
             a, b = batch.starts[r], batch.starts[r + 1]

@@ -16,6 +16,7 @@ from typing import Any
 
 import numpy as np
 
+from ..dynamics.model import laid_out
 from ..dynamics.quaternion import Array
 from ..fields import FieldError
 from .history import COLUMNS, History
@@ -96,7 +97,7 @@ def _history_row(sim: LiveSimulation) -> Array:
     """The history row of `sim`'s current state, (N, history.WIDTH) in history.COLUMNS
     order, from the outputs the live engine computes."""
     outs, n = sim.outputs(), len(sim.names)
-    return np.concatenate([np.reshape(outs[k], (n, w)) for k, w in COLUMNS], axis=1)
+    return laid_out(outs, COLUMNS, n)
 
 
 def last_run_table(data: Any) -> tuple[list[str], np.ndarray]:
