@@ -14,19 +14,18 @@ import json
 import re
 from collections.abc import Callable, Mapping
 from pathlib import Path
-from typing import get_args
 
 from fastapi.routing import APIRoute
 from pydantic import BaseModel
 
 from sixdof.server import binary
+from sixdof.server.error_codes import ERROR_CODES
 from sixdof.server.protocol import (
     CLIENT_MESSAGES,
     PROTOCOL_VERSION,
     SERVER_MESSAGES,
     BodyFrame,
     BodyState,
-    ErrorCode,
     Limits,
     PresetInfo,
     Status,
@@ -38,23 +37,6 @@ from .examples import examples
 from .schema import Array, Const, Map, Ref, Scalar, Tuple, Type, Union, describe, fields
 
 DOC = Path(__file__).resolve().parents[2] / "docs" / "protocol.md"
-
-ERROR_CODES: dict[str, str] = {
-    "bad_json": "the text is not JSON",
-    "unknown_type": "`type` is not one of the client messages",
-    "invalid": "wrong shape: missing or unknown field, wrong width, not a finite number, "
-    "wrong kind of value",
-    "out_of_range": "a number outside its allowed range (the message says the range)",
-    "unstable_step": "the integrator step is beyond the method's stability limit",
-    "unknown_body": "no body with that `Name` in the room's scenario",
-    "unknown_preset": "no preset with that name",
-    "forbidden": "control needs the server's token; or the room is full / too many rooms",
-    "too_large": "message over the size limit; the connection is then closed (1009)",
-    "rate_limited": "over the message rate; the message was dropped (a sustained flood "
-    "closes the connection, 1008)",
-    "diverged": "the simulation diverged and paused itself (sent unprompted, no `id`)",
-    "internal": "a server fault; the room pauses with the reason (sent unprompted, no `id`)",
-}
 
 MARKED = re.compile(
     r"<!-- generated: (?P<name>[\w.-]+) -->(?P<body>.*?)<!-- end generated: (?P=name) -->",
@@ -111,7 +93,7 @@ def _parts() -> list[str]:
 
 
 def _error_codes() -> list[str]:
-    rows = [f"| `{c}` | {ERROR_CODES[c]} |" for c in get_args(ErrorCode)]
+    rows = [f"| `{code}` | {meaning} |" for code, meaning in ERROR_CODES.items()]
     return ["| code | meaning |", "|---|---|", *rows]
 
 
