@@ -2,10 +2,21 @@
 // Readouts over the view: simulated time, real-time factor, frame rate, connection state,
 // warning banners, the preset caption.
 
+import { mustFind, mustGet } from './dom.js';
+
+/** @typedef {import('./messages.gen.js').BodyFrame} BodyFrame */
+/** @typedef {import('./messages.gen.js').Status} Status */
+
+/** @param {number} x @param {number} [d] */
+
 const fmt = (x, d = 2) => (Number.isFinite(x) ? x.toFixed(d) : '–');
+/** @param {number[] | undefined} v */
 const mag = (v) => (Array.isArray(v) ? Math.hypot(v[0], v[1], v[2]) : NaN);
 
-/** " · slow motion ×0.25", " · fast ×4", or "" at 1: a bare "×0.25" beside RTF reads as a factor of RTF. */
+/**
+ * " · slow motion ×0.25", " · fast ×4", or "" at 1: a bare "×0.25" beside RTF reads as a factor of RTF.
+ * @param {number} scale
+ */
 export function timeScaleText(scale) {
   if (!Number.isFinite(scale) || scale === 1) return '';
   return scale < 1 ? ` · slow motion ×${scale}` : ` · fast ×${scale}`;
@@ -14,23 +25,27 @@ export function timeScaleText(scale) {
 const SLOWED = "This room's step and time scale need more computing than its share of the server, so it runs slower than asked (see RTF). A larger step or a lower time scale brings it back to real time.";
 
 export class Hud {
+  /** @param {HTMLElement} el  the #hud box, with its [data-hud] fields */
   constructor(el) {
     /** @type {string[]} */
     this.activePushes = [];
     this.el = el;
+    /** @type {Record<string, HTMLElement>} the [data-hud] fields by name */
     this.fields = {};
-    for (const node of el.querySelectorAll('[data-hud]')) this.fields[node.dataset.hud] = node;
-    this.banners = document.getElementById('banners');
-    this.caption = document.getElementById('caption');
-    this.captionTitle = this.caption.querySelector('.caption-title');
-    this.captionText = /** @type {HTMLElement} */ (this.caption.querySelector('.caption-text'));
-    this.captionNoteEl = /** @type {HTMLElement} */ (this.caption.querySelector('.caption-note'));
-    this.caption.querySelector('button').addEventListener('click', () => {
+    for (const node of el.querySelectorAll('[data-hud]')) {
+      if (node instanceof HTMLElement && node.dataset.hud) this.fields[node.dataset.hud] = node;
+    }
+    this.banners = mustGet('banners', HTMLElement);
+    this.caption = mustGet('caption', HTMLElement);
+    this.captionTitle = mustFind(this.caption, '.caption-title', HTMLElement);
+    this.captionText = mustFind(this.caption, '.caption-text', HTMLElement);
+    this.captionNoteEl = mustFind(this.caption, '.caption-note', HTMLElement);
+    mustFind(this.caption, 'button', HTMLButtonElement).addEventListener('click', () => {
       this.caption.hidden = true;
       document.body.classList.remove('asking');
     });
-    this.captionQuestion = /** @type {HTMLElement} */ (this.caption.querySelector('.caption-question'));
-    this.showMe = /** @type {HTMLButtonElement} */ (document.getElementById('btn-showme'));
+    this.captionQuestion = mustFind(this.caption, '.caption-question', HTMLElement);
+    this.showMe = mustGet('btn-showme', HTMLButtonElement);
     /** called when "Show me" is pressed (runs the preset) */
     this.onShowMe = () => {};
     this.showMe.addEventListener('click', () => {
@@ -42,15 +57,20 @@ export class Hud {
     this.frames = 0;
     this.fpsSince = performance.now();
     this.fps = 0;
+    /** @type {Map<string, HTMLElement>} */
     this.bannerEls = new Map();
   }
 
+  /** @param {string} key  a [data-hud] field @param {string} text */
   set(key, text) {
     const node = this.fields[key];
     if (node && node.textContent !== text) node.textContent = text;
   }
 
-  /** Count a rendered frame; the frame rate is updated twice a second. */
+  /**
+   * Count a rendered frame; the frame rate is updated twice a second.
+   * @param {number} now  ms
+   */
   tick(now) {
     this.frames += 1;
     if (now - this.fpsSince >= 500) {
@@ -61,6 +81,11 @@ export class Hud {
     }
   }
 
+  /**
+   * The readouts of a state frame (live, or a past one with the live status).
+   * @param {{t: number, status: Status}} frame
+   * @param {BodyFrame | null | undefined} body  the selected body's frame
+   */
   state(frame, body) {
     const st = frame.status;
     // running, 0.01 s is plenty (and does not flicker); paused, one step must show: h = 1 ms
@@ -80,6 +105,7 @@ export class Hud {
     if (body) {
       // which inputs act, and their sum as the server applies it (global, about the CG)
       const active = ['constant', ...this.activePushes].join(' + ');
+      /** @param {number[]} v */
       const vec = (v) => `(${v.map((x) => (x === 0 ? '0' : fmt(x, 1))).join(', ')})`;
       const moment = body.Moment.some((x) => x !== 0) ? `, M ${vec(body.Moment)} N·m` : '';
       this.set('inputs', `${active}: F ${vec(body.Force)} N${moment}`);
@@ -88,24 +114,34 @@ export class Hud {
     }
   }
 
+  /** @param {{state: string, attempt: number}} status  the connection's */
   connection(status) {
     const node = this.fields.conn;
     node.dataset.state = status.state;
-    const text = {
+    /** @type {Record<string, string | undefined>} */
+    const texts = {
       connecting: 'connecting…',
       open: 'connected',
       reconnecting: status.attempt ? `reconnecting… (try ${status.attempt})` : 'reconnecting…',
-    }[status.state];
-    this.set('conn', text ?? status.state);
+    };
+    this.set('conn', texts[status.state] ?? status.state);
     this.banner('conn', status.state === 'reconnecting' ? 'Connection lost — reconnecting…' : null, 'error');
   }
 
-  /** Show (text) or remove (null) the banner `key`. kind: "warn" | "error" | "info". */
-  /** The push sources acting now (drag, pad, held, keys), named in the inputs line. */
+  /**
+   * The push sources acting now (drag, pad, held, keys), named in the inputs line.
+   * @param {string[]} sources
+   */
   pushes(sources) {
     this.activePushes = sources.map((s) => (s === 'panel' ? 'held' : s));
   }
 
+  /**
+   * Show (text) or remove (null) the banner `key`.
+   * @param {string} key
+   * @param {string | null} text
+   * @param {'warn' | 'error' | 'info'} [kind]
+   */
   banner(key, text, kind = 'warn') {
     let el = this.bannerEls.get(key);
     if (!text) {
@@ -126,7 +162,10 @@ export class Hud {
     if (el.textContent !== text) el.textContent = text;
   }
 
-  /** A line under the caption (null removes it): the scenario no longer is the preset. */
+  /**
+   * A line under the caption (null removes it): the scenario no longer is the preset.
+   * @param {string | null} text
+   */
   captionNote(text) {
     const el = this.captionNoteEl;
     el.hidden = !text;
@@ -136,6 +175,9 @@ export class Hud {
   /**
    * The preset's caption. With a `question`, the question comes first with a "Show me"
    * button (the preset waits, paused): the caption's answer appears once it is pressed.
+   * @param {string} title
+   * @param {string} text  empty: no caption
+   * @param {string | null | undefined} [question]
    */
   showCaption(title, text, question = null) {
     if (!text) {

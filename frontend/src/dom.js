@@ -1,0 +1,31 @@
+// @ts-check
+// Looking up the elements the page cannot work without (index.html's, or ones a module made
+// itself): a missing one, or one of another kind, is a clear error where it is looked up, not
+// a null that fails later somewhere else.
+
+/**
+ * The first element under `root` that matches `selector`, which must exist and be a `type`.
+ * @template {Element} T
+ * @param {ParentNode} root
+ * @param {string} selector
+ * @param {{ new (): T, prototype: T }} type  e.g. HTMLElement, HTMLButtonElement
+ * @returns {T}
+ */
+export function mustFind(root, selector, type) {
+  const el = root.querySelector(selector);
+  if (!(el instanceof type)) throw new Error(`sixdof: the page has no ${type.name} ${selector}${el ? ` (found a ${el.tagName})` : ''}`);
+  return el;
+}
+
+/**
+ * The element of the page with this id, which must exist and be a `type`.
+ * @template {Element} T
+ * @param {string} id
+ * @param {{ new (): T, prototype: T }} type
+ * @returns {T}
+ */
+export function mustGet(id, type) {
+  const el = document.getElementById(id);
+  if (!(el instanceof type)) throw new Error(`sixdof: the page has no ${type.name} #${id}${el ? ` (found a ${el.tagName})` : ''}`);
+  return el;
+}
