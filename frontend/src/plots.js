@@ -5,10 +5,28 @@
 import uPlot from 'uplot';
 import 'uplot/dist/uPlot.min.css';
 
+/**
+ * A body's frame as the plots take it: the ghost run's distance from it added, if any.
+ * @typedef {import('./messages.gen.js').BodyFrame & {GhostDiff?: import('./messages.gen.js').GhostDiff | null}} PlotFrame
+ */
+
+/**
+ * A plot group: label, unit, series names, and how to read them from a body frame.
+ * @typedef {Object} Channel
+ * @property {string} label
+ * @property {string} unit
+ * @property {string[]} series
+ * @property {(b: PlotFrame) => number[]} get
+ */
+
 const DEG = 180 / Math.PI;
+/** @param {number[]} v */
 const norm = (v) => Math.hypot(v[0], v[1], v[2]);
 
-/** Plot groups: label, unit, series names, and how to read them from a body frame. */
+/**
+ * The plot groups by key (the chooser's and the menus' values).
+ * @type {Record<string, Channel>}
+ */
 export const CHANNELS = {
   Pos: { label: 'Pos', unit: 'm', series: ['N', 'E', 'D (down)'], get: (b) => b.Pos },
   // NED's z points down: the height above the ground is −D
@@ -36,13 +54,17 @@ const HEIGHT = 190; // px, a whole chart: title, plot, t axis, legend
 // ±4 rad/s); at 18 it picks steps of 1, 2 or 5 that give 4 to 6 labels
 const Y_SPACE = 18;
 
-/** y labels without float noise (0.30000000000000004) and with the decimals the step needs. */
+/**
+ * y labels without float noise (0.30000000000000004) and with the decimals the step needs.
+ * @type {uPlot.Axis.DynamicValues}
+ */
 function yValues(u, splits, axis, space, incr) {
   const d = Math.max(0, Math.min(6, -Math.floor(Math.log10(incr) + 1e-9)));
   return splits.map((v) => (Math.abs(v) < incr * 1e-6 ? '0' : v.toFixed(d)));
 }
 
 class Ring {
+  /** @param {number} width  the number of series */
   constructor(width) {
     this.t = new Float64Array(CAPACITY);
     this.v = Array.from({ length: width }, () => new Float64Array(CAPACITY));
@@ -50,6 +72,7 @@ class Ring {
     this.head = 0;
   }
 
+  /** @param {number} t @param {number[]} values  one per series */
   push(t, values) {
     this.t[this.head] = t;
     values.forEach((x, i) => (this.v[i][this.head] = x));
@@ -75,9 +98,13 @@ class Ring {
     return this.slice(n);
   }
 
-  /** The newest `n` samples. */
+  /**
+   * The newest `n` samples.
+   * @param {number} n
+   */
   slice(n) {
     const start = (this.head - n + CAPACITY) % CAPACITY;
+    /** @param {Float64Array} a */
     const take = (a) => {
       if (start + n <= CAPACITY) return a.slice(start, start + n);
       const out = new Float64Array(n);
@@ -90,16 +117,24 @@ class Ring {
 }
 
 export class Plots {
+  /**
+   * @param {HTMLElement} container  the grid the charts go in
+   * @param {HTMLElement} chooser  where the window menu and a checkbox per channel go
+   */
   constructor(container, chooser) {
     this.container = container;
+    /** @type {Record<string, Ring>} */
     this.rings = Object.fromEntries(Object.entries(CHANNELS).map(([k, ch]) => [k, new Ring(ch.series.length)]));
+    /** @type {Map<string, uPlot>} the charts shown, by channel */
     this.charts = new Map();
     this.lastDraw = 0;
     this.draws = 0; // redraws so far (tests wait for one after a change)
     this.dirty = false;
     this.chosen = new Set(['Pos', 'Energy']);
     this.window = 30; // s
-    this.enlarged = null; // the key of the chart shown big, or null
+    /** @type {string | null} the key of the chart shown big, or null */
+    this.enlarged = null;
+    /** @type {number | null} */
     this.marker = null; // a past moment the timeline shows (s), drawn as a vertical line
     const win = document.createElement('label');
     const select = document.createElement('select');
@@ -129,6 +164,7 @@ export class Plots {
     return !this.container.closest('[hidden]');
   }
 
+  /** Plot the channel `key` or not. @param {string} key @param {boolean} on */
   choose(key, on) {
     if (on) this.chosen.add(key);
     else this.chosen.delete(key);
@@ -152,26 +188,38 @@ export class Plots {
     if (!this.open) return;
     for (const key of Object.keys(CHANNELS)) {
       if (!this.chosen.has(key)) continue;
-      if (!this.charts.has(key)) this.charts.set(key, this.make(key));
-      this.container.appendChild(this.charts.get(key).root.parentElement); // keep CHANNELS order
+      let chart = this.charts.get(key);
+      if (!chart) {
+        chart = this.make(key);
+        this.charts.set(key, chart);
+      }
+      const cell = chart.root.parentElement; // make() put the chart in its cell
+      if (cell) this.container.appendChild(cell); // keep CHANNELS order
     }
     this.resize();
     this.dirty = true;
   }
 
-  /** Show `to` instead of `from` in that chart's place (the chart's own quantity menu). */
+  /**
+   * Show `to` instead of `from` in that chart's place (the chart's own quantity menu).
+   * @param {string} from
+   * @param {string} to
+   */
   swap(from, to) {
     if (from === to) return;
     this.chosen.delete(from);
     this.chosen.add(to);
     for (const box of /** @type {NodeListOf<HTMLInputElement>} */ (document.querySelectorAll('#plot-chooser input[data-channel]'))) {
-      box.checked = this.chosen.has(box.dataset.channel);
+      box.checked = box.dataset.channel !== undefined && this.chosen.has(box.dataset.channel);
     }
     if (this.enlarged === from) this.enlarged = null;
     this.sync();
   }
 
-  /** Enlarge the chart of `key` to most of the window, or back (null). */
+  /**
+   * Enlarge the chart of `key` to most of the window, or back (its key again).
+   * @param {string} key
+   */
   enlarge(key) {
     if (this.enlarged && this.enlarged !== key) this.charts.get(this.enlarged)?.root.parentElement?.classList.remove('enlarged');
     this.enlarged = this.enlarged === key ? null : key;
@@ -182,6 +230,10 @@ export class Plots {
     this.resize();
   }
 
+  /**
+   * A new chart of `key` in a new cell of the grid.
+   * @param {string} key
+   */
   make(key) {
     const ch = CHANNELS[key];
     const cell = document.createElement('div');
@@ -200,6 +252,7 @@ export class Plots {
     head.append(select, big);
     cell.appendChild(head);
     this.container.appendChild(cell);
+    /** @type {uPlot.Options} */
     const opts = {
       title: `${ch.label} (${ch.unit})`,
       width: 320,
@@ -214,13 +267,17 @@ export class Plots {
     return new uPlot(opts, this.rings[key].ordered(this.window), cell);
   }
 
-  /** Mark simulated time t (the past moment the timeline shows) on every chart, or none. */
+  /**
+   * Mark simulated time t (the past moment the timeline shows) on every chart, or none.
+   * @param {number | null} t
+   */
   setMarker(t) {
     if (t === this.marker) return;
     this.marker = t;
     this.dirty = true;
   }
 
+  /** @param {uPlot} u */
   drawMarker(u) {
     if (this.marker == null) return;
     const x = u.valToPos(this.marker, 'x', true);
@@ -249,13 +306,20 @@ export class Plots {
     this.dirty = true;
   }
 
-  /** Record one body frame at simulated time t. */
+  /**
+   * Record one body frame at simulated time t.
+   * @param {number} t
+   * @param {PlotFrame} body
+   */
   push(t, body) {
     for (const [key, ch] of Object.entries(CHANNELS)) this.rings[key].push(t, ch.get(body));
     this.dirty = true;
   }
 
-  /** Redraw if something changed and 1/30 s has passed since the last redraw. */
+  /**
+   * Redraw if something changed and 1/30 s has passed since the last redraw.
+   * @param {number} now  s
+   */
   draw(now) {
     if (!this.dirty || now - this.lastDraw < 1 / 30 || this.charts.size === 0) return;
     this.lastDraw = now;
