@@ -4,17 +4,20 @@
 // (children of the NED root or of a body group).
 
 import {
+  BufferGeometry,
   CanvasTexture,
   Color,
   ConeGeometry,
   CylinderGeometry,
   Group,
+  Material,
   Mesh,
   MeshLambertMaterial,
   Quaternion,
   Sprite,
   SpriteMaterial,
   SRGBColorSpace,
+  Texture,
   Vector3,
 } from 'three';
 import { VIEW } from './protocol.gen.js';
@@ -32,6 +35,10 @@ const headGeometry = new ConeGeometry(1, 1, 20).translate(0, 0.5, 0);
  * material, and arrows gain nothing from it.
  */
 export class Arrow extends Group {
+  /**
+   * @param {import('three').ColorRepresentation} color
+   * @param {{double?: boolean, radius?: number}} [options]  radius: the shaft's, m
+   */
   constructor(color, { double = false, radius = 0.03 } = {}) {
     super();
     const material = new MeshLambertMaterial({ color, emissive: color, emissiveIntensity: 0.35 });
@@ -45,7 +52,12 @@ export class Arrow extends Group {
     this.renderOrder = 2;
   }
 
-  /** Show the arrow from `origin` (Vector3) along unit `dir` with `length` (all NED, m). */
+  /**
+   * Show the arrow from `origin` along unit `dir` with `length` (all NED, m).
+   * @param {Vector3} origin
+   * @param {Vector3} dir
+   * @param {number} length
+   */
   set(origin, dir, length) {
     if (!(length > 1e-6) || !Number.isFinite(length)) {
       this.visible = false;
@@ -74,7 +86,7 @@ export class Arrow extends Group {
  */
 export function makeTriad(length = 1) {
   const g = new Group();
-  /** @type {Array<[string, Vector3]>} */
+  /** @type {Array<['x' | 'y' | 'z', Vector3]>} */
   const axes = [['x', new Vector3(1, 0, 0)], ['y', new Vector3(0, 1, 0)], ['z', new Vector3(0, 0, 1)]];
   for (const [name, dir] of axes) {
     const color = VIEW.BODY_AXIS_COLOURS[name];
@@ -89,11 +101,17 @@ export function makeTriad(length = 1) {
   return g;
 }
 
-/** A text label that always faces the camera; `height` in metres. */
+/**
+ * A text label that always faces the camera; `height` in metres.
+ * @param {string} text
+ * @param {string} color  CSS colour
+ * @param {number} [height]
+ */
 export function makeLabel(text, color, height = 0.35) {
   const canvas = document.createElement('canvas');
   const px = 96;
   const ctx = canvas.getContext('2d');
+  if (!ctx) throw new Error('sixdof: this browser gives no 2-D canvas context for a label');
   ctx.font = `bold ${px}px system-ui, sans-serif`;
   const w = Math.ceil(ctx.measureText(text).width + px * 0.5);
   canvas.width = w;
@@ -116,19 +134,34 @@ export function makeLabel(text, color, height = 0.35) {
 
 /** A trail of the CG path: a thick line whose old end fades into the background. */
 export class Trail {
+  /**
+   * @param {import('three').Object3D} parent  where the line goes (the NED root)
+   * @param {import('three').ColorRepresentation} color  of the newest end
+   * @param {import('three').ColorRepresentation} background  the old end fades into it
+   * @param {number} [capacity]  points kept
+   */
   constructor(parent, color, background, capacity = 900) {
     this.capacity = capacity;
+    /** @type {number[][]} NED points, oldest first */
     this.points = [];
     this.color = new Color(color);
     this.background = new Color(background);
     this.material = new LineMaterial({ linewidth: 3, vertexColors: true, worldUnits: false });
+    /** @type {Line2 | null} */
     this.line = null;
     this.parent = parent;
     this.dirty = false;
+    /** @type {number[] | null} */
     this.last = null;
+    /** @type {boolean | undefined} set by `visible`; the line is shown until then */
+    this._visible = undefined;
   }
 
-  /** Add a NED point (array), skipping moves smaller than `minStep` metres. */
+  /**
+   * Add a NED point (array), skipping moves smaller than `minStep` metres.
+   * @param {number[]} p
+   * @param {number} minStep
+   */
   add(p, minStep) {
     if (this.last && Math.hypot(p[0] - this.last[0], p[1] - this.last[1], p[2] - this.last[2]) < minStep) return;
     this.points.push(p);
@@ -143,6 +176,7 @@ export class Trail {
     this.dirty = true;
   }
 
+  /** @param {boolean} v */
   set visible(v) {
     this._visible = v;
     if (this.line) this.line.visible = v;
@@ -181,20 +215,28 @@ export class Trail {
   }
 }
 
-/** Rotation helper shared by callers that need a quaternion from +y to a direction. */
+/**
+ * Rotation helper shared by callers that need a quaternion from +y to a direction.
+ * @param {Vector3} dir  unit
+ */
 export function quatFromUp(dir) {
   return new Quaternion().setFromUnitVectors(UP, dir);
 }
 
-/** Free the GPU buffers, materials and textures of `object` and everything below it. */
+/**
+ * Free the GPU buffers, materials and textures of `object` and everything below it.
+ * @param {import('three').Object3D} object
+ */
 export function disposeTree(object) {
   object.traverse((node) => {
-    const any = /** @type {any} */ (node);
-    any.geometry?.dispose?.();
-    const materials = Array.isArray(any.material) ? any.material : any.material ? [any.material] : [];
+    // meshes, lines, points and sprites have a geometry and a material (or several)
+    if ('geometry' in node && node.geometry instanceof BufferGeometry) node.geometry.dispose();
+    const material = 'material' in node ? node.material : null;
+    const materials = Array.isArray(material) ? material : material ? [material] : [];
     for (const m of materials) {
-      m.map?.dispose?.();
-      m.dispose?.();
+      if (!(m instanceof Material)) continue;
+      if ('map' in m && m.map instanceof Texture) m.map.dispose();
+      m.dispose();
     }
   });
 }

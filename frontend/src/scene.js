@@ -29,22 +29,27 @@ export const BACKGROUND = VIEW.BACKGROUND;
 // Default view direction from the target, NED: from the south (a little west) and above, so
 // north runs away from the viewer, east to the right, down is down: the arrow keys match.
 const VIEW_FROM = VIEW.VIEW_FROM;
-/** @type {Array<[string, [number, number, number]]>} */
+/** @type {Array<['N' | 'E' | 'D', [number, number, number]]>} */
 const WORLD_AXES = [['N', [1, 0, 0]], ['E', [0, 1, 0]], ['D', [0, 0, 1]]];
 
 /**
  * The ground grid in the NED x-y plane (z = 0), `cells` × `cells` of size `cell`, fading into
  * the background towards its edge. Made of one segment per cell edge rather than a few long
  * lines: long lines that pass behind the camera are dropped by some software rasterisers.
+ * @param {number} cell  m
+ * @param {number} cells  along a side
  */
 function makeGrid(cell, cells) {
   const half = (cell * cells) / 2;
+  /** @type {number[]} */
   const pos = [];
+  /** @type {number[]} */
   const col = [];
   const major = new Color(VIEW.GRID_MAJOR);
   const minor = new Color(VIEW.GRID_MINOR);
   const bg = new Color(BACKGROUND);
   const c = new Color();
+  /** @param {number} x0 @param {number} y0 @param {number} x1 @param {number} y1 @param {boolean} isMajor */
   const push = (x0, y0, x1, y1, isMajor) => {
     for (const [x, y] of [[x0, y0], [x1, y1]]) {
       pos.push(x, y, 0);
@@ -68,7 +73,10 @@ function makeGrid(cell, cells) {
   return new LineSegments(g, new LineBasicMaterial({ vertexColors: true }));
 }
 
-/** The GPU's name as a WebGL context reports it ("" when hidden). */
+/**
+ * The GPU's name as a WebGL context reports it ("" when hidden).
+ * @param {WebGLRenderingContext | WebGL2RenderingContext} gl
+ */
 function rendererName(gl) {
   const info = gl.getExtension('WEBGL_debug_renderer_info');
   return String(gl.getParameter(info ? info.UNMASKED_RENDERER_WEBGL : gl.RENDERER) ?? '');
@@ -83,9 +91,14 @@ function probeRendererName() {
   return name;
 }
 
+/** @param {string} name  a renderer's */
 const isSoftware = (name) => /swiftshader|llvmpipe|softpipe|software/i.test(name);
 
+/** The cell of the ground grid for a body of characteristic length `extent` (m). @param {number} extent */
+const cellFor = (extent) => niceStep(Math.max(0.25, extent * 0.75));
+
 export class Stage {
+  /** @param {HTMLCanvasElement} canvas */
   constructor(canvas) {
     // reused every frame: the render loop allocates nothing
     this.scratch = { moved: new Vector3(), err: new Vector3(), screen: new Vector3() };
@@ -119,43 +132,62 @@ export class Stage {
     this.controls.enableDamping = true;
     this.controls.dampingFactor = 0.12;
     this.follow = true;
-    this.lastCg = null; // the CG at the previous follow update (three world)
+    /** @type {Vector3 | null} the CG at the previous follow update (three world) */
+    this.lastCg = null;
     this.scale = 0; // grid cell size now drawn
     this.ground = new Group();
     this.ned.add(this.ground);
     this.showWorldAxes = true;
-    this.setScale(1);
+    const first = this.makeGround(cellFor(1));
+    this.grid = first.grid;
+    this.worldAxes = first.worldAxes;
     this.resetView(new Vector3(), 1);
   }
 
-  /** Rebuild grid and axes for a body of characteristic length `extent` (m). */
+  /**
+   * Rebuild grid and axes for a body of characteristic length `extent` (m).
+   * @param {number} extent
+   */
   setScale(extent) {
-    const cell = niceStep(Math.max(0.25, extent * 0.75));
+    const cell = cellFor(extent);
     if (cell === this.scale) return;
+    const made = this.makeGround(cell);
+    this.grid = made.grid;
+    this.worldAxes = made.worldAxes;
+  }
+
+  /**
+   * Replace the ground's grid and world axes by new ones with cells of `cell` m.
+   * @param {number} cell
+   */
+  makeGround(cell) {
     this.scale = cell;
     for (const c of [...this.ground.children]) {
       this.ground.remove(c);
       disposeTree(c); // the old grid, axes and labels: free their GPU buffers and textures
     }
     const grid = makeGrid(cell, 40);
-    this.grid = grid;
     this.ground.add(grid);
     const L = VIEW.WORLD_AXIS_CELLS * cell;
-    this.worldAxes = new Group();
-    this.worldAxes.visible = this.showWorldAxes;
+    const worldAxes = new Group();
+    worldAxes.visible = this.showWorldAxes;
     for (const [name, dir] of WORLD_AXES) {
       const color = VIEW.WORLD_AXIS_COLOURS[name];
       const a = new Arrow(color, { radius: 0.008 * cell });
       a.set(new Vector3(), new Vector3(...dir), L);
-      this.worldAxes.add(a);
+      worldAxes.add(a);
       const label = makeLabel(name, color, 0.4 * cell);
       label.position.set(dir[0] * (L + 0.4 * cell), dir[1] * (L + 0.4 * cell), dir[2] * (L + 0.4 * cell));
-      this.worldAxes.add(label);
+      worldAxes.add(label);
     }
-    this.ground.add(this.worldAxes);
+    this.ground.add(worldAxes);
+    return { grid, worldAxes };
   }
 
-  /** Show or hide the world's N, E, D axes. */
+  /**
+   * Show or hide the world's N, E, D axes.
+   * @param {boolean} on
+   */
   setWorldAxes(on) {
     this.showWorldAxes = on;
     this.worldAxes.visible = on;
@@ -166,10 +198,14 @@ export class Stage {
    * distance fit for `extent`. Top looks down with north up the screen; Side looks from the
    * east (the starboard side of a body heading north); Front looks from the north, back at
    * a body heading north.
+   * @param {string} name  top, side or front (anything else: nothing happens)
+   * @param {Vector3} targetNed
+   * @param {number} extent  m
    */
   viewFrom(name, targetNed, extent) {
-    /** @type {number[]} */
-    const from = { top: [-1e-3, 0, -1], side: [0, 1, -0.12], front: [1, 0, -0.12] }[name];
+    /** @type {Record<string, number[] | undefined>} */
+    const presets = { top: [-1e-3, 0, -1], side: [0, 1, -0.12], front: [1, 0, -0.12] };
+    const from = presets[name];
     if (!from) return;
     const target = nedToThree([targetNed.x, targetNed.y, targetNed.z]);
     const dist = Math.max(4.5, 6 * extent) * Math.max(1, (1 / this.camera.aspect) ** 0.8);
@@ -179,18 +215,26 @@ export class Stage {
     this.controls.update();
   }
 
-  /** The projector look: white background, darker grid (the page's CSS does the text). */
+  /**
+   * The projector look: white background, darker grid (the page's CSS does the text).
+   * @param {boolean} on
+   */
   setProjector(on) {
     this.scene.background = new Color(on ? '#ffffff' : BACKGROUND);
   }
 
+  /** @param {number} width  CSS px @param {number} height  CSS px */
   resize(width, height) {
     this.renderer.setSize(width, height, false);
     this.camera.aspect = width / Math.max(1, height);
     this.camera.updateProjectionMatrix();
   }
 
-  /** Put the camera back to the default view of `targetNed` (Vector3 in NED) at a distance fit for `extent`. */
+  /**
+   * Put the camera back to the default view of `targetNed` (NED) at a distance fit for `extent`.
+   * @param {Vector3} targetNed
+   * @param {number} extent  m
+   */
   resetView(targetNed, extent) {
     const target = nedToThree([targetNed.x, targetNed.y, targetNed.z]);
     // a portrait screen sees less sideways: step back so the axes still fit
@@ -208,6 +252,8 @@ export class Stage {
    * body's own displacement first means no lag at any speed (a spring alone trails a body at
    * 10 m/s by 4 m, off the screen's edge); the gap left by a reset or a turn of the camera
    * closes smoothly. A jump (reset, new scenario) moves the camera at once.
+   * @param {Vector3} cgWorld
+   * @param {number} dt  s since the last update
    */
   followTo(cgWorld, dt) {
     if (!this.follow) {
@@ -230,7 +276,10 @@ export class Stage {
     this.controls.target.add(step);
   }
 
-  /** Keep the grid under the body: move it by whole cells horizontally (NED x, y). */
+  /**
+   * Keep the grid under the body: move it by whole cells horizontally (NED x, y).
+   * @param {Vector3} cgNed
+   */
   centreGround(cgNed) {
     const c = this.scale * 2;
     this.grid.position.set(Math.round(cgNed.x / c) * c, Math.round(cgNed.y / c) * c, 0);
@@ -241,7 +290,10 @@ export class Stage {
     this.renderer.render(this.scene, this.camera);
   }
 
-  /** Screen position (CSS px, page coordinates) of a three world point; null when behind the camera. */
+  /**
+   * Screen position (CSS px, page coordinates) of a three world point; null when behind the camera.
+   * @param {Vector3} world
+   */
   toScreen(world) {
     const p = this.scratch.screen.copy(world).project(this.camera);
     if (p.z > 1) return null;
