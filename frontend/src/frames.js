@@ -33,12 +33,20 @@ export function makeNedRoot() {
   return root;
 }
 
-/** A NED vector [x, y, z] (array) as a three.js world-frame Vector3. */
+/**
+ * A NED vector [x, y, z] (array) as a three.js world-frame Vector3.
+ * @param {ArrayLike<number>} v
+ * @param {Vector3} [out]
+ */
 export function nedToThree(v, out = new Vector3()) {
   return out.set(v[0], v[1], v[2]).applyMatrix4(NED_TO_THREE);
 }
 
-/** A three.js world-frame Vector3 as a NED array [x, y, z]. */
+/**
+ * A three.js world-frame Vector3 as a NED array [x, y, z].
+ * @param {Vector3} v
+ * @returns {[number, number, number]}
+ */
 export function threeToNed(v) {
   const n = v.clone().applyMatrix4(THREE_TO_NED);
   return [n.x, n.y, n.z];
@@ -47,19 +55,31 @@ export function threeToNed(v) {
 /**
  * FhSim's Quater (w, x, y, z), body → NED, as a three.js Quaternion (x, y, z, w).
  * Used inside the NED root, so it needs no change of axes: only the storage order differs.
+ * @param {ArrayLike<number>} q  w, x, y, z
+ * @param {Quaternion} [out]
  */
 export function quatFromWxyz(q, out = new Quaternion()) {
   return out.set(q[1], q[2], q[3], q[0]).normalize();
 }
 
-/** Rotate a body-frame vector into NED with Quater (w, x, y, z): R(q) v. */
+/**
+ * Rotate a body-frame vector into NED with Quater (w, x, y, z): R(q) v.
+ * @param {ArrayLike<number>} q
+ * @param {ArrayLike<number>} v
+ * @returns {[number, number, number]}
+ */
 export function rotateBodyToNed(q, v) {
   const quat = quatFromWxyz(q);
   const r = new Vector3(v[0], v[1], v[2]).applyQuaternion(quat);
   return [r.x, r.y, r.z];
 }
 
-/** Rotate a NED vector into the body frame: R(q)ᵀ v. */
+/**
+ * Rotate a NED vector into the body frame: R(q)ᵀ v.
+ * @param {ArrayLike<number>} q
+ * @param {ArrayLike<number>} v
+ * @returns {[number, number, number]}
+ */
 export function rotateNedToBody(q, v) {
   const quat = quatFromWxyz(q).invert();
   const r = new Vector3(v[0], v[1], v[2]).applyQuaternion(quat);

@@ -24,7 +24,9 @@ export class TextLabel extends Sprite {
     texture.colorSpace = SRGBColorSpace;
     super(new SpriteMaterial({ map: texture, depthTest: false, transparent: true }));
     this.canvas = canvas;
-    this.ctx = canvas.getContext('2d');
+    const ctx = canvas.getContext('2d');
+    if (!ctx) throw new Error('sixdof: this browser gives no 2-D canvas context for a label');
+    this.ctx = ctx;
     this.texture = texture;
     this.color = color;
     this.text = '';
@@ -35,11 +37,15 @@ export class TextLabel extends Sprite {
     this.setHeight(height);
   }
 
+  /** @param {number} height  drawn height, m */
   setHeight(height) {
     this.scale.set((height * this.canvas.width) / this.canvas.height, height, 1);
   }
 
-  /** Show `text` (redrawn only when it changed). */
+  /**
+   * Show `text` (redrawn only when it changed).
+   * @param {string} text
+   */
   setText(text) {
     if (text === this.text) return;
     this.text = text;
@@ -63,7 +69,10 @@ export class TextLabel extends Sprite {
   }
 }
 
-/** "9.81", "0.052", "1234": three significant digits without exponent noise. */
+/**
+ * "9.81", "0.052", "1234": three significant digits without exponent noise.
+ * @param {number} x
+ */
 export function magnitude(x) {
   if (!Number.isFinite(x)) return '–';
   const a = Math.abs(x);
@@ -76,7 +85,10 @@ export function magnitude(x) {
 
 const MANTISSAS = [1, 2, 5, 10]; // one array: niceStep runs every frame
 
-/** 1, 2 or 5 × 10^k, the smallest not below x: grid cells, force scales, ruler ticks. */
+/**
+ * 1, 2 or 5 × 10^k, the smallest not below x: grid cells, force scales, ruler ticks.
+ * @param {number} x  > 0
+ */
 export function niceStep(x) {
   const p = 10 ** Math.floor(Math.log10(x));
   for (let k = 0; k < MANTISSAS.length; k++) if (MANTISSAS[k] * p >= x * (1 - 1e-12)) return MANTISSAS[k] * p;
