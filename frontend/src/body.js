@@ -13,21 +13,52 @@ import { Arrow, Trail, makeTriad } from './glyphs.js';
 import { emergencyGeometry } from './meshes.js';
 import { VIEW } from './protocol.gen.js';
 
+/** @typedef {import('./messages.gen.js').BodySpec} BodySpec */
+
+/**
+ * What the BodyView says about its mesh and material (the page's banners and tests read it).
+ * @typedef {Object} BodyStatus
+ * @property {string | null} mesh  the Mesh parameter drawn
+ * @property {boolean} meshKnown  false: drawn as the fallback sphere
+ * @property {string | null} [resolved]  the catalogue's name for it
+ * @property {boolean} loaded  its file loaded (or failed)
+ * @property {string} [error]  why it failed
+ * @property {string | null} material  the Material parameter drawn
+ * @property {boolean} materialKnown  false: drawn in grey
+ * @property {string} [color]  the material's colour, #rrggbb
+ * @property {number} [opacity]
+ */
+
 const COLORS = VIEW.GLYPH_COLOURS;
 const STANDARD_GRAVITY = 9.80665; // m/s², the scale of a body without gravity
 
-/** The weight that scales pushes and force arrows: m·g with the body's own g (1 g without gravity). */
+/**
+ * The weight that scales pushes and force arrows: m·g with the body's own g (1 g without gravity).
+ * @param {{Mass?: number, Gravity?: number} | null | undefined} spec
+ */
 export function weightScale(spec) {
   return (spec?.Mass ?? 1) * (Math.abs(spec?.Gravity ?? 0) || STANDARD_GRAVITY);
 }
 export { COLORS as ARROW_COLORS };
 
+/**
+ * `a` if it is three finite numbers, else `fallback`.
+ * @param {readonly number[] | null | undefined} a
+ * @param {readonly number[]} [fallback]
+ * @returns {readonly number[]}
+ */
 function vec3(a, fallback = [0, 0, 0]) {
   return Array.isArray(a) && a.length === 3 && a.every(Number.isFinite) ? a : fallback;
 }
 
 export class BodyView {
-  /** ghost: a translucent body without axes, arrows or trail (a ghost run, ghost.py). */
+  /**
+   * ghost: a translucent body without axes, arrows or trail (a ghost run, ghost.py).
+   * @param {import('three').Object3D} root  the NED root
+   * @param {import('./meshes.js').MeshLibrary} library
+   * @param {import('three').ColorRepresentation} background  the trail fades into it
+   * @param {{ghost?: boolean}} [options]
+   */
   constructor(root, library, background, { ghost = false } = {}) {
     this.ghost = ghost;
     this.root = root;
@@ -36,6 +67,7 @@ export class BodyView {
     this.holder = new Group();
     this.group.add(this.holder);
     root.add(this.group);
+    /** @type {Mesh<import('three').BufferGeometry, import('three').Material>} */
     this.mesh = new Mesh(emergencyGeometry());
     this.holder.add(this.mesh);
     this.triad = makeTriad(1);
@@ -43,18 +75,26 @@ export class BodyView {
     this.arrows = { velocity: new Arrow(COLORS.velocity) };
     for (const a of Object.values(this.arrows)) root.add(a);
     this.trail = new Trail(root, VIEW.GLYPH_COLOURS.trail, background);
+    /** @type {BodySpec | null} */
     this.spec = null;
     this.extentCached = 1;
+    /** @type {string | null} */
     this.meshKey = null;
+    /** @type {string | null} */
     this.materialKey = null;
+    /** @type {BodyStatus} */
     this.status = { mesh: null, meshKnown: true, material: null, materialKnown: true, loaded: false };
     this.cg = new Vector3();
     // reused every frame: the render loop allocates nothing
     this.scratch = { velocity: new Vector3() };
+    /** @type {Promise<void>} the mesh's loading */
     this.loading = Promise.resolve();
   }
 
-  /** Apply a BodySpec from hello (visual parameters and CGOffset); reloads mesh/material only when they change. */
+  /**
+   * Apply a BodySpec from hello (visual parameters and CGOffset); reloads mesh/material only when they change.
+   * @param {BodySpec} spec
+   */
   setSpec(spec) {
     this.spec = spec;
     this.extentCached = this.computeExtent();
@@ -71,7 +111,7 @@ export class BodyView {
     if (spec.Material !== this.materialKey) {
       this.materialKey = spec.Material;
       const { material, known } = this.library.material(spec.Material);
-      /** @type {import('three').Material} */ (this.mesh.material).dispose();
+      this.mesh.material.dispose();
       this.mesh.material = material;
       this.status.material = spec.Material;
       this.status.materialKnown = known;
@@ -99,9 +139,9 @@ export class BodyView {
             this.mesh.geometry = g;
             this.status.loaded = true;
           })
-          .catch((err) => {
+          .catch((/** @type {unknown} */ err) => {
             this.status.meshKnown = false;
-            this.status.error = String(err.message ?? err);
+            this.status.error = err instanceof Error ? err.message : String(err);
             this.status.loaded = true;
           });
       } else {
@@ -125,6 +165,8 @@ export class BodyView {
   /**
    * Pose the body from an interpolated sample {Pos, quat, frame} and update the velocity
    * arrow and the trail. `show` = {triad, velocity, trail}.
+   * @param {{Pos: ArrayLike<number>, quat: import('three').Quaternion, frame: {CGVel?: number[], Vel?: number[]}}} sample
+   * @param {{triad: boolean, velocity: boolean, trail: boolean}} show
    */
   update(sample, show) {
     const { Pos, quat, frame } = sample;
@@ -137,12 +179,20 @@ export class BodyView {
     // the CG's own velocity (the reference point's differs when the body turns about it)
     const v = this.scratch.velocity.fromArray(vec3(frame.CGVel ?? frame.Vel));
     // its length saturates so a fast body's arrow stays on screen; the HUD gives the number
+    /** @param {number} x @param {number} cap */
     const sat = (x, cap) => cap * (1 - Math.exp(-x / cap));
     this.place(this.arrows.velocity, v, sat(v.length() * 0.5, 4 * L), show.velocity && !this.ghost); // where it is in 0.5 s
     this.trail.visible = show.trail && !this.ghost;
     this.trail.add([this.cg.x, this.cg.y, this.cg.z], L * 0.004);
   }
 
+  /**
+   * The arrow along `vec` (a scratch: normalised here) from the CG, `length` m at least 0.15 extents.
+   * @param {Arrow} arrow
+   * @param {Vector3} vec
+   * @param {number} length
+   * @param {boolean} visible
+   */
   place(arrow, vec, length, visible) {
     const n = vec.length();
     if (!visible || !(n > 1e-9)) {
@@ -157,8 +207,10 @@ export class BodyView {
   bodyBox() {
     const g = this.mesh.geometry;
     g.computeBoundingBox();
+    const bounds = g.boundingBox;
+    if (!bounds) throw new Error('sixdof: computeBoundingBox() left no bounding box');
     this.holder.updateMatrix();
-    const box = new Box3().copy(g.boundingBox).applyMatrix4(this.holder.matrix);
+    const box = new Box3().copy(bounds).applyMatrix4(this.holder.matrix);
     return { min: box.min.toArray(), max: box.max.toArray(), size: box.getSize(new Vector3()).toArray() };
   }
 
@@ -167,6 +219,6 @@ export class BodyView {
     for (const a of Object.values(this.arrows)) this.root.remove(a);
     this.trail.clear();
     this.trail.flush();
-    /** @type {import('three').Material} */ (this.mesh.material).dispose();
+    this.mesh.material.dispose();
   }
 }

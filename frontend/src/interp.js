@@ -8,9 +8,44 @@
 import { Quaternion } from 'three';
 import { quatFromWxyz } from './frames.js';
 
+/** @typedef {import('./messages.gen.js').BodyFrame} BodyFrame */
+/** @typedef {import('./messages.gen.js').GhostBody} GhostBody */
+
+/**
+ * A state message as the page keeps it: `gen` counts the hellos received before it (the
+ * caller sets it: a frame sent before a hello belongs to the scenario before it).
+ * @typedef {import('./messages.gen.js').State & {gen: number}} StateFrame
+ */
+
+/** @typedef {StateFrame & {quats: Quaternion[], ghostQuats: Quaternion[] | null}} Buffered */
+
+/**
+ * A body posed for drawing: Pos and quat interpolated, `frame` the nearest received one.
+ * @template F
+ * @typedef {{Pos: number[], quat: Quaternion, frame: F}} Posed
+ */
+
+/** @typedef {Posed<BodyFrame>} BodySample */
+
+/**
+ * What the render loop draws: every body (and the ghost run's, if any) at simulated time t.
+ * @typedef {Object} Sample
+ * @property {number} gen  the StateFrame's
+ * @property {number} t
+ * @property {BodySample[]} bodies
+ * @property {Posed<GhostBody>[] | null} [ghost]
+ */
+
 const LAG = 1.6; // frames behind the newest: absorbs jitter of about one frame
 const KEEP = 120; // frames kept
 
+/**
+ * out = a + (b − a) s, for 3-vectors.
+ * @param {ArrayLike<number>} a
+ * @param {ArrayLike<number>} b
+ * @param {number} s
+ * @param {number[]} out
+ */
 function lerp3(a, b, s, out) {
   out[0] = a[0] + (b[0] - a[0]) * s;
   out[1] = a[1] + (b[1] - a[1]) * s;
@@ -20,15 +55,17 @@ function lerp3(a, b, s, out) {
 
 export class StateBuffer {
   constructor() {
+    /** @type {Buffered[]} oldest first */
     this.frames = [];
     this.period = 1 / 60; // s per frame, estimated from arrivals
-    this.playhead = null; // in seq units
+    /** @type {number | null} in seq units */
+    this.playhead = null;
+    /** @type {number | null} s */
     this.lastArrival = null;
-    /** @type {(frame: any) => void} called with the frame that broke the sequence */
+    /** @type {(frame: StateFrame) => void} called with the frame that broke the sequence */
     this.onDiscontinuity = () => {};
-    /** The sample `sample()` returns: refilled on every call (read it before the next). */
-    this.out = { gen: 0, t: 0, bodies: /** @type {Array<{Pos: number[], quat: Quaternion, frame: any}>} */ ([]),
-      ghost: /** @type {Array<{Pos: number[], quat: Quaternion, frame: any}>|null} */ (null) }; // prettier-ignore
+    /** @type {Sample} The sample `sample()` returns: refilled on every call (read it before the next). */
+    this.out = { gen: 0, t: 0, bodies: [], ghost: null };
   }
 
   clear() {
@@ -37,7 +74,11 @@ export class StateBuffer {
     this.lastArrival = null;
   }
 
-  /** Add a state frame received at `now` (s). */
+  /**
+   * Add a state frame received at `now` (s).
+   * @param {StateFrame} frame
+   * @param {number} now
+   */
   push(frame, now) {
     const last = this.frames[this.frames.length - 1];
     if (last) {
@@ -51,9 +92,9 @@ export class StateBuffer {
         if (dt > 0.002 && dt < 0.5) this.period += 0.05 * (dt - this.period);
       }
     }
-    frame.quats = frame.bodies.map((b) => quatFromWxyz(b.Quater));
-    if (frame.ghost) frame.ghostQuats = frame.ghost.bodies.map((b) => quatFromWxyz(b.Quater));
-    this.frames.push(frame);
+    const quats = frame.bodies.map((b) => quatFromWxyz(b.Quater));
+    const ghostQuats = frame.ghost ? frame.ghost.bodies.map((b) => quatFromWxyz(b.Quater)) : null;
+    this.frames.push(Object.assign(frame, { quats, ghostQuats }));
     if (this.frames.length > KEEP) this.frames.shift();
     this.lastArrival = now;
   }
@@ -65,6 +106,8 @@ export class StateBuffer {
   /**
    * Advance the playhead by dt seconds and return the interpolated pose of every body:
    * {t, bodies: [{Pos, quat (three Quaternion), frame (nearest raw body frame)}]}, or null.
+   * @param {number} dt  s
+   * @returns {Sample | null}
    */
   sample(dt) {
     const n = this.frames.length;
@@ -87,7 +130,7 @@ export class StateBuffer {
     const out = this.out;
     out.gen = b.gen; // set by the caller: which hello the frame came after
     out.t = a.t + (b.t - a.t) * s;
-    while (out.bodies.length < b.bodies.length) out.bodies.push({ Pos: [0, 0, 0], quat: new Quaternion(), frame: null });
+    while (out.bodies.length < b.bodies.length) out.bodies.push({ Pos: [0, 0, 0], quat: new Quaternion(), frame: b.bodies[out.bodies.length] });
     out.bodies.length = b.bodies.length;
     for (let k = 0; k < b.bodies.length; k++) {
       const o = out.bodies[k];
@@ -96,9 +139,10 @@ export class StateBuffer {
       o.frame = s < 0.5 ? a.bodies[k] : b.bodies[k];
     }
     // the ghost run, interpolated the same way (only between two frames that both carry it)
-    if (b.ghost && a.ghost && a.ghost.bodies.length === b.ghost.bodies.length) {
+    // (ghostQuats is there exactly when ghost is)
+    if (b.ghost && a.ghost && a.ghostQuats && b.ghostQuats && a.ghost.bodies.length === b.ghost.bodies.length) {
       out.ghost ??= [];
-      while (out.ghost.length < b.ghost.bodies.length) out.ghost.push({ Pos: [0, 0, 0], quat: new Quaternion(), frame: null });
+      while (out.ghost.length < b.ghost.bodies.length) out.ghost.push({ Pos: [0, 0, 0], quat: new Quaternion(), frame: b.ghost.bodies[out.ghost.length] });
       out.ghost.length = b.ghost.bodies.length;
       for (let k = 0; k < b.ghost.bodies.length; k++) {
         const o = out.ghost[k];

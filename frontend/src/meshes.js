@@ -6,27 +6,53 @@
 // loaders. An unknown name resolves to a fallback (sphere / grey) and says so, so the caller can
 // show a warning instead of an empty scene.
 
-import { BufferGeometry, Color, MeshStandardMaterial, SphereGeometry } from 'three';
+import { BufferGeometry, Color, Mesh, MeshStandardMaterial, SphereGeometry } from 'three';
 import { GLTFLoader } from 'three/addons/loaders/GLTFLoader.js';
 import { OBJLoader } from 'three/addons/loaders/OBJLoader.js';
 import { STLLoader } from 'three/addons/loaders/STLLoader.js';
 import { mergeGeometries, toCreasedNormals } from 'three/addons/utils/BufferGeometryUtils.js';
 
+/**
+ * A mesh of the catalogue (meshes/meshes.json).
+ * @typedef {Object} MeshEntry
+ * @property {string} name
+ * @property {string} file  under meshes/
+ * @property {string[]} [aliases]  FhSim's names for it
+ */
+
+/**
+ * A material of the catalogue (meshes/materials.json), or one made from a CSS colour.
+ * @typedef {Object} MaterialSpec
+ * @property {string} color  CSS colour
+ * @property {number} [metalness]
+ * @property {number} [roughness]
+ * @property {number} [opacity]
+ */
+
 export const FALLBACK_MESH = 'sphere';
+/** @type {MaterialSpec} */
 export const FALLBACK_MATERIAL = { color: '#8a9099', metalness: 0.1, roughness: 0.55 };
 
+/**
+ * @param {URL} url
+ * @returns {Promise<unknown>} the parsed JSON
+ */
 async function getJson(url) {
   const r = await fetch(url);
   if (!r.ok) throw new Error(`${url}: HTTP ${r.status}`);
   return r.json();
 }
 
-/** Geometry of every mesh object in a loaded three.js scene graph, in the graph's root frame. */
+/**
+ * Geometry of every mesh object in a loaded three.js scene graph, in the graph's root frame.
+ * @param {import('three').Object3D} root
+ */
 function collectGeometry(root) {
   root.updateMatrixWorld(true);
+  /** @type {BufferGeometry[]} */
   const parts = [];
   root.traverse((o) => {
-    if (o.isMesh && o.geometry) {
+    if (o instanceof Mesh && o.geometry) {
       const g = o.geometry.clone().applyMatrix4(o.matrixWorld);
       // keep only what every part has, so mergeGeometries accepts them
       const clean = new BufferGeometry();
@@ -37,7 +63,9 @@ function collectGeometry(root) {
     }
   });
   if (parts.length === 0) throw new Error('no mesh in file');
-  const merged = parts.length === 1 ? parts[0] : mergeGeometries(parts);
+  // mergeGeometries returns null (its types say otherwise) when the parts do not match
+  const merged = /** @type {BufferGeometry | null} */ (parts.length === 1 ? parts[0] : mergeGeometries(parts));
+  if (!merged) throw new Error('the parts of the mesh cannot be merged');
   if (!merged.getAttribute('normal')) merged.computeVertexNormals();
   return merged;
 }
@@ -45,20 +73,26 @@ function collectGeometry(root) {
 export class MeshLibrary {
   constructor(base = './') {
     this.base = base;
+    /** @type {MeshEntry[]} */
     this.meshes = [];
+    /** @type {Record<string, MaterialSpec>} */
     this.materials = {};
-    this.cache = new Map(); // file -> Promise<BufferGeometry>
+    /** @type {Map<string, Promise<BufferGeometry>>} file -> its geometry, loading or loaded */
+    this.cache = new Map();
   }
 
   /** Load the catalogue from the server (or, served without the API, from meshes/ itself). */
   async init() {
+    // the server's JSON, as GET api/meshes and meshes/*.json are documented to be
     try {
-      const cat = await getJson(new URL('api/meshes', window.location.href));
+      const cat = /** @type {{meshes: MeshEntry[], materials: Record<string, MaterialSpec>}} */ (
+        await getJson(new URL('api/meshes', window.location.href))
+      );
       this.meshes = cat.meshes;
       this.materials = cat.materials;
     } catch {
-      this.meshes = await getJson(new URL('meshes/meshes.json', window.location.href));
-      this.materials = await getJson(new URL('meshes/materials.json', window.location.href));
+      this.meshes = /** @type {MeshEntry[]} */ (await getJson(new URL('meshes/meshes.json', window.location.href)));
+      this.materials = /** @type {Record<string, MaterialSpec>} */ (await getJson(new URL('meshes/materials.json', window.location.href)));
     }
   }
 
@@ -66,9 +100,13 @@ export class MeshLibrary {
     return this.meshes.map((m) => m.name);
   }
 
-  /** The catalogue entry for a Mesh parameter (name, file, alias; any case; any folder). */
+  /**
+   * The catalogue entry for a Mesh parameter (name, file, alias; any case; any folder).
+   * @param {string | null | undefined} name
+   * @returns {MeshEntry | null}
+   */
   resolve(name) {
-    const key = String(name ?? '').split(/[\\/]/).pop().toLowerCase();
+    const key = (String(name ?? '').split(/[\\/]/).pop() ?? '').toLowerCase(); // split gives one part at least
     if (!key) return null;
     for (const m of this.meshes) {
       const names = [m.name, m.file, ...(m.aliases ?? [])].map((s) => s.toLowerCase());
@@ -77,22 +115,38 @@ export class MeshLibrary {
     return null;
   }
 
-  /** {entry, known}: the entry for `name`, or the fallback sphere with known = false. */
+  /**
+   * {entry, known}: the entry for `name`, or the fallback sphere with known = false (no entry
+   * at all while the catalogue is empty: not loaded).
+   * @param {string | null | undefined} name
+   * @returns {{entry: MeshEntry | undefined, known: boolean}}
+   */
   lookup(name) {
     const entry = this.resolve(name);
     if (entry) return { entry, known: true };
-    return { entry: this.resolve(FALLBACK_MESH) ?? this.meshes[0], known: false };
+    return { entry: this.resolve(FALLBACK_MESH) ?? this.meshes.at(0), known: false };
   }
 
-  /** The geometry of a catalogue entry (loaded once, shared). */
+  /**
+   * The geometry of a catalogue entry (loaded once, shared).
+   * @param {MeshEntry} entry
+   */
   geometry(entry) {
-    if (!this.cache.has(entry.file)) this.cache.set(entry.file, this.load(entry));
-    return this.cache.get(entry.file);
+    let geometry = this.cache.get(entry.file);
+    if (!geometry) {
+      geometry = this.load(entry);
+      this.cache.set(entry.file, geometry);
+    }
+    return geometry;
   }
 
+  /**
+   * @param {MeshEntry} entry
+   * @returns {Promise<BufferGeometry>}
+   */
   async load(entry) {
     const url = new URL(`meshes/${entry.file}`, window.location.href).toString();
-    const ext = entry.file.split('.').pop().toLowerCase();
+    const ext = (entry.file.split('.').pop() ?? '').toLowerCase();
     if (ext === 'glb' || ext === 'gltf') {
       const gltf = await new GLTFLoader().loadAsync(url);
       return collectGeometry(gltf.scene);
@@ -113,6 +167,7 @@ export class MeshLibrary {
   /**
    * A Material parameter as a three.js material: FhSim names from materials.json, otherwise
    * any CSS colour ("tomato", "#ff8800", "rgb(…)"). Returns {material, known}.
+   * @param {string} name
    */
   material(name) {
     const spec = this.materials[name] ?? this.materialCaseless(name);
@@ -135,6 +190,7 @@ export class MeshLibrary {
     return { material, known };
   }
 
+  /** @param {string} name @returns {MaterialSpec | null} */
   materialCaseless(name) {
     const key = String(name ?? '').toLowerCase();
     for (const [k, v] of Object.entries(this.materials)) if (k.toLowerCase() === key) return v;
