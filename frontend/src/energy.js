@@ -7,6 +7,7 @@
 
 import { FLIP_LEVEL } from './protocol.gen.js';
 
+/** @type {Array<[string, string, 'TranslationalEnergy' | 'RotationalEnergy' | 'PotentialEnergy' | 'TotalEnergy']>} key, label, the frame's field */
 const ROWS = [
   ['trans', 'Translation KE', 'TranslationalEnergy'],
   ['rot', 'Rotation KE', 'RotationalEnergy'],
@@ -14,7 +15,10 @@ const ROWS = [
   ['total', 'Total', 'TotalEnergy'],
 ];
 
-/** A number in J with 4 significant digits (or an exponent when tiny). */
+/**
+ * A number in J with 4 significant digits (or an exponent when tiny).
+ * @param {number} x
+ */
 function joules(x) {
   if (!Number.isFinite(x)) return '–';
   const a = Math.abs(x);
@@ -27,6 +31,7 @@ export class EnergyBars {
   /** @param {HTMLElement} el  the #energy box */
   constructor(el) {
     this.el = el;
+    /** @type {Record<string, {bar: HTMLElement, value: HTMLElement, shownWidth: number, shownLeft: number}>} */
     this.rows = {};
     const table = document.createElement('div');
     table.className = 'energy-rows';
@@ -44,11 +49,13 @@ export class EnergyBars {
     }
     this.drift = Object.assign(document.createElement('div'), { className: 'energy-drift' });
     el.append(Object.assign(document.createElement('div'), { className: 'energy-title', textContent: 'Energy' }), table, this.drift);
-    this.reference = null; // the total at the last reset
+    /** @type {number | null} the total at the last reset */
+    this.reference = null;
     this.range = 0; // J: the largest |value| since the last reset, the bars' full width
     this.lastDrift = NaN;
   }
 
+  /** @param {boolean} on */
   setVisible(on) {
     this.el.hidden = !on;
   }
@@ -59,10 +66,15 @@ export class EnergyBars {
     this.range = 0;
   }
 
-  /** Follow a body frame; `labels`: rewrite the numbers now (a few times a second). */
+  /**
+   * Follow a body frame; `labels`: rewrite the numbers now (a few times a second).
+   * @param {import('./messages.gen.js').BodyFrame | null | undefined} body
+   * @param {boolean} labels
+   */
   update(body, labels) {
     if (this.el.hidden || !body) return;
-    if (this.reference === null) this.reference = body.TotalEnergy;
+    this.reference ??= body.TotalEnergy;
+    const reference = this.reference;
     // index loops: destructuring in for-of would allocate an iterator every frame
     for (let k = 0; k < ROWS.length; k++) this.range = Math.max(this.range, Math.abs(body[ROWS[k][2]]));
     const range = this.range || 1;
@@ -81,9 +93,9 @@ export class EnergyBars {
       if (labels) row.value.textContent = joules(x);
     }
     if (labels) {
-      const drift = body.TotalEnergy - this.reference;
+      const drift = body.TotalEnergy - reference;
       this.lastDrift = drift;
-      const rel = Math.abs(this.reference) > 1e-12 ? ` (${((100 * drift) / Math.abs(this.reference)).toPrecision(2)} %)` : '';
+      const rel = Math.abs(reference) > 1e-12 ? ` (${((100 * drift) / Math.abs(reference)).toPrecision(2)} %)` : '';
       this.drift.textContent = `drift since reset ΔE = ${drift === 0 ? '0' : drift.toExponential(2)} J${rel}`;
     }
   }
@@ -97,6 +109,7 @@ export class FlipCounter {
   /** @param {HTMLElement} el */
   constructor(el) {
     this.el = el;
+    /** @type {number | null} the body axis counted on (0, 1, 2), or none */
     this.axis = null;
     this.level = 0;
     this.sign = 1;
@@ -104,7 +117,11 @@ export class FlipCounter {
     this.initial = 0;
   }
 
-  /** Count on `axis` (0, 1, 2) from the initial component `initial`; null: no counter. */
+  /**
+   * Count on `axis` (0, 1, 2) from the initial component `initial`; null: no counter.
+   * @param {number | null} axis
+   * @param {number} initial
+   */
   start(axis, initial) {
     this.axis = axis;
     this.initial = initial;
@@ -119,6 +136,7 @@ export class FlipCounter {
     this.show();
   }
 
+  /** @param {import('./messages.gen.js').BodyFrame | null | undefined} body */
   update(body) {
     if (this.axis === null || !body || !(this.level > 0)) return;
     if (body.AngVel[this.axis] * this.sign < -this.level) {

@@ -11,11 +11,15 @@ import { Arrow } from './glyphs.js';
 import { TextLabel, magnitude, niceStep } from './labels.js';
 import { VIEW } from './protocol.gen.js';
 
+/** @typedef {import('./body.js').BodyView} BodyView */
+/** @typedef {import('./interp.js').BodySample} BodySample */
+
 const TEACH_COLOURS = VIEW.GLYPH_COLOURS;
 
 const MIN_LENGTH = 0.12; // × body extent
 const MAX_LENGTH = 5; // × body extent
 const Z = new Vector3(0, 0, 1);
+/** @type {Record<import('./messages.gen.js').AppliedLoad['source'], string | undefined>} */
 const SOURCE_NAMES = { constant: 'F', push: 'push', spring: 'pull' };
 
 const arcGeometry = new TorusGeometry(1, 0.05, 8, 48, 1.5 * Math.PI);
@@ -26,6 +30,7 @@ const arcHead = new ConeGeometry(0.14, 0.32, 16).translate(0, 0.16, 0);
  * tip of the axis (the right-hand rule), with a head at its end.
  */
 export class MomentArc extends Group {
+  /** @param {import('three').ColorRepresentation} color */
   constructor(color) {
     super();
     const material = new MeshLambertMaterial({ color, emissive: color, emissiveIntensity: 0.35 });
@@ -38,7 +43,12 @@ export class MomentArc extends Group {
     this.renderOrder = 2;
   }
 
-  /** About the unit `axis` (NED) at `origin`, with radius `radius` (m). */
+  /**
+   * About the unit `axis` (NED) at `origin`, with radius `radius` (m).
+   * @param {Vector3} origin
+   * @param {Vector3} axis
+   * @param {number} radius
+   */
   set(origin, axis, radius) {
     this.visible = true;
     this.position.copy(origin);
@@ -49,7 +59,11 @@ export class MomentArc extends Group {
 
 /** One labelled force arrow. */
 class ForceGlyph {
-  /** @param {'left' | 'right'} side */
+  /**
+   * @param {import('three').Object3D} parent
+   * @param {string} color  CSS colour
+   * @param {'left' | 'right'} side  of the label
+   */
   constructor(parent, color, side = 'right') {
     this.arrow = new Arrow(color);
     this.label = new TextLabel(color, 0.2, side);
@@ -86,6 +100,7 @@ export class FreeBodyDiagram {
     }; // prettier-ignore
   }
 
+  /** @param {boolean} on */
   setVisible(on) {
     this.visible = on;
     this.group.visible = on;
@@ -95,6 +110,12 @@ export class FreeBodyDiagram {
    * Draw for one body: `view` (BodyView: its drawn CG and extent), `body` the interpolated
    * sample {quat, frame}, `spec` its BodySpec, `weight` its m·g (N, the scale's reference),
    * `thick` a line-width factor (the projector), `labels` whether to rewrite the texts now.
+   * @param {BodyView} view
+   * @param {BodySample} body
+   * @param {import('./messages.gen.js').BodySpec | null} spec
+   * @param {number} weightN
+   * @param {number} thick
+   * @param {boolean} labels
    */
   update(view, body, spec, weightN, thick, labels) {
     if (!this.visible) return;
@@ -139,6 +160,18 @@ export class FreeBodyDiagram {
     }
   }
 
+  /**
+   * Draw `glyph` for the force `vec` at `origin`, labelled `name`, its magnitude and `unit`.
+   * @param {ForceGlyph} glyph
+   * @param {Vector3} origin
+   * @param {Vector3} vec
+   * @param {string} name
+   * @param {string} unit
+   * @param {number} extent  the body's, m
+   * @param {number} radius  the arrow's, m
+   * @param {number} textHeight  m
+   * @param {boolean} labels  rewrite the text now
+   */
   place(glyph, origin, vec, name, unit, extent, radius, textHeight, labels) {
     const size = vec.length();
     if (!(size > 1e-9)) return glyph.hide();

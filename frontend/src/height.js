@@ -12,6 +12,7 @@ const TICKS = 7; // ticks drawn around the body's height
 const INK = '#343a40';
 
 export class HeightGuide {
+  /** @param {import('three').Object3D} root  the NED root */
   constructor(root) {
     this.group = new Group();
     root.add(this.group);
@@ -32,11 +33,17 @@ export class HeightGuide {
     this.scratch = new Vector3();
   }
 
+  /** @param {boolean} on */
   setVisible(on) {
     this.visible = on;
     this.group.visible = on;
   }
 
+  /**
+   * Draw for the body `view` (its drawn CG and extent); `labels`: rewrite the texts now.
+   * @param {import('./body.js').BodyView} view
+   * @param {boolean} labels
+   */
   update(view, labels) {
     if (!this.visible) return;
     const cg = view.cg; // NED

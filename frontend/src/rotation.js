@@ -33,6 +33,9 @@ import { TextLabel, magnitude } from './labels.js';
 import { inertiaTensor } from './input.js';
 import { VIEW } from './protocol.gen.js';
 
+/** @typedef {import('./body.js').BodyView} BodyView */
+/** @typedef {import('./interp.js').BodySample} BodySample */
+
 const COLOURS = VIEW.GLYPH_COLOURS;
 const Z = new Vector3(0, 0, 1);
 
@@ -83,6 +86,7 @@ export function symmetricEigen(m) {
 
 /** ω and L about the CG, as labelled world-frame arrows. */
 export class OmegaAndL {
+  /** @param {import('three').Object3D} root  the NED root */
   constructor(root) {
     this.group = new Group();
     root.add(this.group);
@@ -100,6 +104,7 @@ export class OmegaAndL {
     this.scaleW = 0; // m per rad/s
   }
 
+  /** @param {boolean} on */
   setVisible(on) {
     this.visible = on;
     this.group.visible = on;
@@ -111,6 +116,14 @@ export class OmegaAndL {
     this.scaleW = 0;
   }
 
+  /**
+   * Draw for one body: `view` its BodyView, `body` its interpolated sample, `thick` a
+   * line-width factor (the projector), `labels` whether to rewrite the texts now.
+   * @param {BodyView} view
+   * @param {BodySample} body
+   * @param {number} thick
+   * @param {boolean} labels
+   */
   update(view, body, thick, labels) {
     if (!this.visible) return;
     const frame = body.frame;
@@ -162,7 +175,9 @@ export class OmegaAndL {
 
 /** A unit sphere as line segments: the three great circles and four parallels of z. */
 function ellipsoidLines(segments = 64) {
+  /** @type {number[]} */
   const pos = [];
+  /** @param {(a: number) => number[]} f  a point of the ring at angle a */
   const ring = (f) => {
     for (let k = 0; k < segments; k++) {
       const a = (2 * Math.PI * k) / segments;
@@ -182,7 +197,10 @@ function ellipsoidLines(segments = 64) {
   return g;
 }
 
-/** A unit circle in the x-y plane, for a LineLoop. */
+/**
+ * A unit circle in the x-y plane, for a LineLoop.
+ * @param {number} segments
+ */
 function circleLine(segments) {
   const pos = [];
   for (let k = 0; k < segments; k++) pos.push(Math.cos((2 * Math.PI * k) / segments), Math.sin((2 * Math.PI * k) / segments), 0);
@@ -193,6 +211,10 @@ function circleLine(segments) {
 
 /** A line of up to `capacity` points whose buffer is allocated once (a ring drawn in order). */
 class TraceLine extends Line {
+  /**
+   * @param {import('three').ColorRepresentation} color
+   * @param {number} [capacity]  points
+   */
   constructor(color, capacity = 2400) {
     const geometry = new BufferGeometry();
     geometry.setAttribute('position', new Float32BufferAttribute(new Float32Array(capacity * 3), 3));
@@ -210,7 +232,11 @@ class TraceLine extends Line {
     this.geometry.setDrawRange(0, 0);
   }
 
-  /** Append a point (skipping moves below `minStep`); a full line starts over. */
+  /**
+   * Append a point (skipping moves below `minStep`); a full line starts over.
+   * @param {Vector3} p
+   * @param {number} minStep
+   */
   append(p, minStep) {
     if (this.last.distanceToSquared(p) < minStep * minStep) return;
     if (this.count >= this.capacity) this.count = 0;
@@ -226,6 +252,7 @@ class TraceLine extends Line {
 }
 
 export class Poinsot {
+  /** @param {import('three').Object3D} root  the NED root */
   constructor(root) {
     // in the body: the ellipsoid and the polhode, about the CG
     this.bodyPart = new Group();
@@ -246,7 +273,9 @@ export class Poinsot {
     this.visible = false;
     this.worldPart.visible = false;
     this.bodyPart.visible = false;
+    /** @type {BodyView | null} the body whose group holds the ellipsoid */
     this.attachedTo = null;
+    /** @type {string | null} the inertia the ellipsoid was made for */
     this.specKey = null;
     this.principal = { values: [1, 1, 1], vectors: new Matrix3() };
     this.s = 0; // m per rad/s
@@ -255,6 +284,7 @@ export class Poinsot {
     this.scratch = { w: new Vector3(), wb: new Vector3(), n: new Vector3(), q: new Quaternion(), m4: new Matrix4() };
   }
 
+  /** @param {boolean} on */
   setVisible(on) {
     this.visible = on;
     this.worldPart.visible = on;
@@ -267,7 +297,11 @@ export class Poinsot {
     this.herpolhode.restart();
   }
 
-  /** Follow the body's inertia (Mass, InertiaRadi or Inertia changed: a new ellipsoid). */
+  /**
+   * Follow the body's inertia (Mass, InertiaRadi or Inertia changed: a new ellipsoid).
+   * @param {BodyView} view
+   * @param {import('./messages.gen.js').BodySpec} spec
+   */
   setSpec(view, spec) {
     const key = JSON.stringify([spec.Mass, spec.InertiaRadi, spec.Inertia, spec.CGOffset]);
     if (this.attachedTo !== view) {
@@ -285,6 +319,11 @@ export class Poinsot {
     this.clear();
   }
 
+  /**
+   * @param {BodyView} view
+   * @param {BodySample} body
+   * @param {number} thick  line-width factor
+   */
   update(view, body, thick) {
     if (!this.visible || !this.attachedTo) return;
     const frame = body.frame;

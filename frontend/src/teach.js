@@ -42,7 +42,10 @@ export class Teaching {
     this.set({ forces: false, omegaL: false, poinsot: false, energy: false, ground: false });
   }
 
-  /** Show or hide overlays: {forces, omegaL, poinsot, energy, ground} (booleans). */
+  /**
+   * Show or hide overlays: {forces, omegaL, poinsot, energy, ground} (booleans).
+   * @param {{forces?: boolean, omegaL?: boolean, poinsot?: boolean, energy?: boolean, ground?: boolean}} show
+   */
   set(show) {
     this.fbd.setVisible(!!show.forces);
     this.omegaL.setVisible(!!show.omegaL);
@@ -54,7 +57,12 @@ export class Teaching {
     this.lastLabels = -Infinity; // write the texts of what just appeared at once
   }
 
-  /** A new scenario or a changed parameter: new scales, traces, energy reference. */
+  /**
+   * A new scenario or a changed parameter: new scales, traces, energy reference.
+   * @param {import('./body.js').BodyView | null | undefined} view  the selected body's
+   * @param {import('./messages.gen.js').BodySpec | null | undefined} spec  its spec
+   * @param {import('./messages.gen.js').PresetInfo | undefined} preset  the scenario's, unless changed since
+   */
   restart(view, spec, preset) {
     this.omegaL.rescale();
     if (view && spec) this.poinsot.setSpec(view, spec);
@@ -71,7 +79,10 @@ export class Teaching {
     this.flips.restart();
   }
 
-  /** Every received frame of the selected body (the counter must see each one). */
+  /**
+   * Every received frame of the selected body (the counter must see each one).
+   * @param {import('./messages.gen.js').BodyFrame | null | undefined} body
+   */
   frame(body) {
     this.flips.update(body);
   }
@@ -79,6 +90,9 @@ export class Teaching {
   /**
    * Every rendered frame: `view` the selected BodyView, `body` its interpolated sample.
    * (A distinct name: benchmarks/bench_overlays.py finds the overlays' allocations by it.)
+   * @param {import('./body.js').BodyView | null | undefined} view
+   * @param {import('./interp.js').BodySample | undefined} body
+   * @param {number} nowMs
    */
   drawOverlays(view, body, nowMs) {
     if (!view || !body?.frame?.CGPos) return;
