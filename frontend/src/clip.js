@@ -11,7 +11,7 @@ export class Clip {
   /**
    * @param {object} opts
    * @param {HTMLCanvasElement} opts.source  the WebGL canvas
-   * @param {(id: string) => HTMLElement} opts.$
+   * @param {(id: string) => HTMLElement | null} opts.$  the page's element of that id
    * @param {(text: string) => void} opts.onError
    * @param {(blob: Blob|null, recording: boolean) => void} opts.onChange
    */
@@ -22,11 +22,13 @@ export class Clip {
     this.onChange = onChange;
     this.canvas = document.createElement('canvas');
     this.ctx = /** @type {CanvasRenderingContext2D} */ (this.canvas.getContext('2d'));
+    /** @type {MediaRecorder | null} */
     this.recorder = null;
     this.chunks = /** @type {Blob[]} */ ([]);
-    /** The last clip (tests read it), and how many frames went into it. */
+    /** @type {Blob | null} The last clip (tests read it), and how many frames went into it. */
     this.blob = null;
     this.frames = 0;
+    /** @type {number | null} */
     this.stopTimer = null;
   }
 
@@ -67,7 +69,7 @@ export class Clip {
   }
 
   stop() {
-    clearTimeout(this.stopTimer);
+    clearTimeout(this.stopTimer ?? undefined);
     if (this.recorder && this.recorder.state !== 'inactive') this.recorder.stop();
   }
 

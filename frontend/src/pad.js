@@ -5,6 +5,7 @@
 
 import { Vector3 } from 'three';
 import { threeToNed } from './frames.js';
+import { mustFind } from './dom.js';
 import { momentFor } from './input.js';
 
 const RATE = 1000 / 30; // ms between pushes while the stick is held
@@ -14,8 +15,8 @@ export class PushPad {
    * @param {object} deps
    * @param {HTMLElement} deps.container  where the pad is drawn (over the view)
    * @param {import('./scene.js').Stage} deps.stage
-   * @param {() => any} deps.getBody  the selected BodyView ({spec})
-   * @param {() => any} deps.getFrame  its newest state frame ({Quater})
+   * @param {() => {spec: import('./messages.gen.js').BodySpec | null} | null | undefined} deps.getBody  the selected BodyView ({spec})
+   * @param {() => {Quater: number[]} | null | undefined} deps.getFrame  its newest state frame ({Quater})
    * @param {() => {pushAccel: number, pushAlpha: number}} deps.getPanel
    * @param {(source: string, input: object|null) => void} deps.push
    */
@@ -29,6 +30,7 @@ export class PushPad {
     this.stick = [0, 0]; // right, up on the screen, each in [-1, 1]
     this.twist = 0; // -1, 0, 1: about D (down), seen from above clockwise for +1
     this.held = false; // a finger on the stick
+    /** @type {number | null} the interval that repeats the push */
     this.timer = null;
     this.el = document.createElement('div');
     this.el.id = 'pad';
@@ -39,15 +41,15 @@ export class PushPad {
       '<div class="pad-twist"><button type="button" data-twist="-1" aria-label="Twist left">⟲</button>' +
       '<button type="button" data-twist="1" aria-label="Twist right">⟳</button></div>';
     container.appendChild(this.el);
-    this.base = /** @type {HTMLElement} */ (this.el.querySelector('.pad-stick'));
-    this.knob = /** @type {HTMLElement} */ (this.el.querySelector('.pad-knob'));
+    this.base = mustFind(this.el, '.pad-stick', HTMLElement);
+    this.knob = mustFind(this.el, '.pad-knob', HTMLElement);
     this.base.addEventListener('pointerdown', (ev) => this.grab(ev));
     this.base.addEventListener('pointermove', (ev) => this.move(ev));
     for (const t of ['pointerup', 'pointercancel', 'lostpointercapture']) {
       this.base.addEventListener(t, () => this.release());
     }
-    for (const b of this.el.querySelectorAll('[data-twist]')) {
-      const button = /** @type {HTMLElement} */ (b);
+    for (const button of this.el.querySelectorAll('[data-twist]')) {
+      if (!(button instanceof HTMLElement)) continue; // (the two buttons above)
       button.addEventListener('pointerdown', (ev) => {
         ev.preventDefault();
         this.twist = Number(button.dataset.twist);
@@ -64,6 +66,7 @@ export class PushPad {
     this.show(window.matchMedia('(pointer: coarse)').matches);
   }
 
+  /** @param {boolean} on */
   show(on) {
     this.el.hidden = !on;
     document.body.classList.toggle('pad-open', on);
@@ -74,12 +77,14 @@ export class PushPad {
     return !this.el.hidden;
   }
 
+  /** @param {boolean} on */
   setEnabled(on) {
     this.enabled = on;
     this.el.classList.toggle('disabled', !on);
     if (!on) this.release();
   }
 
+  /** @param {PointerEvent} ev */
   grab(ev) {
     if (!this.enabled) return;
     ev.preventDefault();
@@ -89,6 +94,7 @@ export class PushPad {
     this.start();
   }
 
+  /** @param {PointerEvent} ev */
   move(ev) {
     if (!this.held) return;
     const r = this.base.getBoundingClientRect();
@@ -127,7 +133,9 @@ export class PushPad {
 
   /** Force along the stick in the view plane (Mass × Key push), moment about D (I × Key turn). */
   send() {
-    const spec = this.getBody()?.spec ?? { Mass: 1, InertiaRadi: [0.5, 0.5, 0.5] };
+    /** @type {{Mass: number, InertiaRadi: [number, number, number]}} */
+    const unknownBody = { Mass: 1, InertiaRadi: [0.5, 0.5, 0.5] };
+    const spec = this.getBody()?.spec ?? unknownBody;
     const panel = this.getPanel();
     const cam = this.stage.camera;
     const right = new Vector3().setFromMatrixColumn(cam.matrixWorld, 0);

@@ -3,6 +3,8 @@
 // snapshot of the room (POST /api/rooms/{room}/share) and the link opens a fresh room name
 // with it, so opening a link never overwrites anyone's room (server/snapshots.py).
 
+import { mustFind } from './dom.js';
+
 const WHAT = {
   start: 'the scenario, from the start',
   now: 'this moment (paused there)',
@@ -22,11 +24,11 @@ export class Share {
     this.room = room;
     this.token = token;
     this.onError = onError;
-    /** The last link made (tests read it). */
+    /** @type {string | null} The last link made (tests read it). */
     this.url = null;
-    const form = /** @type {HTMLFormElement} */ (el.querySelector('form'));
-    this.output = /** @type {HTMLInputElement} */ (el.querySelector('input[readonly]'));
-    const choices = /** @type {HTMLElement} */ (el.querySelector('.share-what'));
+    const form = mustFind(el, 'form', HTMLFormElement);
+    this.output = mustFind(el, 'input[readonly]', HTMLInputElement);
+    const choices = mustFind(el, '.share-what', HTMLElement);
     for (const [value, text] of Object.entries(WHAT)) {
       const label = document.createElement('label');
       const radio = document.createElement('input');
@@ -37,7 +39,7 @@ export class Share {
     }
     form.addEventListener('submit', (ev) => {
       ev.preventDefault();
-      const what = /** @type {HTMLInputElement} */ (form.querySelector('input[name=what]:checked')).value;
+      const what = mustFind(form, 'input[name=what]:checked', HTMLInputElement).value;
       this.make(what);
     });
     el.querySelector('[data-act=copy]')?.addEventListener('click', () => this.copy());
@@ -48,12 +50,17 @@ export class Share {
     this.el.hidden = !open;
   }
 
+  /**
+   * Make a link to a new room with a snapshot of this one.
+   * @param {string} what  start, now or recording (WHAT's keys)
+   */
   async make(what) {
     const api = new URL(`api/rooms/${encodeURIComponent(this.room)}/share`, window.location.href);
     api.searchParams.set('what', what);
     if (this.token) api.searchParams.set('token', this.token);
     try {
       const reply = await fetch(api, { method: 'POST' });
+      /** @type {{id: string, detail?: unknown}} the snapshot made, or FastAPI's error */
       const body = await reply.json();
       if (!reply.ok) throw new Error(typeof body.detail === 'string' ? body.detail : reply.statusText);
       const link = new URL(window.location.pathname, window.location.href);
@@ -65,7 +72,7 @@ export class Share {
       this.output.hidden = false;
       this.output.select();
     } catch (err) {
-      this.onError(`Share: ${err.message}`);
+      this.onError(`Share: ${err instanceof Error ? err.message : String(err)}`);
     }
   }
 

@@ -6,17 +6,39 @@
 // from here" takes the room itself back to the shown frame (go_back), and "Undo" returns to
 // the present it left, until the next change (docs/recording.md).
 
+import { mustFind } from './dom.js';
 import { quatFromWxyz } from './frames.js';
 
+/** @typedef {import('./messages.gen.js').ClientMessage} ClientMessage */
+/** @typedef {import('./messages.gen.js').ErrorMessage} ErrorMessage */
+
+/**
+ * A past frame, re-simulated (GET api/rooms/{room}/recording/frame): the state message's t
+ * and bodies, and whether it is the newest recorded frame.
+ * @typedef {Object} PastFrame
+ * @property {number} t
+ * @property {import('./messages.gen.js').BodyFrame[]} bodies
+ * @property {boolean} last
+ */
+
+/** @param {number} t */
 const fmt = (t) => t.toFixed(2);
+
+/**
+ * The `detail` of a JSON error reply (FastAPI's), if it is a string.
+ * @param {unknown} body
+ */
+function detailOf(body) {
+  return body && typeof body === 'object' && 'detail' in body && typeof body.detail === 'string' ? body.detail : null;
+}
 
 export class Timeline {
   /**
    * @param {HTMLElement} el  the #timeline bar
    * @param {object} opts
    * @param {string} opts.room
-   * @param {(msg: object, handlers?: object) => string|null} opts.send
-   * @param {(frame: any) => void} opts.onShow  a past frame to draw, or null to go live
+   * @param {(msg: ClientMessage, handlers?: {onAck?: () => void, onError?: (error: ErrorMessage) => void}) => string|null} opts.send
+   * @param {(frame: PastFrame | null) => void} opts.onShow  a past frame to draw, or null to go live
    * @param {(text: string) => void} opts.onError
    */
   constructor(el, { room, send, onShow, onError }) {
@@ -25,27 +47,29 @@ export class Timeline {
     this.send = send;
     this.onShow = onShow;
     this.onError = onError;
-    /** The past frame shown, or null: live. */
+    /** @type {PastFrame | null} The past frame shown, or null: live. */
     this.frame = null;
     this.from = 0; // s, the recording's start
     this.now = 0; // s, the newest live frame
+    /** @type {number | null} */
     this.forkedAt = null;
     this.canControl = true;
-    this.pending = null; // the request in flight: [t, offset]
-    this.queued = null; // the newest request asked for meanwhile (latest wins)
+    /** @type {[number, number] | null} the request in flight: [t, offset] */
+    this.pending = null;
+    /** @type {[number, number] | null} the newest request asked for meanwhile (latest wins) */
+    this.queued = null;
     this.requests = 0; // answers received (tests wait on it)
-    /** The sample the render loop draws while a past frame is shown (as StateBuffer's). */
-    this.sample = { gen: 0, t: 0, bodies: /** @type {any[]} */ ([]) };
+    /** @type {import('./interp.js').Sample} The sample the render loop draws while a past frame is shown (as StateBuffer's). */
+    this.sample = { gen: 0, t: 0, bodies: [] };
 
-    const $ = (sel) => /** @type {HTMLElement} */ (el.querySelector(sel));
-    this.slider = /** @type {HTMLInputElement} */ ($('input[type=range]'));
-    this.label = $('.timeline-t');
-    this.liveButton = /** @type {HTMLButtonElement} */ ($('[data-act=live]'));
-    this.resumeButton = /** @type {HTMLButtonElement} */ ($('[data-act=resume]'));
-    this.undoButton = /** @type {HTMLButtonElement} */ ($('[data-act=undo]'));
+    this.slider = mustFind(el, 'input[type=range]', HTMLInputElement);
+    this.label = mustFind(el, '.timeline-t', HTMLElement);
+    this.liveButton = mustFind(el, '[data-act=live]', HTMLButtonElement);
+    this.resumeButton = mustFind(el, '[data-act=resume]', HTMLButtonElement);
+    this.undoButton = mustFind(el, '[data-act=undo]', HTMLButtonElement);
     this.slider.addEventListener('input', () => this.showAt(Number(this.slider.value)));
-    $('[data-act=back]').addEventListener('click', () => this.stepBack());
-    $('[data-act=forward]').addEventListener('click', () => this.stepForward());
+    mustFind(el, '[data-act=back]', HTMLElement).addEventListener('click', () => this.stepBack());
+    mustFind(el, '[data-act=forward]', HTMLElement).addEventListener('click', () => this.stepForward());
     this.liveButton.addEventListener('click', () => this.live());
     this.resumeButton.addEventListener('click', () => this.resumeHere());
     this.undoButton.addEventListener('click', () => this.undo());
@@ -56,7 +80,11 @@ export class Timeline {
     return this.frame !== null;
   }
 
-  /** Every live state frame: the span grows, the undo offer follows the room. */
+  /**
+   * Every live state frame: the span grows, the undo offer follows the room.
+   * @param {import('./messages.gen.js').Status} st
+   * @param {number} t
+   */
   status(st, t) {
     this.from = st.recorded_from ?? 0;
     this.now = t;
@@ -64,24 +92,34 @@ export class Timeline {
     this.render();
   }
 
+  /** @param {boolean} on  this page may steer the room (not a watcher) */
   setCanControl(on) {
     this.canControl = on;
     this.render();
   }
 
-  /** The frame at or before t (offset frames from it), re-simulated from the recording. */
+  /**
+   * The frame at or before t (offset frames from it), re-simulated from the recording.
+   * @param {number} t
+   * @param {number} [offset]
+   * @returns {Promise<PastFrame>}
+   */
   async fetchFrame(t, offset = 0) {
     const url = new URL(`api/rooms/${encodeURIComponent(this.room)}/recording/frame`, window.location.href);
     url.searchParams.set('t', String(Math.max(0, t)));
     url.searchParams.set('offset', String(offset));
     const reply = await fetch(url);
-    const body = await reply.json();
-    if (!reply.ok) throw new Error(typeof body.detail === 'string' ? body.detail : reply.statusText);
+    const body = /** @type {unknown} */ (await reply.json());
+    if (!reply.ok) throw new Error(detailOf(body) ?? reply.statusText);
     this.requests += 1;
-    return body;
+    return /** @type {PastFrame} */ (body); // as the endpoint answers (server/rest.py)
   }
 
-  /** Show the frame at or before t (offset frames from it); latest request wins. */
+  /**
+   * Show the frame at or before t (offset frames from it); latest request wins.
+   * @param {number} t
+   * @param {number} [offset]
+   */
   showAt(t, offset = 0) {
     if (this.pending) {
       this.queued = [t, offset];
@@ -94,7 +132,7 @@ export class Timeline {
         if (body.last && offset > 0) this.live();
         else this.show(body);
       })
-      .catch((err) => this.onError(`Timeline: ${err.message}`))
+      .catch((/** @type {unknown} */ err) => this.onError(`Timeline: ${err instanceof Error ? err.message : String(err)}`))
       .finally(() => {
         this.pending = null;
         const next = this.queued;
@@ -107,6 +145,9 @@ export class Timeline {
    * Play the recorded past forward from `from` to `to` (s) at `speed`, frame by frame, each
    * shown when the wall clock says (a frame that comes late is shown late, none is skipped).
    * Resolves with the frames shown.
+   * @param {number} from  s
+   * @param {number} to  s
+   * @param {number} [speed]
    */
   async play(from, to, speed = 1) {
     let frame = await this.fetchFrame(from);
@@ -124,6 +165,7 @@ export class Timeline {
     }
   }
 
+  /** @param {PastFrame} frame */
   show(frame) {
     this.frame = frame;
     const s = this.sample;
@@ -135,11 +177,11 @@ export class Timeline {
 
   /** One frame back: from the shown past frame, or from now when live. */
   stepBack() {
-    this.showAt(this.past ? this.frame.t : this.now, -1);
+    this.showAt(this.frame ? this.frame.t : this.now, -1);
   }
 
   stepForward() {
-    if (this.past) this.showAt(this.frame.t, 1);
+    if (this.frame) this.showAt(this.frame.t, 1);
   }
 
   live() {
@@ -150,7 +192,7 @@ export class Timeline {
   }
 
   resumeHere() {
-    if (!this.past) return;
+    if (!this.frame) return;
     const t = this.frame.t;
     this.send({ type: 'go_back', t }, { onAck: () => this.live(), onError: (e) => this.onError(e.message) });
   }
@@ -164,7 +206,7 @@ export class Timeline {
     this.slider.min = String(this.from);
     this.slider.max = String(this.from + span);
     this.slider.step = 'any';
-    const shown = this.past ? this.frame.t : this.now;
+    const shown = this.frame ? this.frame.t : this.now;
     if (document.activeElement !== this.slider || !this.past) this.slider.value = String(shown);
     this.label.textContent = this.past ? `past: t = ${fmt(shown)} s of ${fmt(this.now)} s` : `live · recorded from t = ${fmt(this.from)} s`;
     this.el.classList.toggle('past', this.past);
