@@ -20,6 +20,7 @@ import { BACKGROUND, Stage } from './scene.js';
 import { Timeline } from './timeline.js';
 import { Share } from './share.js';
 import { Clip } from './clip.js';
+import { mustGet } from './dom.js';
 import { ARROW_COLORS } from './body.js';
 
 const query = new URLSearchParams(window.location.search);
@@ -27,7 +28,7 @@ const room = query.get('room') || 'main';
 const token = query.get('token');
 const $ = (id) => document.getElementById(id);
 
-const stage = new Stage($('scene'));
+const stage = new Stage(mustGet('scene', HTMLCanvasElement));
 const library = new MeshLibrary();
 const buffer = new StateBuffer();
 const hud = new Hud($('hud'));
@@ -600,7 +601,7 @@ stage.renderer.setAnimationLoop((time) => {
   },
   send: (msg) => conn.send(msg),
   /** The y-axis labels of the plot of `channel` as last drawn (null if not plotted). */
-  plotTicks: (channel) => plots.charts.get(channel)?.axes[1]._values ?? null,
+  plotTicks: (channel) => plots.yLabels(channel),
   /** The simulated times [first, last] of the plot of `channel` as last drawn (null if not plotted). */
   plotSpan: (channel) => {
     const t = plots.charts.get(channel)?.data[0];

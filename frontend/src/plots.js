@@ -277,6 +277,17 @@ export class Plots {
     this.dirty = true;
   }
 
+  /**
+   * The y-axis labels of the chart of `key` as last drawn, or null if it is not plotted (tests
+   * read them). uPlot keeps them in the axis's `_values`, which its types do not declare.
+   * @param {string} key
+   * @returns {uPlot.Axis.StaticValues | null}
+   */
+  yLabels(key) {
+    const axis = /** @type {(uPlot.Axis & {_values?: uPlot.Axis.StaticValues}) | undefined} */ (this.charts.get(key)?.axes[1]);
+    return axis?._values ?? null;
+  }
+
   /** @param {uPlot} u */
   drawMarker(u) {
     if (this.marker == null) return;
