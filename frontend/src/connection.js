@@ -7,7 +7,8 @@ const BACKOFF_FIRST = 0.3; // s
 const BACKOFF_MAX = 5.0; // s
 
 /** The URL of /ws next to the page, carrying the room. The token is not in it: it goes as
- * the first message (`auth`), so it never reaches an access log. */
+ * the first message (`auth`), so it never reaches an access log.
+ * @param {string} room */
 export function socketUrl(room) {
   const url = new URL('ws', window.location.href);
   url.protocol = url.protocol === 'https:' ? 'wss:' : 'ws:';
@@ -20,38 +21,52 @@ export function socketUrl(room) {
 
 const AUTH_ID = 'auth';
 
+/** @typedef {import('./messages.gen.js').ClientMessage} ClientMessage */
+/** @typedef {import('./messages.gen.js').ServerMessage} ServerMessage */
+/** @typedef {import('./messages.gen.js').Ack} Ack */
+/** @typedef {import('./messages.gen.js').ErrorMessage} ErrorMessage */
+/**
+ * Who waits for the answer to a message: its ack, its error, or neither (the connection closed).
+ * @typedef {{onAck?: (ack: Ack) => void, onError?: (error: ErrorMessage) => void, onLost?: () => void}} Handlers
+ */
+/** @typedef {{state: string, attempt: number, retryIn: number}} ConnectionStatus */
+
 export class Connection {
   /**
    * @param {object} opts
    * @param {string} opts.room
    * @param {string|null} opts.token
-   * @param {(msg: object) => void} opts.onMessage  every hello and state (and unrouted errors)
-   * @param {(status: {state: string, attempt: number, retryIn: number}) => void} opts.onStatus
+   * @param {(msg: ServerMessage) => void} opts.onMessage  every hello and state (and unrouted acks and errors)
+   * @param {(status: ConnectionStatus) => void} opts.onStatus
    */
   constructor({ room, token, onMessage, onStatus }) {
     this.room = room;
     this.token = token;
     this.onMessage = onMessage;
     this.onStatus = onStatus;
+    /** @type {WebSocket | null} */
     this.ws = null;
     this.nextId = 1;
-    this.pending = new Map(); // id -> {of, onAck, onError}
+    /** @type {Map<string, Handlers & {of: ClientMessage['type']}>} id -> who waits for its answer */
+    this.pending = new Map();
     this.attempt = 0;
-    this.timer = null;
+    /** @type {ReturnType<typeof setTimeout> | undefined} */
+    this.timer = undefined;
     this.everOpen = false;
     this.connected = false;
     /** Watching (no token for a server that needs one): nothing is sent at all. */
     this.readOnly = false;
-    /** The `type` of every message sent, in order (what the page asked of the server). */
+    /** @type {string[]} The `type` of every message sent, in order (what the page asked of the server). */
     this.sentTypes = [];
     /** The token was sent and not answered yet: the watcher's hello that came first waits. */
     this.authPending = false;
+    /** @type {import('./messages.gen.js').Hello | null} */
     this.heldHello = null;
   }
 
   connect() {
     clearTimeout(this.timer);
-    this.timer = null;
+    this.timer = undefined;
     const ws = new WebSocket(socketUrl(this.room));
     this.ws = ws;
     this.onStatus({ state: this.everOpen ? 'reconnecting' : 'connecting', attempt: this.attempt, retryIn: 0 });
@@ -62,8 +77,10 @@ export class Connection {
       if (this.token) {
         this.authPending = true;
         this.heldHello = null;
-        this.sentTypes.push('auth');
-        ws.send(JSON.stringify({ type: 'auth', token: this.token, id: AUTH_ID }));
+        /** @type {import('./messages.gen.js').Auth} */
+        const auth = { type: 'auth', token: this.token, id: AUTH_ID };
+        this.sentTypes.push(auth.type);
+        ws.send(JSON.stringify(auth));
       }
       this.onStatus({ state: 'open', attempt: 0, retryIn: 0 });
     };
@@ -87,10 +104,17 @@ export class Connection {
     this.timer = setTimeout(() => this.connect(), delay * 1000);
   }
 
-  receive(text) {
+  /**
+   * A message from the server, JSON text: the page connects without ?frames=binary, so every
+   * state frame is a JSON `state` message (a binary one is ignored, not guessed at).
+   * @param {string | ArrayBuffer | Blob} data
+   */
+  receive(data) {
+    /** @type {ServerMessage} */
     let msg;
+    if (typeof data !== 'string') return;
     try {
-      msg = JSON.parse(text);
+      msg = JSON.parse(data);
     } catch {
       return;
     }
@@ -124,8 +148,9 @@ export class Connection {
 
   /**
    * Send a message; returns its id, or null when not connected.
-   * @param {object} msg  without id
-   * @param {{onAck?: Function, onError?: Function, onLost?: Function}} [handlers]
+   * @param {ClientMessage} msg  without id (one is given here)
+   * @param {Handlers} [handlers]
+   * @returns {string | null}
    */
   send(msg, handlers = {}) {
     if (this.readOnly || !this.ws || this.ws.readyState !== WebSocket.OPEN) return null;
@@ -135,7 +160,7 @@ export class Connection {
     if (this.pending.size > 500) {
       // answers that never came (should not happen): keep the map small
       const first = this.pending.keys().next().value;
-      this.pending.delete(first);
+      if (first !== undefined) this.pending.delete(first);
     }
     this.ws.send(JSON.stringify({ ...msg, id }));
     return id;

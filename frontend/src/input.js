@@ -3,49 +3,11 @@
 // transient "push" channel of set_input and clear it (zeros) when they stop. Plain drags are
 // left to the orbit camera; a drag that should push needs Shift and has to start on the body.
 
-import { Matrix3, Plane, Raycaster, Vector2, Vector3 } from 'three';
-import { weightScale } from './body.js';
-import { rotateBodyToNed, rotateNedToBody, threeToNed } from './frames.js';
+import { Plane, Raycaster, Vector2, Vector3 } from 'three';
+import { rotateBodyToNed, threeToNed } from './frames.js';
+import { effectiveMass, momentFor, weightScale } from './rigid.js';
 
 const add = (a, b) => [a[0] + b[0], a[1] + b[1], a[2] + b[2]];
-const cross = (a, b) => [a[1] * b[2] - a[2] * b[1], a[2] * b[0] - a[0] * b[2], a[0] * b[1] - a[1] * b[0]];
-
-/**
- * The mass a point feels when pushed along u (NED unit vector): 1/m_eff = uᵀ (E/m − S(r) I⁻¹ S(r)) u
- * in body axes, r from the CG to the point, I the inertia about the CG (Inertia, or from InertiaRadi).
- */
-export function effectiveMass(spec, quater, point, u) {
-  const m = spec.Mass;
-  const cg = spec.CGOffset ?? [0, 0, 0];
-  const r = [point[0] - cg[0], point[1] - cg[1], point[2] - cg[2]];
-  const ub = rotateNedToBody(quater, u);
-  // u·(S(r) I⁻¹ S(r)) u = −(r × u)·I⁻¹(r × u): turning makes the point lighter
-  const rxu = new Vector3(...cross(r, ub));
-  const turn = rxu.clone().applyMatrix3(inertiaTensor(spec).invert()).dot(rxu);
-  return 1 / (1 / m + turn);
-}
-
-/** The inertia tensor about the CG in body axes: Inertia when given, else from InertiaRadi. */
-export function inertiaTensor(spec) {
-  if (Array.isArray(spec.Inertia) && spec.Inertia.length === 6) {
-    const [xx, yy, zz, xy, xz, yz] = spec.Inertia;
-    return new Matrix3().set(xx, xy, xz, xy, yy, yz, xz, yz, zz);
-  }
-  const m = spec.Mass;
-  const [a, b, c] = spec.InertiaRadi ?? [0.5, 0.5, 0.5];
-  return new Matrix3().set(m * a * a, 0, 0, 0, m * b * b, 0, 0, 0, m * c * c);
-}
-
-/**
- * The moment that gives the body the angular acceleration α: M = I α with its whole inertia
- * tensor (about the CG, body axes). A global α is turned into body axes and the moment back,
- * M = R I Rᵀ α.
- */
-export function momentFor(spec, quater, alpha, global) {
-  const alphaBody = global ? rotateNedToBody(quater, alpha) : alpha;
-  const momentBody = new Vector3(...alphaBody).applyMatrix3(inertiaTensor(spec)).toArray();
-  return global ? rotateBodyToNed(quater, momentBody) : momentBody;
-}
 
 // key -> [kind, axis, sign]; axes are N/E/D in the global frame, x/y/z in the body frame
 export const KEYS = {

@@ -6,7 +6,7 @@
 import { Vector3 } from 'three';
 import { threeToNed } from './frames.js';
 import { mustFind } from './dom.js';
-import { momentFor } from './input.js';
+import { momentFor } from './rigid.js';
 
 const RATE = 1000 / 30; // ms between pushes while the stick is held
 

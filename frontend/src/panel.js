@@ -8,6 +8,11 @@
 
 import GUI from 'lil-gui';
 import { OVERLAYS } from './teach.js';
+import { clearError, fieldOf, formatVector, parseVector, setField, showError } from './controls.js';
+
+/** @typedef {import('lil-gui').Controller} Controller */
+/** @typedef {import('./messages.gen.js').Hello} Hello */
+/** @typedef {import('./messages.gen.js').ClientMessage} ClientMessage */
 
 const MODEL_NOTE = {
   full: 'full: Newton–Euler with the Coriolis and gyroscopic terms ω×v and ω×(Iω).',
@@ -20,37 +25,42 @@ const TIME_SCALES = { '1/100 ×': 0.01, '1/20 ×': 0.05, '1/10 ×': 0.1, '1/4 ×
 const DISPLAY_ONLY = new Set([...OVERLAYS.map(([key]) => key), 'velocity', 'trail', 'follow', 'projector', 'body',
   'cam_top', 'cam_side', 'cam_front', 'cam_follow']); // prettier-ignore
 
-/** "1, 2, 3" or "[1 2 3]" → [1, 2, 3]; null when it is not `n` finite numbers. */
-export function parseVector(text, n) {
-  const parts = String(text).replace(/[[\]()]/g, ' ').split(/[\s,;]+/).filter(Boolean);
-  if (parts.length !== n) return null;
-  const v = parts.map(Number);
-  return v.every(Number.isFinite) ? v : null;
-}
-
-export function formatVector(v) {
-  if (!Array.isArray(v)) return '';
-  return v.map((x) => String(Math.round(x * 1e6) / 1e6)).join(', ');
-}
-
 /**
- * A lil-gui controller that knows the protocol field it edits (errors are shown under it).
- * @typedef {import('lil-gui').Controller & {_field?: string, _errorEl?: HTMLElement}} FieldController
+ * What the panel asks of the page (main.js): the room's commands, pushes and what to draw.
+ * @typedef {object} PanelActions
+ * @property {() => void} pause
+ * @property {() => void} resume
+ * @property {() => void} step
+ * @property {() => void} reset
+ * @property {(name: string, ctl: Controller) => void} loadPreset
+ * @property {(source: 'panel', input: import('./pushes.js').PushInput | null, ctls: Controller[]) => void} push
+ * @property {(changes: import('./messages.gen.js').GhostSettings | null, ctl: Controller) => void} ghost
+ * @property {(p: Record<string, any>) => void} show
+ * @property {(name: string) => void} camera
  */
 
 export class Panel {
   /**
    * @param {HTMLElement} container
-   * @param {object} deps  {conn, library, actions: {pause, resume, step, reset, loadPreset, push, show}}
+   * @param {{conn: import('./connection.js').Connection, library: import('./meshes.js').MeshLibrary, actions: PanelActions}} deps
    */
   constructor(container, deps) {
     this.conn = deps.conn;
     this.library = deps.library;
     this.actions = deps.actions;
+    /** @type {string | null} the body the panel edits */
     this.bodyName = null;
+    /** @type {Hello | null} */
     this.hello = null;
-    this.helloKey = null; // what the last hello said about the scenario, to see a change
-    this.errorCtls = new Set(); // controllers showing an error line
+    /** @type {string | null} what the last hello said about the scenario, to see a change */
+    this.helloKey = null;
+    /** @type {Set<Controller>} controllers showing an error line */
+    this.errorCtls = new Set();
+    /** @type {boolean | undefined} */
+    this.shownRunning = undefined;
+    /** @type {number | undefined} */
+    this.shownTimeScale = undefined;
+    /** @type {Record<string, any> & {running: boolean, frame: 'global' | 'body', pushAccel: number, pushAlpha: number, follow: boolean}} the values the controllers edit, by key */
     this.p = {
       preset: '', body: '', running: true,
       time_scale: 1, integrator: 'rk4', step: 0.001,
@@ -64,10 +74,9 @@ export class Panel {
     }; // prettier-ignore
     const gui = new GUI({ container, title: 'sixdof', width: 320 });
     this.gui = gui;
-    /** @type {Record<string, FieldController>} the controllers, by key */
+    /** @type {Record<string, Controller>} the controllers, by key */
     this.c = {};
     const c = this.c;
-    /** @type {Record<string, any>} */
     const p = this.p;
 
     const fs = gui.addFolder('Scenario');
@@ -106,10 +115,6 @@ export class Panel {
     this.holdButton(c.hold, heldCtl);
     c.pushAccel = fi.add(p, 'pushAccel', 0.5, 50, 0.5).name('Key push (m/s²)');
     c.pushAlpha = fi.add(p, 'pushAlpha', 0.5, 50, 0.5).name('Key turn (rad/s²)');
-    for (const k of ['Fx', 'Fy', 'Fz']) c[k]._field = 'Force';
-    for (const k of ['Mx', 'My', 'Mz']) c[k]._field = 'Moment';
-    for (const k of ['hFx', 'hFy', 'hFz']) c[k]._field = 'Force';
-    for (const k of ['hMx', 'hMy', 'hMz']) c[k]._field = 'Moment';
 
     const fb = gui.addFolder('Body');
     c.Mass = fb.add(p, 'Mass').name('Mass (kg)');
@@ -141,7 +146,6 @@ export class Panel {
     c.Material.onChange((v) => this.send([c.Material], { type: 'set_params', Material: v }));
     c.colour = fl.addColor(p, 'colour').name('…or a colour');
     c.colour.onFinishChange((v) => this.send([c.colour, c.Material], { type: 'set_params', Material: v }));
-    c.colour._field = 'Material';
     this.vectorParam('MeshScale', 3, fl);
     this.vectorParam('Size', 3, fl);
     this.vectorParam('MeshOrigin', 3, fl, 'MeshOrigin (m, from CG)');
@@ -172,7 +176,11 @@ export class Panel {
     c.projector = fcam.add(p, 'projector').name('Projector (P)');
     for (const k of [...DISPLAY_ONLY].filter((x) => x in p)) c[k].onChange(() => this.actions.show(this.p));
 
-    for (const [k, ctl] of Object.entries(c)) ctl._field ??= k;
+    // the protocol field each controller edits: its key, but the vector parts edit one vector
+    for (const [k, ctl] of Object.entries(c)) setField(ctl, k);
+    for (const k of ['Fx', 'Fy', 'Fz', 'hFx', 'hFy', 'hFz']) setField(c[k], 'Force');
+    for (const k of ['Mx', 'My', 'Mz', 'hMx', 'hMy', 'hMz']) setField(c[k], 'Moment');
+    setField(c.colour, 'Material');
     this.relabel();
     fl.close();
     fi.close();
@@ -257,32 +265,21 @@ export class Panel {
 
   showServerError(ctls, err) {
     const segments = String(err.field ?? '').split(/[.[\]/]+/);
-    const target = ctls.find((ctl) => segments.includes(ctl._field)) ?? ctls[0];
+    const target = ctls.find((ctl) => segments.includes(fieldOf(ctl))) ?? ctls[0];
     this.showError(target, err.message || err.code);
   }
 
+  /** @param {Controller | undefined} ctl @param {string} text */
   showError(ctl, text) {
     if (!ctl) return;
-    let div = ctl._errorEl;
-    if (!div) {
-      div = document.createElement('div');
-      div.className = 'sixdof-error';
-      div.setAttribute('role', 'alert');
-      div.dataset.field = ctl._field;
-      ctl.domElement.after(div); // a row of its own under the controller
-      ctl._errorEl = div;
-    }
-    div.textContent = text;
-    ctl.domElement.classList.add('has-error');
-    ctl.parent.open();
+    showError(ctl, text);
     this.errorCtls.add(ctl);
   }
 
+  /** @param {Controller | undefined} ctl */
   clearError(ctl) {
     if (!ctl) return;
-    ctl._errorEl?.remove();
-    ctl._errorEl = null;
-    ctl.domElement.classList.remove('has-error');
+    clearError(ctl);
     this.errorCtls.delete(ctl);
   }
 
@@ -360,7 +357,7 @@ export class Panel {
     if (hello.limits?.integrators) c.integrator.options(hello.limits.integrators);
     const canControl = hello.can_control !== false;
     for (const ctl of Object.values(this.c)) {
-      if (!DISPLAY_ONLY.has(ctl._field)) ctl.disable(!canControl);
+      if (!DISPLAY_ONLY.has(fieldOf(ctl))) ctl.disable(!canControl);
     }
     this.p.body = bodyName;
     this.refresh();

@@ -30,7 +30,7 @@ import {
 } from 'three';
 import { Arrow } from './glyphs.js';
 import { TextLabel, magnitude } from './labels.js';
-import { inertiaTensor } from './input.js';
+import { inertiaTensor } from './rigid.js';
 import { VIEW } from './protocol.gen.js';
 
 /** @typedef {import('./body.js').BodyView} BodyView */

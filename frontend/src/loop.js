@@ -1,0 +1,75 @@
+// @ts-check
+// The render loop: one callback per display frame draws the newest interpolated sample (or the
+// past frame the timeline shows), moves the camera with the body, draws the overlays, the plots
+// and the HUD, and feeds the clip recorder. It counts what it draws: the tests wait on it.
+
+import { nedToThree } from './frames.js';
+
+/**
+ * @param {object} d
+ * @param {import('./scene.js').Stage} d.stage
+ * @param {import('./interp.js').StateBuffer} d.buffer
+ * @param {import('./timeline.js').Timeline} d.timeline
+ * @param {import('./sync.js').BodyViews} d.bodies
+ * @param {import('./session.js').Session} d.session
+ * @param {{triad: boolean, velocity: boolean, trail: boolean}} d.show
+ * @param {import('./teach.js').Teaching} d.teach
+ * @param {import('./plots.js').Plots} d.plots
+ * @param {import('./hud.js').Hud} d.hud
+ * @param {import('./clip.js').Clip} d.clip
+ * @param {() => import('./body.js').BodyView | null} d.selectedView
+ * @param {() => number} d.selectedIndex
+ * @param {() => void} d.resetView
+ */
+export function startRenderLoop(d) {
+  const { stage, buffer, timeline, bodies, session, teach } = d;
+  /** @type {number | null} */
+  let prev = null;
+  let lastFlush = 0;
+  const frameMs = new Float64Array(600); // the last 600 render callbacks' durations (benchmarks read them)
+  const stats = {
+    rendered: 0, // frames drawn so far
+    drawnT: -1, // the simulated time of the pose drawn last
+    frameCount: 0,
+    /** The durations (ms) of the last render callbacks, oldest first (at most 600). */
+    frameTimes() {
+      const n = Math.min(stats.frameCount, frameMs.length);
+      return Array.from({ length: n }, (_, k) => frameMs[(stats.frameCount - n + k) % frameMs.length]);
+    },
+  };
+  stage.renderer.setAnimationLoop((time) => {
+    const started = performance.now();
+    const now = time / 1000;
+    const dt = prev == null ? 0 : Math.min(0.1, now - prev);
+    prev = now;
+    const live = buffer.sample(dt);
+    const sample = timeline.past ? timeline.sample : live;
+    stats.rendered += 1;
+    const hello = session.hello;
+    if (sample) stats.drawnT = sample.t;
+    if (sample && hello) {
+      sample.bodies.forEach((b, k) => bodies.views.get(b.frame.Name ?? hello.scenario.bodies[k]?.Name)?.update(b, d.show));
+      bodies.drawGhosts(sample.ghost ?? null, d.show);
+      const v = d.selectedView();
+      if (v && session.pendingView !== null && sample.gen >= session.pendingView) {
+        session.pendingView = null;
+        d.resetView();
+      }
+      if (v) {
+        stage.followTo(nedToThree([v.cg.x, v.cg.y, v.cg.z]), dt);
+        if (stage.follow) stage.centreGround(v.cg);
+        teach.drawOverlays(v, sample.bodies[d.selectedIndex()], time);
+      }
+    }
+    if (now - lastFlush > 1 / 30) {
+      lastFlush = now;
+      for (const v of bodies.views.values()) v.trail.flush();
+    }
+    d.plots.draw(now);
+    stage.render();
+    d.clip.capture(); // right after the render, while the WebGL buffer holds this frame
+    d.hud.tick(time);
+    frameMs[stats.frameCount++ % frameMs.length] = performance.now() - started;
+  });
+  return stats;
+}

@@ -1,0 +1,110 @@
+// @ts-check
+// window.__sixdof: what the browser tests (tests/browser/) and the benchmarks read of the page
+// and the few things they do to it. Read-only views of the page's parts; nothing here is used
+// by the page itself.
+
+import { Vector3 } from 'three';
+import { nedToThree, threeToNed } from './frames.js';
+
+/**
+ * @param {object} d
+ * @param {string} d.room
+ * @param {import('./session.js').Session} d.session
+ * @param {import('./connection.js').Connection} d.conn
+ * @param {import('./timeline.js').Timeline} d.timeline
+ * @param {import('./share.js').Share} d.share
+ * @param {import('./clip.js').Clip} d.clip
+ * @param {import('./hud.js').Hud} d.hud
+ * @param {import('./plots.js').Plots} d.plots
+ * @param {import('./scene.js').Stage} d.stage
+ * @param {import('./teach.js').Teaching} d.teach
+ * @param {import('./sync.js').BodyViews} d.bodies
+ * @param {import('./input.js').DragPush} d.drag
+ * @param {{rendered: number, drawnT: number, frameTimes: () => number[]}} d.stats  the render loop's
+ * @param {() => import('./body.js').BodyView | null} d.selectedView
+ * @param {(on: boolean) => void} d.setFollow
+ * @param {() => void} d.resetView
+ */
+export function installTestHook(d) {
+  const { session, conn, stage, bodies } = d;
+  /** @param {string | undefined} name */
+  const viewOf = (name) => (name ? (bodies.views.get(name) ?? null) : d.selectedView());
+  /** @type {any} */ (window).__sixdof = {
+    room: d.room,
+    timeline: d.timeline,
+    share: d.share,
+    clip: d.clip,
+    /** The ghost bodies drawn: [{name, visible, Pos (NED)}]. */
+    get ghosts() {
+      return [...bodies.ghosts].map(([name, v]) => ({ name, visible: v.group.visible, Pos: v.group.position.toArray() }));
+    },
+    get lastState() {
+      return session.lastState;
+    },
+    get hello() {
+      return session.hello;
+    },
+    get connected() {
+      return conn.connected;
+    },
+    /** The type of every message the page has sent (a watcher sends none). */
+    get sent() {
+      return conn.sentTypes;
+    },
+    get fps() {
+      return d.hud.fps;
+    },
+    /** The drag in progress: the grabbed point (body frame) and its target (NED), or null. */
+    get drag() {
+      const a = d.drag.active;
+      return a ? { point: a.point, target: threeToNed(a.target), spring: a.spring ?? null } : null;
+    },
+    /** Frames rendered so far, and the simulated time of the pose drawn last (tests wait on these). */
+    get rendered() {
+      return d.stats.rendered;
+    },
+    get drawnT() {
+      return d.stats.drawnT;
+    },
+    /** The durations (ms) of the last render callbacks, oldest first (at most 600). */
+    frameTimes: () => d.stats.frameTimes(),
+    get plotDraws() {
+      return d.plots.draws;
+    },
+    /** How many hellos have arrived (each scenario or parameter change sends one). */
+    get helloCount() {
+      return session.helloCount;
+    },
+    /**
+     * Page coordinates (CSS px) of a body's CG as last drawn, or of `point` (body frame, m).
+     * @param {string} [name] @param {number[]} [point]
+     */
+    bodyScreenPosition(name, point) {
+      const v = viewOf(name);
+      if (!v) return null;
+      if (point) return stage.toScreen(v.group.localToWorld(new Vector3(point[0], point[1], point[2])));
+      return stage.toScreen(nedToThree([v.cg.x, v.cg.y, v.cg.z]));
+    },
+    /** Page coordinates (CSS px) of a NED point [x, y, z] (m), or null behind the camera. @param {number[]} ned */
+    nedScreenPosition: (ned) => stage.toScreen(nedToThree(ned)),
+    /** The drawn mesh's bounding box in the body frame (m) and what was loaded. @param {string} [name] */
+    bodyBox(name) {
+      const v = viewOf(name);
+      return v ? { ...v.bodyBox(), ...v.status } : null;
+    },
+    /** Send any message, as the page would (tests send malformed ones on purpose). @param {any} msg */
+    send: (msg) => conn.send(msg),
+    /** The y-axis labels of the plot of `channel` as last drawn (null if not plotted). @param {string} channel */
+    plotTicks: (channel) => d.plots.yLabels(channel),
+    /** The simulated times [first, last] of the plot of `channel` as last drawn (null if not plotted). @param {string} channel */
+    plotSpan: (channel) => {
+      const t = d.plots.charts.get(channel)?.data[0];
+      return t && t.length ? [t[0], t[t.length - 1]] : null;
+    },
+    stage,
+    /** The overlays as drawn: tests read the arrows and counters from here. */
+    teach: d.teach,
+    setFollow: d.setFollow,
+    resetView: d.resetView,
+  };
+}
