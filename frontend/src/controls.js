@@ -56,6 +56,42 @@ export function clearError(ctl) {
   ctl.domElement.classList.remove('has-error');
 }
 
+/** The error lines a set of controllers shows (a panel's): shown, cleared one by one or all. */
+export class ControlErrors {
+  constructor() {
+    /** @type {Set<Controller>} controllers showing an error line */
+    this.shown = new Set();
+  }
+
+  /** @param {Controller | undefined} ctl @param {string} text */
+  show(ctl, text) {
+    if (!ctl) return;
+    showError(ctl, text);
+    this.shown.add(ctl);
+  }
+
+  /** @param {Controller | undefined} ctl */
+  clear(ctl) {
+    if (!ctl) return;
+    clearError(ctl);
+    this.shown.delete(ctl);
+  }
+
+  clearAll() {
+    for (const ctl of [...this.shown]) this.clear(ctl);
+  }
+
+  /**
+   * A server's refusal, under the controller of the field it names (else the first).
+   * @param {Controller[]} ctls @param {import('./messages.gen.js').ErrorMessage} err
+   */
+  showServer(ctls, err) {
+    const segments = String(err.field ?? '').split(/[.[\]/]+/);
+    const target = ctls.find((ctl) => segments.includes(fieldOf(ctl))) ?? ctls[0];
+    this.show(target, err.message || err.code);
+  }
+}
+
 /** "1, 2, 3" or "[1 2 3]" → [1, 2, 3]; null when it is not `n` finite numbers. @param {unknown} text @param {number} n */
 export function parseVector(text, n) {
   const parts = String(text).replace(/[[\]()]/g, ' ').split(/[\s,;]+/).filter(Boolean);
@@ -68,4 +104,33 @@ export function parseVector(text, n) {
 export function formatVector(v) {
   if (!Array.isArray(v)) return '';
   return v.map((x) => String(Math.round(x * 1e6) / 1e6)).join(', ');
+}
+
+/**
+ * The panel's values as the server has them (a hello, its body `b`), keyed like Panel.p; the
+ * Force and Moment only while the panel types them in the global frame, as the server keeps them.
+ * @param {import('./messages.gen.js').Hello} hello
+ * @param {import('./messages.gen.js').BodySpec} b
+ * @param {Record<string, any>} p  the panel's values (what the server does not say stays)
+ * @param {number | undefined} shownTimeScale
+ * @returns {Record<string, any>}
+ */
+export function serverValues(hello, b, p, shownTimeScale) {
+  /** @type {Record<string, any>} */
+  const v = {
+    preset: hello.presets.some((x) => x.name === hello.scenario.name) ? hello.scenario.name : '',
+    integrator: hello.integrator ?? hello.status?.integrator ?? p.integrator,
+    step: hello.step ?? hello.status?.step ?? p.step,
+    time_scale: shownTimeScale ?? hello.status?.time_scale ?? p.time_scale,
+    Mass: b.Mass, Gravity: b.Gravity, model: b.model ?? 'full',
+    InertiaRadi: formatVector(b.InertiaRadi), Inertia: b.Inertia ? formatVector(b.Inertia) : '',
+    CGOffset: formatVector(b.CGOffset), MeshScale: formatVector(b.MeshScale), Size: formatVector(b.Size),
+    MeshOrigin: formatVector(b.MeshOrigin), Mesh: b.Mesh, Material: b.Material,
+  }; // prettier-ignore
+  if (/^#[0-9a-f]{6}$/i.test(b.Material)) v.colour = b.Material;
+  if (p.frame === 'global') {
+    [v.Fx, v.Fy, v.Fz] = b.Force;
+    [v.Mx, v.My, v.Mz] = b.Moment;
+  }
+  return v;
 }

@@ -31,6 +31,14 @@ function typing(ev) {
  * Space pauses/resumes, "." steps once, Backspace resets, H or ? toggles the help, V resets the view.
  */
 export class Keyboard {
+  /**
+   * @param {object} d
+   * @param {() => {spec: import('./rigid.js').RigidSpec | null} | null} d.getBody
+   * @param {() => {Quater: number[]} | null} d.getFrame
+   * @param {() => {frame: 'global' | 'body', pushAccel: number, pushAlpha: number}} d.getPanel
+   * @param {import('./pushes.js').Pushes['push']} d.push
+   * @param {Record<string, (arg?: any) => void>} d.commands
+   */
   constructor({ getBody, getFrame, getPanel, push, commands }) {
     this.getBody = getBody; // () => {spec} of the body the panel edits
     this.getFrame = getFrame; // () => its latest raw state frame {Quater, …}, or null
@@ -119,10 +127,16 @@ export class DragPush {
     this.getFrame = getFrame; // () => latest raw body frame {Pos, Quater, Vel, AngVel}
     this.push = push;
     this.drawArrow = drawArrow; // (fromWorld|null, toWorld)
+    /**
+     * The drag in progress: the grabbed point (body frame), the plane the pointer moves its
+     * target in, the target (three world) and the last spring sent; null: none.
+     * @type {{view: import('./body.js').BodyView, point: number[], plane: Plane, target: Vector3, sent: number, pending?: boolean, spring?: import('./messages.gen.js').Spring} | null}
+     */
     this.active = null;
     this.ray = new Raycaster();
     this.mouse = new Vector2();
-    this.timer = null;
+    /** @type {ReturnType<typeof setInterval> | undefined} redraws the pull arrow while dragging */
+    this.timer = undefined;
     this.longPress = null; // a finger resting on the body: {id, x, y, timer}
     this.scratch = { from: new Vector3(), to: new Vector3() };
     // capture phase on the container: runs before OrbitControls' listener on the canvas
@@ -210,6 +224,7 @@ export class DragPush {
   /** A new target under the pointer: send the spring (at most 30 times a second). */
   aim() {
     const a = this.active;
+    if (!a) return;
     this.ray.setFromCamera(this.mouse, this.stage.camera);
     if (!this.ray.ray.intersectPlane(a.plane, a.target)) return;
     const now = performance.now();

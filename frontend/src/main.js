@@ -157,7 +157,7 @@ const drag = new DragPush({
     dragArrow.set(a, d.clone().normalize(), d.length());
   },
 });
-const pad = new PushPad({ container: $('view'), stage, getBody: selectedView, getFrame: selectedFrame, getPanel: () => panel.p, push });
+const pad = new PushPad({ container: $('view'), stage, getBody: selectedView, getFrame: selectedFrame, getPanel: () => panel.p, push: (_, input) => push('pad', input) });
 const time = () => session.lastState?.t ?? 0;
 const share = new Share($('share'), { room, token, onError: flash });
 const toolbar = new Toolbar({ room, token, stage, plots, teach, panel, pad, timeline, conn, share, actions, selectedView, time });

@@ -8,11 +8,10 @@
 
 import GUI from 'lil-gui';
 import { OVERLAYS } from './teach.js';
-import { clearError, fieldOf, formatVector, parseVector, setField, showError } from './controls.js';
+import { ControlErrors, fieldOf, parseVector, serverValues, setField } from './controls.js';
 
 /** @typedef {import('lil-gui').Controller} Controller */
 /** @typedef {import('./messages.gen.js').Hello} Hello */
-/** @typedef {import('./messages.gen.js').ClientMessage} ClientMessage */
 
 const MODEL_NOTE = {
   full: 'full: Newton–Euler with the Coriolis and gyroscopic terms ω×v and ω×(Iω).',
@@ -48,18 +47,14 @@ export class Panel {
     this.conn = deps.conn;
     this.library = deps.library;
     this.actions = deps.actions;
-    /** @type {string | null} the body the panel edits */
-    this.bodyName = null;
-    /** @type {Hello | null} */
-    this.hello = null;
+    /** @type {string | null} */ this.bodyName = null; // the body the panel edits
+    /** @type {Hello | null} */ this.hello = null;
     /** @type {string | null} what the last hello said about the scenario, to see a change */
     this.helloKey = null;
-    /** @type {Set<Controller>} controllers showing an error line */
-    this.errorCtls = new Set();
-    /** @type {boolean | undefined} */
-    this.shownRunning = undefined;
-    /** @type {number | undefined} */
-    this.shownTimeScale = undefined;
+    /** the error lines under the controllers */
+    this.errors = new ControlErrors();
+    /** @type {boolean | undefined} */ this.shownRunning = undefined; // the status shown last
+    /** @type {number | undefined} */ this.shownTimeScale = undefined;
     /** @type {Record<string, any> & {running: boolean, frame: 'global' | 'body', pushAccel: number, pushAlpha: number, follow: boolean}} the values the controllers edit, by key */
     this.p = {
       preset: '', body: '', running: true,
@@ -130,13 +125,13 @@ export class Panel {
     });
     this.numberParam('Mass');
     this.numberParam('Gravity');
-    this.vectorParam('InertiaRadi', 3);
-    this.vectorParam('CGOffset', 3);
+    this.vectorParam('InertiaRadi');
+    this.vectorParam('CGOffset');
     c.Inertia.onFinishChange((text) => {
       if (!String(text).trim()) return this.send([c.Inertia], { type: 'set_params', Inertia: null });
       const v = parseVector(text, 6);
-      if (!v) return this.showError(c.Inertia, 'Inertia: give 6 numbers Ixx, Iyy, Izz, Ixy, Ixz, Iyz (kg·m²), or leave empty');
-      this.send([c.Inertia], { type: 'set_params', Inertia: v });
+      if (!v) return this.errors.show(c.Inertia, 'Inertia: give 6 numbers Ixx, Iyy, Izz, Ixy, Ixz, Iyz (kg·m²), or leave empty');
+      this.send([c.Inertia], { type: 'set_params', Inertia: /** @type {[number, number, number, number, number, number]} */ (v) });
     });
 
     const fl = gui.addFolder('Look');
@@ -146,9 +141,9 @@ export class Panel {
     c.Material.onChange((v) => this.send([c.Material], { type: 'set_params', Material: v }));
     c.colour = fl.addColor(p, 'colour').name('…or a colour');
     c.colour.onFinishChange((v) => this.send([c.colour, c.Material], { type: 'set_params', Material: v }));
-    this.vectorParam('MeshScale', 3, fl);
-    this.vectorParam('Size', 3, fl);
-    this.vectorParam('MeshOrigin', 3, fl, 'MeshOrigin (m, from CG)');
+    this.vectorParam('MeshScale', fl);
+    this.vectorParam('Size', fl);
+    this.vectorParam('MeshOrigin', fl, 'MeshOrigin (m, from CG)');
 
     // A ghost run: the room's own inputs through other settings, drawn beside the body.
     const fg = gui.addFolder('Ghost run');
@@ -196,17 +191,17 @@ export class Panel {
       const text = String(p[key]).trim();
       if (text) changes[field] = Number(text);
     }
-    if (!Object.keys(changes).length) return this.showError(this.c.ghostStart, 'Choose something the ghost runs differently.');
-    this.clearError(this.c.ghostStart);
+    if (!Object.keys(changes).length) return this.errors.show(this.c.ghostStart, 'Choose something the ghost runs differently.');
+    this.errors.clear(this.c.ghostStart);
     this.actions.ghost(changes, this.c.ghostStart);
   }
 
   reloadPreset() {
-    if (!this.p.preset) return this.showError(this.c.reload, 'The scenario is not a preset: choose one above.');
+    if (!this.p.preset) return this.errors.show(this.c.reload, 'The scenario is not a preset: choose one above.');
     this.actions.loadPreset(this.p.preset, this.c.reload);
   }
 
-  /** A line of explanation under a controller. */
+  /** A line of explanation under a controller. @param {Controller} ctl @param {string} text */
   note(ctl, text) {
     const div = document.createElement('div');
     div.className = 'sixdof-note';
@@ -215,21 +210,30 @@ export class Panel {
     return div;
   }
 
+  /** @param {'Mass' | 'Gravity'} key  a number field of set_params */
   numberParam(key) {
     const ctl = this.c[key];
     ctl.onFinishChange((v) => {
-      if (!Number.isFinite(v)) return this.showError(ctl, `${key}: give a number`);
-      this.send([ctl], { type: 'set_params', [key]: v });
+      if (!Number.isFinite(v)) return this.errors.show(ctl, `${key}: give a number`);
+      const msg = /** @type {import('./messages.gen.js').SetParams} */ ({ type: 'set_params' });
+      msg[key] = v;
+      this.send([ctl], msg);
     });
   }
 
-  vectorParam(key, n, folder = null, label = null) {
+  /**
+   * @param {'InertiaRadi' | 'CGOffset' | 'MeshScale' | 'Size' | 'MeshOrigin'} key  a vector field of set_params
+   * @param {GUI | null} [folder] @param {string | null} [label]
+   */
+  vectorParam(key, folder = null, label = null) {
     if (folder) this.c[key] = folder.add(this.p, key).name(label ?? key);
     const ctl = this.c[key];
     ctl.onFinishChange((text) => {
-      const v = parseVector(text, n);
-      if (!v) return this.showError(ctl, `${key}: give ${n} numbers separated by commas`);
-      this.send([ctl], { type: 'set_params', [key]: v });
+      const v = parseVector(text, 3);
+      if (!v) return this.errors.show(ctl, `${key}: give 3 numbers separated by commas`);
+      const msg = /** @type {import('./messages.gen.js').SetParams} */ ({ type: 'set_params' });
+      msg[key] = [v[0], v[1], v[2]];
+      this.send([ctl], msg);
     });
   }
 
@@ -245,49 +249,28 @@ export class Panel {
   /**
    * Send a message on behalf of `ctls`: an ack clears their error, an error is shown on the one
    * it names and their fields go back to the server's values. `onAck` runs after an ack.
+   * @param {Controller[]} ctls
+   * @param {import('./messages.gen.js').ClientMessage} msg
+   * @param {((ack: import('./messages.gen.js').Ack) => void) | null} [onAck]
    */
   send(ctls, msg, onAck = null) {
     const body = this.bodyName;
-    if (body && ['set_params', 'set_input'].includes(msg.type)) msg = { body, ...msg };
+    if (body && (msg.type === 'set_params' || msg.type === 'set_input')) msg = { body, ...msg };
     const id = this.conn.send(msg, {
       onAck: (ack) => {
-        ctls.forEach((ctl) => this.clearError(ctl));
+        ctls.forEach((ctl) => this.errors.clear(ctl));
         onAck?.(ack);
       },
       onError: (err) => {
-        this.showServerError(ctls, err);
+        this.errors.showServer(ctls, err);
         this.restore(ctls);
       },
     });
-    if (id === null) this.showError(ctls[0], 'not connected: nothing was sent');
+    if (id === null) this.errors.show(ctls[0], 'not connected: nothing was sent');
     return id;
   }
 
-  showServerError(ctls, err) {
-    const segments = String(err.field ?? '').split(/[.[\]/]+/);
-    const target = ctls.find((ctl) => segments.includes(fieldOf(ctl))) ?? ctls[0];
-    this.showError(target, err.message || err.code);
-  }
-
-  /** @param {Controller | undefined} ctl @param {string} text */
-  showError(ctl, text) {
-    if (!ctl) return;
-    showError(ctl, text);
-    this.errorCtls.add(ctl);
-  }
-
-  /** @param {Controller | undefined} ctl */
-  clearError(ctl) {
-    if (!ctl) return;
-    clearError(ctl);
-    this.errorCtls.delete(ctl);
-  }
-
-  clearErrors() {
-    for (const ctl of [...this.errorCtls]) this.clearError(ctl);
-  }
-
-  /** Put the server's values back into these controllers' fields (after a refusal). */
+  /** Put the server's values back into these controllers' fields (after a refusal). @param {Controller[]} ctls */
   restore(ctls) {
     const values = this.serverValues();
     if (!values) return;
@@ -299,38 +282,43 @@ export class Panel {
     this.modelNote.textContent = MODEL_NOTE[this.p.model] ?? '';
   }
 
-  /** The Force and Moment typed in the panel: {Force, Moment, frame}. */
-  typedInput() {
+  /**
+   * The Force and Moment typed in the panel (prefix ''), or the held push's own (prefix 'h'),
+   * in the panel's frame.
+   * @param {'' | 'h'} [prefix]
+   */
+  typedInput(prefix = '') {
     const p = this.p;
-    const num = (x) => (Number.isFinite(x) ? x : 0);
-    return { frame: p.frame, Force: [p.Fx, p.Fy, p.Fz].map(num), Moment: [p.Mx, p.My, p.Mz].map(num) };
+    /** @param {string} k */
+    const num = (k) => (Number.isFinite(p[prefix + k]) ? p[prefix + k] : 0);
+    /** @type {[number, number, number]} */
+    const Force = [num('Fx'), num('Fy'), num('Fz')];
+    /** @type {[number, number, number]} */
+    const Moment = [num('Mx'), num('My'), num('Mz')];
+    return { frame: p.frame, Force, Moment };
   }
 
-  /** The held push's values (its own fields), in the panel's frame. */
-  heldInput() {
-    const p = this.p;
-    const num = (x) => (Number.isFinite(x) ? x : 0);
-    return { frame: p.frame, Force: [p.hFx, p.hFy, p.hFz].map(num), Moment: [p.hMx, p.hMy, p.hMz].map(num) };
-  }
-
+  /** @param {'constant' | 'push'} channel @param {Controller[]} ctls */
   sendInput(channel, ctls) {
     this.send(ctls, { type: 'set_input', channel, ...this.typedInput(), point: null });
   }
 
+  /** @param {Controller[]} ctls */
   clearConstant(ctls) {
     for (const k of ['Fx', 'Fy', 'Fz', 'Mx', 'My', 'Mz']) this.p[k] = 0;
     this.gui.controllersRecursive().forEach((ctl) => ctl.updateDisplay());
     this.send(ctls, { type: 'set_input', channel: 'constant', frame: 'global', Force: [0, 0, 0], Moment: [0, 0, 0] });
   }
 
-  /** A button that pushes while the pointer holds it down. */
+  /** A button that pushes while the pointer holds it down. @param {Controller} ctl @param {Controller[]} ctls */
   holdButton(ctl, ctls) {
     const el = ctl.domElement.querySelector('button') ?? ctl.domElement;
     let held = false;
+    /** @param {Event} ev */
     const down = (ev) => {
       ev.preventDefault();
       held = true;
-      this.actions.push('panel', { ...this.heldInput(), point: null }, ctls);
+      this.actions.push('panel', { ...this.typedInput('h'), point: null }, ctls);
     };
     const up = () => {
       if (!held) return;
@@ -341,10 +329,10 @@ export class Panel {
     for (const ev of ['pointerup', 'pointerleave', 'pointercancel']) el.addEventListener(ev, up);
   }
 
-  /** Follow a hello: every value from the server's scenario, integrator and status. */
+  /** Follow a hello: every value from the server's scenario, integrator and status. @param {Hello} hello @param {string} bodyName */
   fromHello(hello, bodyName) {
     const key = JSON.stringify([hello.scenario, hello.integrator, hello.step]);
-    if (key !== this.helloKey) this.clearErrors(); // a preset loaded or another change accepted
+    if (key !== this.helloKey) this.errors.clearAll(); // a preset loaded or another change accepted
     this.helloKey = key;
     this.hello = hello;
     this.bodyName = bodyName;
@@ -371,25 +359,8 @@ export class Panel {
 
   /** The panel's values as the server has them (last hello and status), keyed like `this.p`. */
   serverValues() {
-    const hello = this.hello;
     const b = this.selectedSpec();
-    if (!hello || !b) return null;
-    const v = {
-      preset: hello.presets.some((x) => x.name === hello.scenario.name) ? hello.scenario.name : '',
-      integrator: hello.integrator ?? hello.status?.integrator ?? this.p.integrator,
-      step: hello.step ?? hello.status?.step ?? this.p.step,
-      time_scale: this.shownTimeScale ?? hello.status?.time_scale ?? this.p.time_scale,
-      Mass: b.Mass, Gravity: b.Gravity, model: b.model ?? 'full',
-      InertiaRadi: formatVector(b.InertiaRadi), Inertia: b.Inertia ? formatVector(b.Inertia) : '',
-      CGOffset: formatVector(b.CGOffset), MeshScale: formatVector(b.MeshScale), Size: formatVector(b.Size),
-      MeshOrigin: formatVector(b.MeshOrigin), Mesh: b.Mesh, Material: b.Material,
-    }; // prettier-ignore
-    if (/^#[0-9a-f]{6}$/i.test(b.Material)) v.colour = b.Material;
-    if (this.p.frame === 'global') {
-      [v.Fx, v.Fy, v.Fz] = b.Force;
-      [v.Mx, v.My, v.Mz] = b.Moment;
-    }
-    return v;
+    return this.hello && b ? serverValues(this.hello, b, this.p, this.shownTimeScale) : null;
   }
 
   refresh() {
@@ -398,8 +369,9 @@ export class Panel {
     const p = this.p;
     this.bodyName = p.body || hello.scenario.bodies[0].Name;
     const b = this.selectedSpec();
+    if (!b) return;
     this.setStatus(hello.status);
-    const values = this.serverValues();
+    const values = this.serverValues() ?? {};
     delete values.time_scale; // follows setStatus, which every state frame calls
     Object.assign(p, values);
     const meshNames = this.library.names;
@@ -411,7 +383,7 @@ export class Panel {
     this.gui.controllersRecursive().forEach((ctl) => ctl.updateDisplay());
   }
 
-  /** Follow the running status (pause button label, time scale); called for every frame. */
+  /** Follow the running status (pause button label, time scale); called for every frame. @param {import('./messages.gen.js').Status | undefined} status */
   setStatus(status) {
     if (!status) return;
     if (status.running === this.shownRunning && status.time_scale === this.p.time_scale) return;
