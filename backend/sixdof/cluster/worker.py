@@ -31,8 +31,10 @@ from nats.js.errors import KeyNotFoundError, KeyWrongLastSequenceError, NoKeysEr
 from nats.js.kv import KeyValue
 
 from ..server.app import create_app
-from ..server.errors import Refusal, read_client_message, validate_client_message
-from ..server.rooms import Room, Rooms
+from ..server.control import handle
+from ..server.errors import Refusal
+from ..server.registry import Rooms
+from ..server.rooms import Room
 from ..server.settings import Settings
 from ..server.snapshots import Snapshot
 from ..server.wire import Wire
@@ -354,17 +356,8 @@ class Worker:
             return
         started = time.perf_counter()
         data = bus.decode(msg.data)
-        mid = None
-        try:
-            obj, kind, mid = read_client_message(data["text"])
-            command = validate_client_message(obj, kind, mid)
-            texts, _ = await owned.room.carry_out(command, float(data["left"]), self.settings)
-        except Refusal as refusal:
-            texts = [refusal.text()]
-        except Exception as exc:  # a bug must cost one reply, not the room
-            log.exception("room %s: error handling a message", name)
-            texts = [Refusal("internal", f"server error: {type(exc).__name__}: {exc}", None,
-                             mid).text()]  # fmt: skip
+        replies, _ = await handle(data["text"], owned.room, float(data["left"]), self.settings)
+        texts = [text for text, _ in replies]
         owned.room.sync_hello()
         spent = time.perf_counter() - started
         await msg.respond(bus.encode({"replies": texts, "spent": spent}))

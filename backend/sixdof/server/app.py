@@ -20,8 +20,8 @@ from starlette.types import Receive, Scope, Send
 from .. import __version__
 from . import presets
 from .budget import Budgets
+from .registry import Rooms
 from .rest import router
-from .rooms import Rooms
 from .settings import Settings
 from .snapshots import Snapshots
 from .ws import websocket_endpoint

@@ -21,7 +21,8 @@ from . import presets
 from .budget import Budgets
 from .errors import Refusal, strict_loads
 from .protocol import PresetInfo, json_schema
-from .rooms import Room, Rooms, check_room_name
+from .registry import Rooms
+from .rooms import Room, check_room_name
 from .settings import Settings
 from .snapshots import Kind, Snapshots
 from .ws import bearer, has_control, origin_allowed

@@ -2,9 +2,10 @@
 
 Every client message is size-checked and rate-limited, then read as strict JSON; only a
 client that may control gets it validated against the protocol models (a scenario is the
-costly part) and applied to the room (rooms.py). Each message's computing time is charged
-to its address's budget (budget.py), and long work (`step`) runs in slices of at most
-`slice_seconds` with the event loop free in between, so no message holds other rooms' ticks.
+costly part) and applied to the room (`control.handle`, which a cluster worker runs too).
+Each message's computing time is charged to its address's budget (budget.py), and long
+work (`step`) runs in slices of at most `slice_seconds` with the event loop free in
+between, so no message holds other rooms' ticks.
 Bad input gets an `error` reply and changes nothing; the connection stays open except for an
 oversize message (close 1009) and a sustained flood (close 1008).
 """
@@ -22,9 +23,10 @@ from urllib.parse import urlsplit
 from starlette.datastructures import Headers
 from starlette.websockets import WebSocket
 
-from .budget import Budgets, WorkBudget, over_budget
+from .budget import Budgets, WorkBudget
 from .clients import Client, RateLimiter
-from .errors import Refusal, read_client_message, validate_client_message
+from .control import Gate, LiveRoom, Reply, handle
+from .errors import Refusal, validate_client_message
 from .protocol import Ack, Auth
 from .settings import Settings
 from .snapshots import Snapshot, Snapshots
@@ -34,21 +36,6 @@ log = logging.getLogger("sixdof.server")
 CLOSE_POLICY = 1008  # flood, room refused
 CLOSE_TOO_BIG = 1009
 CLOSE_WAIT = 2.0  # s to flush the last error before closing
-
-
-class LiveRoom(Protocol):
-    """A room as the websocket endpoint sees it: here (`rooms.Room`) or on a worker
-    (`cluster.gateway.RemoteRoom`)."""
-
-    name: str
-
-    def hello(self, can_control: bool, binary: bool = False) -> str: ...
-
-    def sync_hello(self) -> None: ...
-
-    async def carry_out(
-        self, msg: Any, left: float, settings: Settings
-    ) -> tuple[list[str], float | None]: ...
 
 
 class LiveRooms(Protocol):
@@ -166,6 +153,7 @@ async def _receive_loop(
     ws: WebSocket, client: Client, room: LiveRoom, settings: Settings, budget: WorkBudget
 ) -> None:
     limiter = RateLimiter(settings.rate_limit, settings.flood_window)
+    gate = _gate(client, room, settings)
     limit = settings.max_message_bytes
     while True:
         message = await ws.receive()
@@ -201,7 +189,7 @@ async def _receive_loop(
             continue
         started = time.perf_counter()
         client.last_message_at = time.monotonic()
-        replies, spent_elsewhere = await _handle(text, client, room, settings, budget)
+        replies, spent_elsewhere = await handle(text, room, budget.left(), settings, gate)
         for reply in replies:
             client.send_reply(*reply)
         room.sync_hello()
@@ -215,26 +203,13 @@ async def _receive_loop(
         await asyncio.sleep(0)  # messages already queued wait for the other rooms' ticks
 
 
-Reply = tuple[str, str]  # (text, kind) for Client.send_reply
+def _gate(client: Client, room: LiveRoom, settings: Settings) -> Gate:
+    """This connection's checks before a message is validated: `auth` answered here, and
+    nothing else from a client without control (a worker trusts its gateway's)."""
 
-
-async def _handle(
-    text: str | None, client: Client, room: LiveRoom, settings: Settings, budget: WorkBudget
-) -> tuple[list[Reply], float | None]:
-    """Validate and carry out one message; the replies (ack or error, and a hello after a
-    successful auth) and the computing time a worker spent on it (None: here, measured by
-    the caller). Never raises."""
-    mid = None
-    try:
-        if text is None:
-            raise Refusal("invalid", "message: send JSON text frames, not binary ones")
-        obj, kind, mid = read_client_message(text)  # strict JSON, cheap
-        left = budget.left()
-        if left <= 0.0:
-            raise over_budget(kind, 0.0, left, settings.work_rate, settings.work_burst, mid)
+    def gate(kind: str, obj: dict[str, Any], mid: str | int | None) -> list[Reply] | None:
         if kind == "auth":
-            msg = validate_client_message(obj, kind, mid)
-            return _authorise(msg, client, room, settings), None
+            return _authorise(validate_client_message(obj, kind, mid), client, room, settings)
         if not client.can_control:
             raise Refusal(
                 "forbidden",
@@ -244,15 +219,9 @@ async def _handle(
                 "token",
                 mid,
             )
-        msg = validate_client_message(obj, kind, mid)  # the costly half: pydantic
-        texts, spent = await room.carry_out(msg, left, settings)
-        return [(text, "reply") for text in texts], spent
-    except Refusal as refusal:
-        return [(refusal.text(), "reply")], None
-    except Exception as exc:  # a bug must cost one reply, not the connection or the room
-        log.exception("room %s: error handling a message", room.name)
-        error = Refusal("internal", f"server error: {type(exc).__name__}: {exc}", None, mid)
-        return [(error.text(), "reply")], None
+        return None
+
+    return gate
 
 
 def _authorise(msg: object, client: Client, room: LiveRoom, settings: Settings) -> list[Reply]:

@@ -1,0 +1,240 @@
+"""What a control message does to a room: one handler per message type, and `handle`, the
+one path from a client's text to its replies that `sixdof serve`'s websocket endpoint and a
+cluster worker both take.
+
+A handler gets the room and the validated message and either changes the room or raises
+(FieldError or Refusal) having changed nothing; `apply` turns what it raises into the
+client's refusal, naming the field where the client put it and the message's id.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import time
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any, Protocol
+
+from ..fields import FieldError
+from . import presets
+from .budget import over_budget
+from .errors import Refusal, read_client_message, validate_client_message
+from .protocol import (
+    Ack,
+    BodyState,
+    GoBack,
+    LoadScenario,
+    Pause,
+    Reset,
+    Resume,
+    SetGhost,
+    SetInput,
+    SetParams,
+    SetTimeScale,
+    Step,
+    UndoGoBack,
+)
+from .settings import Settings
+
+if TYPE_CHECKING:
+    from ..scenario import Scenario
+    from ..simulation.ghost import Ghost
+    from ..simulation.live import LiveSimulation
+
+log = logging.getLogger("sixdof.server")
+
+Reply = tuple[str, str]  # (text, kind) for Client.send_reply
+
+
+class LiveRoom(Protocol):
+    """A room as a message handler sees it: here (`rooms.Room`) or on a worker
+    (`cluster.gateway.RemoteRoom`)."""
+
+    name: str
+
+    def hello(self, can_control: bool, binary: bool = False) -> str: ...
+
+    def sync_hello(self) -> None: ...
+
+    async def carry_out(
+        self, msg: Any, left: float, settings: Settings
+    ) -> tuple[list[str], float | None]: ...
+
+
+class Room(Protocol):
+    """What the handlers change: a `rooms.Room`."""
+
+    sim: LiveSimulation
+    ghost: Ghost | None
+
+    def end_ghost(self) -> None: ...
+
+    def load(self, scenario: Scenario | None) -> None: ...
+
+    def step_cost(self) -> float: ...
+
+    def note_step_cost(self, seconds: float) -> None: ...
+
+
+# ---------------------------------------------------------------------------- the handlers
+
+
+def _set_input(room: Room, msg: SetInput) -> None:
+    spring = msg.spring.model_dump() if msg.spring else None
+    room.sim.set_input(msg.body, msg.Force, msg.Moment, frame=msg.frame, point=msg.point,
+                       channel=msg.channel, spring=spring)  # fmt: skip
+
+
+def _set_params(room: Room, msg: SetParams) -> None:
+    room.sim.set_params(msg.body, **msg.changes())
+
+
+def _pause(room: Room, msg: Pause) -> None:
+    room.sim.pause()
+
+
+def _resume(room: Room, msg: Resume) -> None:
+    room.sim.resume()
+
+
+def _step(room: Room, msg: Step) -> None:  # carry_out runs a client's step in slices
+    room.sim.step(msg.n)
+
+
+def _set_time_scale(room: Room, msg: SetTimeScale) -> None:
+    room.sim.set_time_scale(msg.time_scale)
+
+
+def _undo_go_back(room: Room, msg: UndoGoBack) -> None:
+    room.sim.undo_go_back()
+
+
+def _reset(room: Room, msg: Reset) -> None:
+    room.sim.reset(msg.body, msg.state.model_dump(exclude_none=True) if msg.state else None)
+
+
+def _load_scenario(room: Room, msg: LoadScenario) -> None:
+    room.load(presets.scenario(msg.preset) if msg.preset else msg.scenario)
+
+
+def _go_back(room: Room, msg: GoBack) -> None:
+    from ..simulation.replay import go_back  # loaded with the physics (Rooms.physics_ready)
+
+    go_back(room.sim, msg.t)
+
+
+def _set_ghost(room: Room, msg: SetGhost) -> None:
+    room.end_ghost()
+    if msg.changes is not None:
+        from ..simulation.ghost import Ghost
+
+        room.ghost = Ghost(room.sim, msg.changes.changes())
+
+
+Handler = Callable[[Room, Any], None]
+
+HANDLERS: dict[type, Handler] = {
+    SetInput: _set_input,
+    SetParams: _set_params,
+    Pause: _pause,
+    Resume: _resume,
+    Step: _step,
+    Reset: _reset,
+    SetTimeScale: _set_time_scale,
+    LoadScenario: _load_scenario,
+    GoBack: _go_back,
+    UndoGoBack: _undo_go_back,
+    SetGhost: _set_ghost,
+}
+
+
+def apply(room: Room, msg: Any) -> None:
+    """Carry out one validated client message; raise Refusal and change nothing if refused.
+
+    The caller acks, then calls `sync_hello` so the sender sees its ack before the hello."""
+    handler = HANDLERS.get(type(msg))
+    if handler is None:
+        raise Refusal("unknown_type", f"type: {type(msg).__name__} is not handled", None, msg.id)
+    try:
+        handler(room, msg)
+    except FieldError as exc:
+        field = exc.field
+        if isinstance(msg, Reset) and field in BodyState.model_fields:
+            field = f"state.{field}"  # where the client put it
+        raise Refusal(exc.code, exc.message, field, msg.id) from None
+    except Refusal as exc:
+        raise Refusal(exc.code, exc.message, exc.field, msg.id) from None
+
+
+async def carry_out(
+    room: Room, msg: Any, left: float, settings: Settings
+) -> tuple[list[str], float | None]:
+    """`apply`, for a client whose address has `left` seconds of budget: a `step` is refused
+    up front when its estimate is over that, and runs in slices of about
+    `settings.slice_seconds` with the event loop free between them. The replies (an ack)
+    and None (the caller measures the time)."""
+    if isinstance(msg, Step):
+        estimate = room.step_cost() * msg.n
+        if estimate > left:
+            rate, burst = settings.work_rate, settings.work_burst
+            raise over_budget("step", estimate, left, rate, burst, msg.id)
+        await step_in_slices(room, msg.n, settings.slice_seconds)
+    else:
+        apply(room, msg)
+    return [Ack(id=msg.id, of=msg.type).model_dump_json()], None
+
+
+async def step_in_slices(room: Room, n: int, slice_seconds: float) -> None:
+    """`n` steps, in slices of whole history rows lasting about `slice_seconds` each,
+    yielding to the event loop between slices. The history gets the same rows as one
+    `sim.step(n)`."""
+    sim = room.sim
+    per_row = sim.steps_per_row()
+    left, k = n, per_row
+    while left > 0:
+        take = min(left, k)
+        started = time.perf_counter()
+        done = sim.step(take)
+        room.note_step_cost((time.perf_counter() - started) / max(done, 1))
+        left -= take
+        if done < take:  # diverged: paused at the last good state
+            return
+        if left:
+            fits = int(slice_seconds / max(room.step_cost(), 1e-9))
+            k = max(per_row, fits // per_row * per_row)
+            await asyncio.sleep(0)
+
+
+# ---------------------------------------------------------------------------- the one path
+
+#: What the websocket side checks between reading a message and validating it (its type,
+#: its object and id): raise Refusal to refuse it, return replies to answer it there (auth),
+#: or None to let it through. A worker has none: its gateway checked.
+Gate = Callable[[str, dict[str, Any], "str | int | None"], "list[Reply] | None"]
+
+
+async def handle(
+    text: str | None, room: LiveRoom, left: float, settings: Settings, gate: Gate | None = None
+) -> tuple[list[Reply], float | None]:
+    """Read, check and carry out one client message with `left` seconds of budget; the
+    replies (ack or error, or what `gate` answered) and the computing time a worker spent
+    on it (None: here, measured by the caller). Never raises: a bug costs one `internal`
+    reply, not the connection or the room."""
+    mid = None
+    try:
+        if text is None:
+            raise Refusal("invalid", "message: send JSON text frames, not binary ones")
+        obj, kind, mid = read_client_message(text)  # strict JSON, cheap
+        if left <= 0.0:
+            raise over_budget(kind, 0.0, left, settings.work_rate, settings.work_burst, mid)
+        if gate is not None and (answered := gate(kind, obj, mid)) is not None:
+            return answered, None
+        msg = validate_client_message(obj, kind, mid)  # the costly half: pydantic
+        texts, spent = await room.carry_out(msg, left, settings)
+        return [(text, "reply") for text in texts], spent
+    except Refusal as refusal:
+        return [(refusal.text(), "reply")], None
+    except Exception as exc:
+        log.exception("room %s: error handling a message", room.name)
+        error = Refusal("internal", f"server error: {type(exc).__name__}: {exc}", None, mid)
+        return [(error.text(), "reply")], None
