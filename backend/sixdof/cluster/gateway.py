@@ -33,6 +33,7 @@ from starlette.types import ASGIApp, Receive, Scope, Send
 from ..server.app import create_app
 from ..server.clients import Client, frame_order
 from ..server.errors import Refusal
+from ..server.registry import ByName
 from ..server.rooms import check_room_name
 from ..server.settings import Settings
 from ..server.snapshots import Snapshot
@@ -150,27 +151,17 @@ class RemoteRoom:
         return list(data["replies"]), float(data["spent"])
 
 
-class RemoteRooms:
+class RemoteRooms(ByName[RemoteRoom]):
     """The rooms this gateway has viewers in (`ws.LiveRooms`), and its presence messages."""
 
     def __init__(self, settings: Settings, gateway_id: str) -> None:
+        super().__init__()
         self.settings = settings
         self.id = gateway_id
         self.nc: Nats | None = None
-        self._rooms: dict[str, RemoteRoom] = {}
         self._opening: dict[str, asyncio.Lock] = {}
         self._presence: asyncio.Task[None] | None = None
         self._closing: set[asyncio.Task[None]] = set()
-
-    def __len__(self) -> int:
-        return len(self._rooms)
-
-    def names(self) -> list[str]:
-        """The rooms this gateway has viewers in (rest.py's /api/health and /api/rooms)."""
-        return sorted(self._rooms)
-
-    def get(self, name: str) -> RemoteRoom | None:
-        return self._rooms.get(name)
 
     async def connect(self, url: str) -> None:
         self.nc = await nats.connect(

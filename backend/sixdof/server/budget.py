@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable
+from functools import partial
 
 from .errors import Refusal
 
@@ -54,9 +55,7 @@ class Budgets:
     def __init__(
         self, rate: float, burst: float, clock: Callable[[], float] = time.monotonic
     ) -> None:
-        self.rate = rate
-        self.burst = burst
-        self.clock = clock
+        self._new = partial(WorkBudget, rate, burst, clock)
         self._by_address: dict[str, WorkBudget] = {}
 
     def of(self, address: str) -> WorkBudget:
@@ -64,7 +63,7 @@ class Budgets:
         if budget is None:
             if len(self._by_address) > 1024:  # forget the addresses that owe nothing
                 self._by_address = {a: b for a, b in self._by_address.items() if not b.full}
-            budget = self._by_address[address] = WorkBudget(self.rate, self.burst, self.clock)
+            budget = self._by_address[address] = self._new()
         return budget
 
 

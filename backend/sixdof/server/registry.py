@@ -16,7 +16,7 @@ import importlib
 import logging
 import time
 from collections.abc import Callable
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Generic, TypeVar
 
 from ..simulation import is_warm, warm_up
 from .clients import Viewer
@@ -32,14 +32,34 @@ if TYPE_CHECKING:
 log = logging.getLogger("sixdof.server")
 
 
-class Rooms:
+R = TypeVar("R")
+
+
+class ByName(Generic[R]):
+    """Rooms by name, as /api/health and /api/rooms list them (rest.py): this server's
+    (`Rooms`) or the ones a gateway has viewers in (`cluster.gateway.RemoteRooms`)."""
+
+    def __init__(self) -> None:
+        self._rooms: dict[str, R] = {}
+
+    def __len__(self) -> int:
+        return len(self._rooms)
+
+    def names(self) -> list[str]:
+        return sorted(self._rooms)
+
+    def get(self, name: str) -> R | None:
+        return self._rooms.get(name)
+
+
+class Rooms(ByName[Room]):
     """The registry of live rooms: created on first join, removed `room_ttl` s after the last
     client leaves. One task ticks them all (`run`) while there is at least one room."""
 
     def __init__(self, settings: Settings, make_sim: Callable[[], LiveSimulation]) -> None:
+        super().__init__()
         self.settings = settings
         self.make_sim = make_sim
-        self._rooms: dict[str, Room] = {}
         self._engine: Engine | None = None
         self._task: asyncio.Task[None] | None = None
 
@@ -72,15 +92,6 @@ class Rooms:
 
             self._engine = Engine()
         return self._engine
-
-    def __len__(self) -> int:
-        return len(self._rooms)
-
-    def names(self) -> list[str]:
-        return sorted(self._rooms)
-
-    def get(self, name: str) -> Room | None:
-        return self._rooms.get(name)
 
     def get_or_create(
         self, name: str, *, by_watcher: bool = False, snapshot: Snapshot | None = None
