@@ -124,7 +124,7 @@ class RemoteRoom:
         its worker at /api/rooms/<room>/stats)."""
         return {"room": self.name, "clients": len(self.viewers), "gateway": self.rooms.id}
 
-    # ------------------------------------------------------------------ ws.LiveRoom
+    # ------------------------------------------------------------------ control.LiveRoom
     def hello(self, can_control: bool, binary: bool = False) -> str:
         return self._variant(can_control, binary)[0]
 

@@ -39,7 +39,7 @@ CLOSE_WAIT = 2.0  # s to flush the last error before closing
 
 
 class LiveRooms(Protocol):
-    """The rooms of `app.state.rooms`: `rooms.Rooms`, or a gateway's remote rooms."""
+    """The rooms of `app.state.rooms`: `registry.Rooms`, or a gateway's remote rooms."""
 
     async def enter(self, name: str, client: Client, snapshot: Snapshot | None) -> Any: ...
 
