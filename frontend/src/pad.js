@@ -18,7 +18,7 @@ export class PushPad {
    * @param {() => {spec: import('./messages.gen.js').BodySpec | null} | null | undefined} deps.getBody  the selected BodyView ({spec})
    * @param {() => {Quater: number[]} | null | undefined} deps.getFrame  its newest state frame ({Quater})
    * @param {() => {pushAccel: number, pushAlpha: number}} deps.getPanel
-   * @param {(source: string, input: object|null) => void} deps.push
+   * @param {(source: string, input: import('./pushes.js').PushInput | null) => void} deps.push
    */
   constructor({ container, stage, getBody, getFrame, getPanel, push }) {
     this.stage = stage;
