@@ -7,9 +7,11 @@ import { Plane, Raycaster, Vector2, Vector3 } from 'three';
 import { rotateBodyToNed, threeToNed } from './frames.js';
 import { effectiveMass, momentFor, weightScale } from './rigid.js';
 
+/** @param {readonly number[]} a @param {readonly number[]} b @returns {[number, number, number]} */
 const add = (a, b) => [a[0] + b[0], a[1] + b[1], a[2] + b[2]];
 
 // key -> [kind, axis, sign]; axes are N/E/D in the global frame, x/y/z in the body frame
+/** @type {Record<string, readonly ['F' | 'M', number, number]>} */
 export const KEYS = {
   ArrowUp: ['F', 0, 1], KeyW: ['F', 0, 1],
   ArrowDown: ['F', 0, -1], KeyS: ['F', 0, -1],
@@ -20,7 +22,13 @@ export const KEYS = {
   KeyI: ['M', 1, 1], KeyK: ['M', 1, -1],
   KeyJ: ['M', 0, -1], KeyL: ['M', 0, 1],
 }; // prettier-ignore
+/** @type {Record<string, string | undefined>} key -> the name of one of Keyboard's commands */
+const COMMAND_KEYS = { Space: 'togglePause', Period: 'step', NumpadDecimal: 'step', Comma: 'stepBack', Backspace: 'reset',
+  KeyH: 'help', Slash: 'help', KeyV: 'view', KeyC: 'follow', KeyP: 'projector' }; // prettier-ignore
+/** @type {Record<string, string | undefined>} key -> the camera view it sets */
+const CAMERA_KEYS = { KeyT: 'top', KeyY: 'side', KeyU: 'front' };
 
+/** Whether the key goes to a text field (or other control) rather than the page. @param {KeyboardEvent} ev */
 function typing(ev) {
   const t = ev.target;
   return t instanceof HTMLElement && (t.isContentEditable || ['INPUT', 'TEXTAREA', 'SELECT'].includes(t.tagName));
@@ -45,12 +53,14 @@ export class Keyboard {
     this.getPanel = getPanel; // () => {frame, pushAccel, pushAlpha}
     this.push = push; // (source, input|null)
     this.commands = commands; // {togglePause, step, stepBack, reset, help, view, follow, overlay, projector, camera}
+    /** @type {Set<string>} the push keys held down (KeyboardEvent.code) */
     this.held = new Set();
     window.addEventListener('keydown', (ev) => this.down(ev));
     window.addEventListener('keyup', (ev) => this.up(ev));
     window.addEventListener('blur', () => this.releaseAll());
   }
 
+  /** @param {KeyboardEvent} ev */
   down(ev) {
     if (typing(ev) || ev.ctrlKey || ev.metaKey || ev.altKey) return;
     if (KEYS[ev.code]) {
@@ -62,9 +72,8 @@ export class Keyboard {
       return;
     }
     if (ev.repeat) return;
-    const cmd = { Space: 'togglePause', Period: 'step', NumpadDecimal: 'step', Comma: 'stepBack', Backspace: 'reset',
-      KeyH: 'help', Slash: 'help', KeyV: 'view', KeyC: 'follow', KeyP: 'projector' }[ev.code]; // prettier-ignore
-    const camera = { KeyT: 'top', KeyY: 'side', KeyU: 'front' }[ev.code];
+    const cmd = COMMAND_KEYS[ev.code];
+    const camera = CAMERA_KEYS[ev.code];
     if (cmd) {
       ev.preventDefault();
       this.commands[cmd]();
@@ -77,6 +86,7 @@ export class Keyboard {
     }
   }
 
+  /** @param {KeyboardEvent} ev */
   up(ev) {
     if (this.held.delete(ev.code)) this.send();
   }
@@ -119,14 +129,27 @@ export class Keyboard {
  */
 const LONG_PRESS = 450; // ms a finger rests on the body before it grabs
 
+/**
+ * What DragPush needs from the page (main.js).
+ * @typedef {object} DragPushDeps
+ * @property {import('./scene.js').Stage} stage
+ * @property {HTMLElement} container  the view's element (the canvas is inside it)
+ * @property {() => import('./body.js').BodyView | null} getView  the selected body's view
+ * @property {() => import('./messages.gen.js').BodyFrame | null} getFrame  its newest state frame
+ * @property {import('./pushes.js').Pushes['push']} push
+ * @property {(from: Vector3 | null, to: Vector3) => void} drawArrow  the pull arrow (three world); from null: hidden
+ * @property {() => boolean} canPush  false while watching
+ */
+
 export class DragPush {
+  /** @param {DragPushDeps} deps */
   constructor({ stage, container, getView, getFrame, push, drawArrow, canPush }) {
     this.stage = stage;
     this.canPush = canPush; // () => false while watching: no drag, no arrow
     this.getView = getView; // () => BodyView under the panel
     this.getFrame = getFrame; // () => latest raw body frame {Pos, Quater, Vel, AngVel}
     this.push = push;
-    this.drawArrow = drawArrow; // (fromWorld|null, toWorld)
+    this.drawArrow = drawArrow; // (fromWorld|null, toWorld): null hides it
     /**
      * The drag in progress: the grabbed point (body frame), the plane the pointer moves its
      * target in, the target (three world) and the last spring sent; null: none.
@@ -137,7 +160,8 @@ export class DragPush {
     this.mouse = new Vector2();
     /** @type {ReturnType<typeof setInterval> | undefined} redraws the pull arrow while dragging */
     this.timer = undefined;
-    this.longPress = null; // a finger resting on the body: {id, x, y, timer}
+    /** @type {{id: number, x: number, y: number, timer: number} | null} a finger resting on the body */
+    this.longPress = null;
     this.scratch = { from: new Vector3(), to: new Vector3() };
     // capture phase on the container: runs before OrbitControls' listener on the canvas
     container.addEventListener('pointerdown', (ev) => this.start(ev), { capture: true });
@@ -148,12 +172,13 @@ export class DragPush {
     window.addEventListener('keyup', (ev) => ev.key === 'Shift' && container.classList.remove('shift'));
   }
 
+  /** @param {PointerEvent} ev */
   setMouse(ev) {
     const r = this.stage.canvas.getBoundingClientRect();
     this.mouse.set(((ev.clientX - r.left) / r.width) * 2 - 1, -((ev.clientY - r.top) / r.height) * 2 + 1);
   }
 
-  /** The point of the body under the pointer (three world), or null. */
+  /** The point of the body under the pointer (three world), or null. @param {PointerEvent} ev */
   pick(ev) {
     const view = this.getView();
     if (!view || ev.target !== this.stage.canvas) return null;
@@ -163,6 +188,7 @@ export class DragPush {
     return hit ? { view, point: hit.point.clone() } : null;
   }
 
+  /** @param {PointerEvent} ev */
   start(ev) {
     if (!this.canPush()) return;
     if (ev.pointerType === 'touch') return this.touchDown(ev);
@@ -178,6 +204,7 @@ export class DragPush {
    * Touch: a finger held still on the body for LONG_PRESS ms starts the same spring drag;
    * a finger that moves first, or a second finger (pinch, two-finger orbit), stays with the
    * camera.
+   * @param {PointerEvent} ev
    */
   touchDown(ev) {
     if (this.longPress || this.active) {
@@ -199,7 +226,10 @@ export class DragPush {
     this.longPress = null;
   }
 
-  /** Grab the body at `point` (three world) and pull it toward the pointer from now on. */
+  /**
+   * Grab the body at `point` (three world) and pull it toward the pointer from now on.
+   * @param {import('./body.js').BodyView} view @param {Vector3} point
+   */
   begin(view, point) {
     this.stage.controls.enabled = false;
     const local = view.group.worldToLocal(point.clone());
@@ -211,6 +241,7 @@ export class DragPush {
     this.timer = setInterval(() => this.redraw(), 1000 / 30);
   }
 
+  /** @param {PointerEvent} ev */
   move(ev) {
     const lp = this.longPress;
     if (lp && ev.pointerId === lp.id && Math.hypot(ev.clientX - lp.x, ev.clientY - lp.y) > 10) {
@@ -273,6 +304,6 @@ export class DragPush {
     clearInterval(this.timer);
     this.stage.controls.enabled = true;
     this.push('drag', null);
-    this.drawArrow(null, null);
+    this.drawArrow(null, this.scratch.to); // from null: no arrow (`to` is not drawn)
   }
 }

@@ -55,7 +55,7 @@ export class Panel {
     this.errors = new ControlErrors();
     /** @type {boolean | undefined} */ this.shownRunning = undefined; // the status shown last
     /** @type {number | undefined} */ this.shownTimeScale = undefined;
-    /** @type {Record<string, any> & {running: boolean, frame: 'global' | 'body', pushAccel: number, pushAlpha: number, follow: boolean}} the values the controllers edit, by key */
+    /** @type {Record<string, any> & {running: boolean, frame: 'global' | 'body', pushAccel: number, pushAlpha: number, follow: boolean, model: 'full' | 'fhsim'}} the values the controllers edit, by key */
     this.p = {
       preset: '', body: '', running: true,
       time_scale: 1, integrator: 'rk4', step: 0.001,
@@ -76,7 +76,7 @@ export class Panel {
 
     const fs = gui.addFolder('Scenario');
     c.preset = fs.add(p, 'preset', { '(choose a preset)': '' }).name('Preset');
-    c.preset.onChange((name) => name && this.actions.loadPreset(name, c.preset));
+    c.preset.onChange((/** @type {string} */ name) => name && this.actions.loadPreset(name, c.preset));
     // a <select> fires no change for the option already chosen: this is the way back to the
     // preset's values after editing them (Reset only resets the state)
     c.reload = fs.add({ reload: () => this.reloadPreset() }, 'reload').name('Reload preset');
@@ -88,11 +88,11 @@ export class Panel {
     c.stepOnce = fr.add({ step: () => this.actions.step() }, 'step').name('Single step (.)');
     c.reset = fr.add({ reset: () => this.actions.reset() }, 'reset').name('Reset (Backspace)');
     c.time_scale = fr.add(p, 'time_scale', TIME_SCALES).name('Time scale');
-    c.time_scale.onChange((v) => this.send([c.time_scale], { type: 'set_time_scale', time_scale: v }));
+    c.time_scale.onChange((/** @type {number} */ v) => this.send([c.time_scale], { type: 'set_time_scale', time_scale: v }));
     c.integrator = fr.add(p, 'integrator', ['euler', 'rk4']).name('Integrator');
-    c.integrator.onChange((v) => this.send([c.integrator], { type: 'set_params', integrator: v }));
+    c.integrator.onChange((/** @type {'euler' | 'rk4'} */ v) => this.send([c.integrator], { type: 'set_params', integrator: v }));
     c.step = fr.add(p, 'step').name('Step (s)');
-    c.step.onFinishChange((v) => this.send([c.step], { type: 'set_params', step: v }));
+    c.step.onFinishChange((/** @type {number} */ v) => this.send([c.step], { type: 'set_params', step: v }));
 
     const fi = gui.addFolder('Force and Moment');
     c.frame = fi.add(p, 'frame', { 'global (N, E, D)': 'global', 'body (x, y, z)': 'body' }).name('Frame');
@@ -119,7 +119,7 @@ export class Panel {
     c.Gravity = fb.add(p, 'Gravity').name('Gravity (m/s²)');
     c.model = fb.add(p, 'model', ['full', 'fhsim']).name('Model');
     this.modelNote = this.note(c.model, MODEL_NOTE.full);
-    c.model.onChange((v) => {
+    c.model.onChange((/** @type {'full' | 'fhsim'} */ v) => {
       this.modelNote.textContent = MODEL_NOTE[v] ?? '';
       this.send([c.model], { type: 'set_params', model: v });
     });
@@ -127,7 +127,7 @@ export class Panel {
     this.numberParam('Gravity');
     this.vectorParam('InertiaRadi');
     this.vectorParam('CGOffset');
-    c.Inertia.onFinishChange((text) => {
+    c.Inertia.onFinishChange((/** @type {string} */ text) => {
       if (!String(text).trim()) return this.send([c.Inertia], { type: 'set_params', Inertia: null });
       const v = parseVector(text, 6);
       if (!v) return this.errors.show(c.Inertia, 'Inertia: give 6 numbers Ixx, Iyy, Izz, Ixy, Ixz, Iyz (kg·m²), or leave empty');
@@ -136,11 +136,11 @@ export class Panel {
 
     const fl = gui.addFolder('Look');
     c.Mesh = fl.add(p, 'Mesh', ['sphere']).name('Mesh');
-    c.Mesh.onChange((v) => this.send([c.Mesh], { type: 'set_params', Mesh: v }));
+    c.Mesh.onChange((/** @type {string} */ v) => this.send([c.Mesh], { type: 'set_params', Mesh: v }));
     c.Material = fl.add(p, 'Material', ['Simple/Black']).name('Material');
-    c.Material.onChange((v) => this.send([c.Material], { type: 'set_params', Material: v }));
+    c.Material.onChange((/** @type {string} */ v) => this.send([c.Material], { type: 'set_params', Material: v }));
     c.colour = fl.addColor(p, 'colour').name('…or a colour');
-    c.colour.onFinishChange((v) => this.send([c.colour, c.Material], { type: 'set_params', Material: v }));
+    c.colour.onFinishChange((/** @type {string} */ v) => this.send([c.colour, c.Material], { type: 'set_params', Material: v }));
     this.vectorParam('MeshScale', fl);
     this.vectorParam('Size', fl);
     this.vectorParam('MeshOrigin', fl, 'MeshOrigin (m, from CG)');
@@ -184,10 +184,10 @@ export class Panel {
   /** The ghost's settings from the Ghost run folder (empty or "same": as the room). */
   startGhost() {
     const p = this.p;
-    const changes = {};
+    /** @type {import('./messages.gen.js').GhostSettings} */ const changes = {};
     if (p.ghostModel !== 'same') changes.model = p.ghostModel;
     if (p.ghostIntegrator !== 'same') changes.integrator = p.ghostIntegrator;
-    for (const [key, field] of [['ghostStep', 'step'], ['ghostMass', 'Mass']]) {
+    for (const [key, field] of /** @type {const} */ ([['ghostStep', 'step'], ['ghostMass', 'Mass']])) {
       const text = String(p[key]).trim();
       if (text) changes[field] = Number(text);
     }
@@ -213,7 +213,7 @@ export class Panel {
   /** @param {'Mass' | 'Gravity'} key  a number field of set_params */
   numberParam(key) {
     const ctl = this.c[key];
-    ctl.onFinishChange((v) => {
+    ctl.onFinishChange((/** @type {number} */ v) => {
       if (!Number.isFinite(v)) return this.errors.show(ctl, `${key}: give a number`);
       const msg = /** @type {import('./messages.gen.js').SetParams} */ ({ type: 'set_params' });
       msg[key] = v;
@@ -228,7 +228,7 @@ export class Panel {
   vectorParam(key, folder = null, label = null) {
     if (folder) this.c[key] = folder.add(this.p, key).name(label ?? key);
     const ctl = this.c[key];
-    ctl.onFinishChange((text) => {
+    ctl.onFinishChange((/** @type {string} */ text) => {
       const v = parseVector(text, 3);
       if (!v) return this.errors.show(ctl, `${key}: give 3 numbers separated by commas`);
       const msg = /** @type {import('./messages.gen.js').SetParams} */ ({ type: 'set_params' });
