@@ -30,15 +30,6 @@ import { VIEW } from './protocol.gen.js';
  */
 
 const COLORS = VIEW.GLYPH_COLOURS;
-const STANDARD_GRAVITY = 9.80665; // m/s², the scale of a body without gravity
-
-/**
- * The weight that scales pushes and force arrows: m·g with the body's own g (1 g without gravity).
- * @param {{Mass?: number, Gravity?: number} | null | undefined} spec
- */
-export function weightScale(spec) {
-  return (spec?.Mass ?? 1) * (Math.abs(spec?.Gravity ?? 0) || STANDARD_GRAVITY);
-}
 export { COLORS as ARROW_COLORS };
 
 /**

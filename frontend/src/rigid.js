@@ -7,7 +7,7 @@
 import { Matrix3, Vector3 } from 'three';
 import { rotateBodyToNed, rotateNedToBody } from './frames.js';
 
-export { weightScale } from './body.js';
+const STANDARD_GRAVITY = 9.80665; // m/s², the scale of a body without gravity
 
 /**
  * What the helpers read of a body's spec (a BodySpec, or a stand-in before the first hello).
@@ -65,4 +65,12 @@ export function momentFor(spec, quater, alpha, global) {
   const [x, y, z] = global ? rotateNedToBody(quater, alpha) : alpha;
   const momentBody = new Vector3(x, y, z).applyMatrix3(inertiaTensor(spec)).toArray();
   return global ? rotateBodyToNed(quater, momentBody) : momentBody;
+}
+
+/**
+ * The weight that scales pushes and force arrows: m·g with the body's own g (1 g without gravity).
+ * @param {{Mass?: number, Gravity?: number} | null | undefined} spec
+ */
+export function weightScale(spec) {
+  return (spec?.Mass ?? 1) * (Math.abs(spec?.Gravity ?? 0) || STANDARD_GRAVITY);
 }

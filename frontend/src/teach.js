@@ -4,7 +4,7 @@
 // counter of presets that count flips. Texts are rewritten LABEL_HZ times a second; the
 // arrows and traces every frame, from reused objects (nothing is allocated per frame).
 
-import { weightScale } from './body.js';
+import { weightScale } from './rigid.js';
 import { EnergyBars, FlipCounter } from './energy.js';
 import { FreeBodyDiagram } from './fbd.js';
 import { HeightGuide } from './height.js';
