@@ -31,3 +31,11 @@ def test_the_derived_column_lists() -> None:
     assert FRAME == tuple((o.name, o.width) for o in OUTPUTS)
     assert PORTS == (("Pos", 3), ("Vel", 3), ("Quater", 4), ("LocalVel", 3), ("AngVel", 3))
     assert {name for name, _ in HISTORY_EXTRA} <= {name for name, _ in FRAME}
+
+
+def test_the_notebook_labels_every_part_of_each_channel_it_plots() -> None:
+    from sixdof.notebook.plot import CHANNELS
+
+    width = {o.name: o.width for o in OUTPUTS}
+    for name, (parts, _) in CHANNELS.items():  # its unit is the table's own
+        assert len(parts) == (0 if width[name] == 1 else width[name]), name

@@ -19,20 +19,28 @@ from typing import cast
 import numpy as np
 from numpy.typing import ArrayLike
 
-#: Channels a body's `frame()` entry carries and what each plots (label suffix, unit).
+from ..dynamics.output_table import OUTPUTS
+
+_UNITS = {o.name: o.unit for o in OUTPUTS}
+_XYZ = ("x", "y", "z")
+#: Channels a body's `frame()` entry carries and what each plots (label suffix, unit); the
+#: units are the output table's.
 CHANNELS: dict[str, tuple[tuple[str, ...], str]] = {
-    "Pos": (("x", "y", "z"), "m"),
-    "Vel": (("x", "y", "z"), "m/s"),
-    "LocalVel": (("u", "v", "w"), "m/s"),
-    "AngVel": (("p", "q", "r"), "rad/s"),
-    "Euler": (("roll", "pitch", "yaw"), "rad"),
-    "Force": (("x", "y", "z"), "N"),
-    "Moment": (("x", "y", "z"), "N·m"),
-    "LinearMomentum": (("x", "y", "z"), "kg·m/s"),
-    "AngularMomentum": (("x", "y", "z"), "kg·m²/s"),
-    "KineticEnergy": ((), "J"),
-    "PotentialEnergy": ((), "J"),
-    "TotalEnergy": ((), "J"),
+    name: (parts, _UNITS[name])
+    for name, parts in (
+        ("Pos", _XYZ),
+        ("Vel", _XYZ),
+        ("LocalVel", ("u", "v", "w")),
+        ("AngVel", ("p", "q", "r")),
+        ("Euler", ("roll", "pitch", "yaw")),
+        ("Force", _XYZ),
+        ("Moment", _XYZ),
+        ("LinearMomentum", _XYZ),
+        ("AngularMomentum", _XYZ),
+        ("KineticEnergy", ()),
+        ("PotentialEnergy", ()),
+        ("TotalEnergy", ()),
+    )
 }
 COLOURS = ("#d62728", "#2ca02c", "#1f77b4", "#ff7f0e", "#9467bd", "#8c564b", "#e377c2")
 
