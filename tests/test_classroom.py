@@ -186,6 +186,8 @@ def test_serve_prints_urls_that_control_and_watch() -> None:
             query = f"room=cls&{parts.query}" if parts.query else "room=cls"
             with connect(f"ws://{parts.netloc}/ws?{query}", open_timeout=30) as ws:
                 hello = json.loads(ws.recv(timeout=30))
+                if hello["type"] == "preparing":  # the first join: the physics loads first
+                    hello = json.loads(ws.recv(timeout=60))
                 assert hello["type"] == "hello" and hello["can_control"] is allowed
                 ws.send(json.dumps({"type": "pause", "id": 1}))
                 reply = json.loads(ws.recv(timeout=30))

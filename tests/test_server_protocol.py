@@ -66,7 +66,7 @@ def test_schema_covers_both_directions_with_a_discriminator() -> None:
     mapping = schema["discriminator"]["mapping"]
     assert schema["discriminator"]["propertyName"] == "type"
     assert set(mapping) == set(SERVER_MESSAGES) | set(CLIENT_MESSAGES)
-    assert schema["x-server-to-client"] == ["hello", "state", "ack", "error"]
+    assert schema["x-server-to-client"] == ["hello", "state", "ack", "error", "preparing"]
     set_input = schema["$defs"]["SetInput"]["properties"]["Force"]
     assert (set_input["minItems"], set_input["maxItems"]) == (3, 3)
     assert [item["maximum"] for item in set_input["prefixItems"]] == [LIMITS["Force"].hi] * 3

@@ -384,7 +384,8 @@ def test_every_server_message_type_was_seen_and_validates(client: TestClient) ->
             seen.add(ws.receive_json()["type"])
         seen.add(send(ws, {"type": "pause"})["type"])
         seen.add(send(ws, {"type": "pause", "id": [1]})["type"])
-    assert seen == set(SERVER_MESSAGES)
+    # `preparing` comes only before the process's physics is loaded (e2e/test_cold_start.py)
+    assert seen - {"preparing"} == set(SERVER_MESSAGES) - {"preparing"}
 
 
 def test_a_server_fault_in_a_handler_costs_one_reply_not_the_connection(

@@ -59,6 +59,8 @@ export class Hud {
     this.fps = 0;
     /** @type {Map<string, HTMLElement>} */
     this.bannerEls = new Map();
+    /** @type {ReturnType<typeof setInterval> | undefined} the `preparing` banner's counter */
+    this.preparingTimer = undefined;
   }
 
   /** @param {string} key  a [data-hud] field @param {string} text */
@@ -134,6 +136,21 @@ export class Hud {
    */
   pushes(sources) {
     this.activePushes = sources.map((s) => (s === 'panel' ? 'held' : s));
+  }
+
+  /**
+   * The server's `preparing` (the physics loads, or numba compiles it, before the first room):
+   * its message in a banner with the seconds waited so far, counting on; null (at the hello) removes it.
+   * @param {import('./messages.gen.js').Preparing | null} msg
+   */
+  preparing(msg) {
+    clearInterval(this.preparingTimer);
+    this.preparingTimer = undefined;
+    if (!msg) return void this.banner('preparing', null);
+    const since = performance.now() - msg.elapsed * 1000;
+    const show = () => this.banner('preparing', `${msg.message} (${Math.round((performance.now() - since) / 1000)} s so far)…`, 'info');
+    show();
+    this.preparingTimer = setInterval(show, 1000);
   }
 
   /**

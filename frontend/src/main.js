@@ -205,6 +205,9 @@ function receive(msg) {
       break;
     case 'ack':
       break; // acks go to their sender; one nobody waits for says nothing
+    case 'preparing':
+      hud.preparing(msg); // the server loads the physics first: the hello follows
+      break;
     default: {
       /** @type {never} */
       const unknown = msg; // a server message this switch does not handle: tsc says which
@@ -215,6 +218,7 @@ function receive(msg) {
 
 /** @param {Hello} msg */
 function onHello(msg) {
+  hud.preparing(null);
   session.hello = msg;
   session.helloCount += 1;
   bodies.fromHello(msg);

@@ -300,6 +300,21 @@ export interface Pause {
   id?: string | number | null;
 }
 
+/**
+ * server -> client: the first message to a viewer who joins while the server is still
+ * loading the physics (numpy, the engine, numba's kernels, compiled first if numba's cache
+ * is cold); its `hello` follows once they are ready.
+ */
+export interface Preparing {
+  type: "preparing";
+  /** what the server is doing, for the page to show */
+  message: string;
+  /** numba's cache was empty or stale: the kernels are being compiled (~10 s; `sixdof warm` fills the cache), not just loaded (~1 s) */
+  cold: boolean;
+  /** seconds since the server began loading the physics */
+  elapsed: number;
+}
+
 /** One entry of the preset list. */
 export interface PresetInfo {
   name: string;
@@ -498,7 +513,8 @@ export type ServerMessage =
   | Hello
   | State
   | Ack
-  | Error;
+  | Error
+  | Preparing;
 
 /** Every message a client may send, told apart by `type`. */
 export type ClientMessage =

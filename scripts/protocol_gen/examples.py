@@ -100,6 +100,14 @@ def examples() -> dict[str, list[dict[str, Any]]]:
                 "field": "Mass",
             }
         ],
+        "preparing": [
+            {
+                "type": "preparing",
+                "message": "preparing the physics — the first start compiles it, about 10 s",
+                "cold": True,
+                "elapsed": 0.02,
+            }
+        ],
         "set_input": [
             {"type": "set_input", "id": 1, "body": "B", "Force": [0.0, 0.0, -9.81]},
             {

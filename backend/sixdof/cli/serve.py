@@ -7,6 +7,11 @@ from typing import TextIO
 
 from .common import EXIT_FAILED, serve_page
 
+COLD_CACHE = (
+    "sixdof: numba's cache is cold: the first viewer waits ~10 s while the kernels compile "
+    "(the page says so); `sixdof warm` fills the cache beforehand"
+)
+
 
 def handle(args: argparse.Namespace, err: TextIO) -> int:
     try:
@@ -14,4 +19,8 @@ def handle(args: argparse.Namespace, err: TextIO) -> int:
     except ImportError as exc:
         print(f"sixdof: the live server is not available: {exc}", file=err)
         return EXIT_FAILED
+    from ..dynamics.kernel_cache import is_cold  # reads numba's index files, imports nothing
+
+    if is_cold():
+        print(COLD_CACHE, file=err, flush=True)
     return serve_page(args, serve)

@@ -198,6 +198,20 @@ class Error(_Message):
     field: str | None = Field(None, description="the offending field, if one")
 
 
+class Preparing(_Message):
+    """server -> client: the first message to a viewer who joins while the server is still
+    loading the physics (numpy, the engine, numba's kernels, compiled first if numba's cache
+    is cold); its `hello` follows once they are ready."""
+
+    type: Literal["preparing"] = "preparing"
+    message: str = Field(description="what the server is doing, for the page to show")
+    cold: bool = Field(
+        description="numba's cache was empty or stale: the kernels are being compiled "
+        "(~10 s; `sixdof warm` fills the cache), not just loaded (~1 s)"
+    )
+    elapsed: float = Field(description="seconds since the server began loading the physics")
+
+
 # --------------------------------------------------------------------------- client -> server
 
 
@@ -396,7 +410,10 @@ class LoadScenario(ClientModel):
         return self
 
 
-ServerMessage = Annotated[Union[Hello, State, Ack, Error], Field(discriminator="type")]  # noqa: UP007
+ServerMessage = Annotated[
+    Union[Hello, State, Ack, Error, Preparing],  # noqa: UP007
+    Field(discriminator="type"),
+]
 ClientMessage = Annotated[
     Union[  # noqa: UP007
         SetInput,
@@ -420,6 +437,7 @@ SERVER_MESSAGES: dict[str, type[BaseModel]] = {
     "state": State,
     "ack": Ack,
     "error": Error,
+    "preparing": Preparing,
 }
 CLIENT_MESSAGES: dict[str, type[ClientModel]] = {
     "set_input": SetInput,
@@ -456,7 +474,9 @@ def json_schema() -> dict[str, Any]:
         "$schema": "https://json-schema.org/draft/2020-12/schema",
         "title": f"sixdof websocket protocol v{PROTOCOL_VERSION}",
         "description": "Every JSON text frame on /ws is one of these objects, told apart by "
-        "'type'. server -> client: hello, state, ack, error. client -> server: "
+        "'type'. server -> client: "
+        + ", ".join(SERVER_MESSAGES)
+        + ". client -> server: "
         + ", ".join(CLIENT_MESSAGES)
         + ".",
         "x-server-to-client": list(SERVER_MESSAGES),

@@ -18,9 +18,11 @@ import time
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Generic, TypeVar
 
+from ..dynamics import kernel_cache
 from ..simulation import is_warm, warm_up
 from .clients import Viewer
 from .errors import Refusal
+from .protocol import Preparing
 from .rooms import Room, check_room_name
 from .settings import Settings
 from .snapshots import Snapshot
@@ -62,6 +64,25 @@ class Rooms(ByName[Room]):
         self.make_sim = make_sim
         self._engine: Engine | None = None
         self._task: asyncio.Task[None] | None = None
+        self._loading: tuple[float, bool] | None = None  # (monotonic start, cache was cold)
+
+    def preparing(self) -> str:
+        """The `preparing` message for a viewer who joins before the physics is loaded: what
+        is being done, whether numba compiles (its cache was cold) and for how long so far."""
+        since, cold = self._started()
+        if cold:
+            message = "preparing the physics — the first start compiles it, about 10 s"
+        else:
+            message = "preparing the physics — loading it, about a second"
+        elapsed = round(time.monotonic() - since, 2)
+        return Preparing(message=message, cold=cold, elapsed=elapsed).model_dump_json()
+
+    def _started(self) -> tuple[float, bool]:
+        """When the physics began loading (time.monotonic) and whether numba's cache was
+        cold then (a file check, no numba import); noted by the first to ask."""
+        if self._loading is None:
+            self._loading = (time.monotonic(), kernel_cache.is_cold())
+        return self._loading
 
     async def physics_ready(self) -> None:
         """Load the simulation before the first room: numpy, the engine's modules, numba and
@@ -73,6 +94,7 @@ class Rooms(ByName[Room]):
         out of the garbage collector's sight, as at start-up (`launch`)."""
         if is_warm():
             return
+        self._started()
 
         def load() -> None:
             for module in ("live", "engine", "replay", "ghost"):  # what a room uses
@@ -127,7 +149,11 @@ class Rooms(ByName[Room]):
         return room
 
     async def enter(self, name: str, client: Viewer, snapshot: Snapshot | None = None) -> Room:
-        """`join`, once the physics is loaded (`physics_ready`)."""
+        """`join`, once the physics is loaded (`physics_ready`). A viewer who comes before
+        that gets a `preparing` message at once, so its page can say why it waits."""
+        if not is_warm():
+            check_room_name(name)  # a bad name is refused first, without the wait
+            client.send_reply(self.preparing())
         await self.physics_ready()
         return self.join(name, client, snapshot)
 

@@ -1,0 +1,97 @@
+"""Whether numba's on-disk cache holds the engine's kernels, told without importing numba or
+numpy (the server asks at start-up and when its first viewer joins).
+
+numba keeps, for each cached function, an index file `<module>.<name>-<line>.pyXY.nbi` in
+the directory its cache locator picks (numba/core/caching.py): `$NUMBA_CACHE_DIR/<dir>_<sha1
+of the source directory>` when NUMBA_CACHE_DIR is set, else the `__pycache__` beside the
+source when it is writable, else the user-wide cache (`$XDG_CACHE_HOME/numba/…`). The index
+starts with numba's version and then the source file's sha256; a kernel whose index is
+missing, of another numba or of an older source is compiled again (~10 s for them all).
+"""
+
+from __future__ import annotations
+
+import ast
+import hashlib
+import io
+import os
+import pickletools
+import sys
+from importlib import metadata
+from pathlib import Path
+
+SOURCE = Path(__file__).with_name("kernel_compiled.py")
+
+#: The kernels `kernel.warm_up` calls (the others are compiled into them).
+ENTRY_POINTS = (
+    "_derivative_batch",
+    "_applied_batch",
+    "_spans_serial",
+    "_spans_parallel",
+    "_uniform_serial",
+    "_uniform_parallel",
+    "_each_serial",
+    "_each_parallel",
+)
+
+
+def cache_dir(source: Path = SOURCE) -> Path:
+    """The directory numba caches `source`'s functions in."""
+    folder = str(source.resolve().parent)
+    subpath = f"{os.path.basename(folder)}_{hashlib.sha1(folder.encode()).hexdigest()}"
+    chosen = os.environ.get("NUMBA_CACHE_DIR", "")
+    if chosen:
+        return Path(chosen) / subpath
+    in_tree = Path(folder) / "__pycache__"
+    if os.access(in_tree if in_tree.is_dir() else folder, os.W_OK):
+        return in_tree
+    user = os.environ.get("XDG_CACHE_HOME") or os.path.expanduser("~/.cache")
+    return Path(user) / "numba" / subpath
+
+
+def _first_lines(source: bytes) -> dict[str, int]:
+    """Each decorated top-level function's first line (its code object's co_firstlineno,
+    which names its index file)."""
+    tree = ast.parse(source)
+    return {
+        node.name: node.decorator_list[0].lineno
+        for node in tree.body
+        if isinstance(node, ast.FunctionDef) and node.decorator_list
+    }
+
+
+def _index_fresh(path: Path, version: str, stamp: bytes) -> bool:
+    """Whether numba's index file `path` is of numba `version` and source hash `stamp`: read
+    with pickletools, which executes nothing."""
+    try:
+        stream = io.BytesIO(path.read_bytes())
+        found = [arg for op, arg, _ in pickletools.genops(stream) if isinstance(arg, str)]
+        if found[:1] != [version]:
+            return False
+        for _op, arg, _ in pickletools.genops(stream):  # (stamp, overloads)
+            if isinstance(arg, bytes):
+                return arg == stamp
+    except (OSError, ValueError, IndexError):
+        pass
+    return False
+
+
+def is_cold(source: Path = SOURCE) -> bool:
+    """True when running the kernels would compile them first: numba's cache lacks a fresh
+    index for one of them (`sixdof warm` fills it)."""
+    try:
+        version = metadata.version("numba")
+        text = source.read_bytes()
+    except (OSError, metadata.PackageNotFoundError):
+        return True
+    stamp = hashlib.sha256(text).digest()
+    lines = _first_lines(text)
+    folder = cache_dir(source)
+    python = f"py{sys.version_info[0]}{sys.version_info[1]}{sys.abiflags}"
+    for name in ENTRY_POINTS:
+        if name not in lines:
+            return True
+        index = folder / f"{source.stem}.{name}-{lines[name]}.{python}.nbi"
+        if not _index_fresh(index, version, stamp):
+            return True
+    return False

@@ -1,0 +1,41 @@
+"""A fresh install's first visitor sees why the page waits (issue 32): with numba's cache
+empty the server compiles the kernels before the first room, and the page shows the server's
+`preparing` message in a banner until the hello comes."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from pagekit import Server, free_port, require_page, wait_connected
+from playwright.sync_api import Browser
+
+pytestmark = [pytest.mark.browser, pytest.mark.slow]
+
+
+def test_the_page_says_the_physics_is_being_prepared(
+    browser: Browser, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    require_page()
+    monkeypatch.setenv("NUMBA_CACHE_DIR", str(tmp_path / "numba"))  # empty: a fresh install
+    srv = Server(free_port(), tmp_path / "serve.log")
+    srv.start()
+    context = browser.new_context(viewport={"width": 1280, "height": 720})
+    try:
+        page = context.new_page()
+        errors: list[str] = []
+        page.on("pageerror", lambda e: errors.append(str(e)))
+        page.goto(f"{srv.url}/?room=cold")
+        banner = page.locator("[data-banner='preparing']")
+        banner.wait_for(timeout=5_000)
+        assert "preparing the physics" in banner.inner_text()
+        assert "compiles" in banner.inner_text()  # the cache was cold: the server says so
+        # the compile takes ~10 s alone, longer beside other tests' browsers: wait on the hello
+        page.wait_for_function("() => window.__sixdof && __sixdof.hello", timeout=150_000)
+        assert banner.count() == 0  # gone with the hello
+        wait_connected(page, timeout=30_000)
+        assert not errors, errors
+    finally:
+        context.close()
+        srv.stop()
+    assert "numba's cache is cold" in (tmp_path / "serve.log").read_text()
