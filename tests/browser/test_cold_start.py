@@ -10,7 +10,9 @@ import pytest
 from pagekit import Server, free_port, require_page, wait_connected
 from playwright.sync_api import Browser
 
-pytestmark = [pytest.mark.browser, pytest.mark.slow]
+# Its compile takes a core for 10 s or more: on the worker of the frame-rate checks
+# (tests/conftest.py), so that it never runs beside one.
+pytestmark = [pytest.mark.browser, pytest.mark.slow, pytest.mark.xdist_group("live_servers")]
 
 
 def test_the_page_says_the_physics_is_being_prepared(
