@@ -43,6 +43,13 @@ def lab(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, str]]:
         "JUPYTERLAB_SETTINGS_DIR": str(root / ".settings"),
         "JUPYTERLAB_WORKSPACES_DIR": str(root / ".workspaces"),
     }
+    # Every cell attached and drawn wherever the notebook is scrolled: in its windowed modes
+    # JupyterLab defers or skips the cells out of view, and whether Run All leaves the first
+    # cell's 3-D view or the last cell's text in view depends on timing (under load, either
+    # was seen missing for minutes).
+    tracker = root / ".settings" / "@jupyterlab" / "notebook-extension"
+    tracker.mkdir(parents=True)
+    (tracker / "tracker.jupyterlab-settings").write_text('{"windowingMode": "none"}')
     log = (root / "lab.log").open("wb")
     cmd = [
         sys.executable, "-m", "jupyterlab", "--no-browser", "--allow-root",
