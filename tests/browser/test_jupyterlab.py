@@ -107,7 +107,11 @@ def wait_answering_kernel_dialogs(page: Page, condition: str, seconds: float) ->
     deadline = time.monotonic() + seconds
     while not page.evaluate(condition):
         if dialog.is_visible():
+            # once, then until it has gone: each accept starts a kernel and stops the one
+            # before, and a dialog still closing was accepted again every poll (a CI run's
+            # log showed seven kernels started in two seconds, each killed while importing)
             dialog.locator("button.jp-mod-accept").click()
+            dialog.wait_for(state="hidden", timeout=30_000)
         if time.monotonic() > deadline:
             raise TimeoutError(f"not within {seconds} s: {condition}")
         page.wait_for_timeout(250)  # polling the condition
