@@ -66,10 +66,10 @@ class Rooms(ByName[Room]):
         self._task: asyncio.Task[None] | None = None
         self._loading: tuple[float, bool] | None = None  # (monotonic start, cache was cold)
 
-    def preparing(self) -> str:
+    async def preparing(self) -> str:
         """The `preparing` message for a viewer who joins before the physics is loaded: what
         is being done, whether numba compiles (its cache was cold) and for how long so far."""
-        since, cold = self._started()
+        since, cold = await self._started()
         if cold:
             message = "preparing the physics — the first start compiles it, about 10 s"
         else:
@@ -77,11 +77,15 @@ class Rooms(ByName[Room]):
         elapsed = round(time.monotonic() - since, 2)
         return Preparing(message=message, cold=cold, elapsed=elapsed).model_dump_json()
 
-    def _started(self) -> tuple[float, bool]:
+    async def _started(self) -> tuple[float, bool]:
         """When the physics began loading (time.monotonic) and whether numba's cache was
-        cold then (a file check, no numba import); noted by the first to ask."""
+        cold then; noted by the first to ask. The check hashes the kernels' sources (~60 ms),
+        so it runs in a thread, not on the event loop."""
         if self._loading is None:
-            self._loading = (time.monotonic(), kernel_cache.is_cold())
+            since = time.monotonic()
+            cold = await asyncio.to_thread(kernel_cache.is_cold)
+            if self._loading is None:  # a viewer who came meanwhile may have noted it
+                self._loading = (since, cold)
         return self._loading
 
     async def physics_ready(self) -> None:
@@ -94,7 +98,7 @@ class Rooms(ByName[Room]):
         out of the garbage collector's sight, as at start-up (`launch`)."""
         if is_warm():
             return
-        self._started()
+        await self._started()
 
         def load() -> None:
             for module in ("live", "engine", "replay", "ghost"):  # what a room uses
@@ -153,7 +157,7 @@ class Rooms(ByName[Room]):
         that gets a `preparing` message at once, so its page can say why it waits."""
         if not is_warm():
             check_room_name(name)  # a bad name is refused first, without the wait
-            client.send_reply(self.preparing())
+            client.send_reply(await self.preparing())
         await self.physics_ready()
         return self.join(name, client, snapshot)
 
