@@ -6,6 +6,8 @@
     sixdof warm
     sixdof presets [NAME] [--json]
     sixdof convert IN OUT
+    sixdof fmu SCENARIO -o OUT.fmu
+    sixdof fit GYRO.csv [--json] [--scenario-file FILE]
     sixdof --version
 
 Exit status: 0 on success, 2 for bad input (command line or scenario file: the
@@ -18,9 +20,10 @@ Environment: SIXDOF_TOKEN is `serve`'s --token when the option is not given (emp
 token), so a container or service file can hold the secret instead of the command line.
 
 The parser is in `parser`; each sub-command is the `handle(args, err)` of the module of its
-name (`run`, `serve`, `gateway`, `worker`, `warm`, `presets`, `convert`), imported only when
-that command runs: numpy, the integrators and the web stack load with the commands that use
-them, and `serve` answers its first request without the numerics (its first room loads them).
+name (`run`, `serve`, `gateway`, `worker`, `warm`, `presets`, `convert`, `fmu`, `fit`),
+imported only when that command runs: numpy, the integrators and the web stack load with the
+commands that use them, and `serve` answers its first request without the numerics (its first
+room loads them).
 """
 
 from __future__ import annotations

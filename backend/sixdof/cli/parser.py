@@ -226,4 +226,58 @@ def build_parser() -> argparse.ArgumentParser:
     )
     convert.add_argument("input", type=Path, metavar="IN")
     convert.add_argument("output", type=Path, metavar="OUT")
+
+    fmu = _command(
+        sub,
+        "fmu",
+        "export a scenario as an FMI 2.0 co-simulation FMU (the fmu extra)",
+        "Build an FMI 2.0 co-simulation FMU of a scenario with pythonfmu: inputs B.Force[0..2] "
+        "and B.Moment[0..2] (global, at the CG), outputs named as `sixdof run`'s CSV columns, "
+        "tunable parameters B.Mass, B.InertiaRadi[0..2], B.CGOffset[0..2]. It runs where "
+        "sixdof is installed (docs/fmu.md).",
+        [
+            "sixdof fmu examples/tennis_racket.xml -o racket.fmu",
+            "sixdof fmu examples/free_fall.xml -o fall.fmu && python -m fmpy simulate fall.fmu",
+        ],
+    )
+    fmu.add_argument("scenario", type=Path, metavar="SCENARIO", help=".xml or .json scenario")
+    fmu.add_argument(
+        "-o", "--output", type=Path, required=True, metavar="OUT.fmu", help="the FMU to write"
+    )
+    fmu.add_argument("--quiet", action="store_true", help="no summary line")
+
+    fit = _command(
+        sub,
+        "fit",
+        "fit a body's inertia ratios to a gyroscope recording (e.g. phyphox)",
+        "Read a gyroscope file (phyphox's CSV export, or plain columns t, ωx, ωy, ωz in "
+        "s and rad/s), fit the torque-free Euler equations to it (least squares over the "
+        "initial ω and the inertia ratios Ix/Iz, Iy/Iz) and print the ratios with their "
+        "uncertainty, the residual, the flip period measured and predicted, and a scenario "
+        "of the fitted body (docs/gyroscope.md).",
+        [
+            "sixdof fit examples/gyro_flip.csv",
+            "sixdof fit 'Raw Data.csv' --json",
+            "sixdof fit gyro.csv --scenario-file phone.xml && sixdof serve --scenario phone.xml",
+        ],
+    )
+    fit.add_argument("input", type=Path, metavar="GYRO.csv", help="the gyroscope recording")
+    fit.add_argument("--json", action="store_true", help="print the result as JSON")
+    fit.add_argument(
+        "--scenario-file",
+        type=Path,
+        metavar="FILE",
+        help="also write the fitted body's scenario to FILE (.xml or .json)",
+    )
+    fit.add_argument(
+        "--mass", type=float, default=0.2, metavar="KG", help="the scenario's Mass (default 0.2)"
+    )
+    fit.add_argument(
+        "--radius",
+        type=float,
+        default=0.05,
+        metavar="M",
+        help="the scenario's radius of gyration about z (default 0.05 m, a phone's scale; "
+        "the fit gives only the ratios)",
+    )
     return parser
