@@ -3,6 +3,7 @@
 // and drag send inputs back. No physics here: the server owns the state.
 
 import './style.css';
+import { translateDom } from './i18n.js';
 import { Vector3 } from 'three';
 import { ARROW_COLORS } from './body.js';
 import { Connection } from './connection.js';
@@ -36,6 +37,7 @@ const token = query.get('token');
 /** @param {string} id */
 const $ = (id) => mustGet(id, HTMLElement);
 
+translateDom(); // the page's own texts in its language (i18n.js)
 const session = newSession();
 const stage = new Stage(mustGet('scene', HTMLCanvasElement));
 const library = new MeshLibrary();
