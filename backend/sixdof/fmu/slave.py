@@ -7,6 +7,7 @@ and its scenario as `resources/scenario.json`; at run time it needs a Python wit
 
 from __future__ import annotations
 
+import sys
 import warnings
 from pathlib import Path
 from typing import Any
@@ -22,6 +23,12 @@ from .body import ScenarioModel, Variable
 
 #: The scenario's file inside the FMU's resources folder.
 SCENARIO_RESOURCE = "scenario.json"
+
+#: The FMU scripts' modules and their namespaces, held for the life of the process:
+#: pythonfmu 0.7's binary releases a reference to the script module's namespace it does not
+#: own, which leaves `sys.modules[script]` an empty `<module '?'>` and fails the next
+#: instantiation in the same process ("module has no attribute …"), or corrupts memory.
+_HELD: list[object] = []
 
 _CAUSALITY = {
     "input": (Fmi2Causality.input, Fmi2Variability.continuous),
@@ -45,6 +52,7 @@ class ScenarioSlave(Fmi2Slave):
 
     def __init__(self, **kwargs: Any) -> None:
         super().__init__(**kwargs)
+        _release_script_module(type(self).__module__)
         path = Path(self.resources) / SCENARIO_RESOURCE
         with warnings.catch_warnings():  # warned once already, when the FMU was built
             warnings.simplefilter("ignore")
@@ -92,3 +100,15 @@ class ScenarioSlave(Fmi2Slave):
             self.log(f"t = {current_time:g} s: {exc}", Fmi2Status.error)
             return False
         return True
+
+
+def _release_script_module(name: str) -> None:
+    """Hold the FMU script's module (and its namespace) for good, and take it out of
+    `sys.modules`, so that the next instance, of this FMU or of another with the same
+    model identifier, imports its own script from its own resources (see `_HELD`)."""
+    module = sys.modules.get(name)
+    if module is None or not name.startswith("sixdof_"):
+        return
+    _HELD.append(module)
+    _HELD.append(vars(module))
+    del sys.modules[name]

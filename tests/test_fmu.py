@@ -1,0 +1,148 @@
+"""`sixdof fmu`: the FMU validates, and fmpy and libcosim run it to `sixdof run`'s numbers.
+
+The FMU's slave runs in this process (pythonfmu's binary uses the interpreter that loads
+it), so these tests need sixdof importable, as any user of the FMU does (docs/fmu.md).
+"""
+
+from __future__ import annotations
+
+import zipfile
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+pytest.importorskip("pythonfmu")
+fmpy = pytest.importorskip("fmpy")
+
+from fmpy.validation import validate_fmu  # noqa: E402
+
+from sixdof.cli import main  # noqa: E402
+from sixdof.headless import output_columns, run_scenario  # noqa: E402
+from sixdof.scenario import BodySpec, Integration, Scenario  # noqa: E402
+
+FORCE = (3.0, -2.0, -20.0)
+MOMENT = (0.5, -0.3, 0.2)
+STOP = 1.0
+DT = 0.01
+
+
+def scenario(**body: object) -> Scenario:
+    spec = {
+        "Name": "Hull",
+        "Mass": 2.0,
+        "InertiaRadi": (0.5, 0.6, 0.7),
+        "CGOffset": (0.1, 0.0, 0.05),
+        "LocalVel": (1.0, 0.0, 0.0),
+        "AngVel": (0.3, 2.0, 0.1),
+        **body,
+    }
+    return Scenario(
+        name="hull",
+        bodies=[BodySpec.model_validate(spec)],
+        integration=Integration(method="rk4", stepsize=1e-3, TOutput=f"0:{DT}:{STOP}"),
+    )
+
+
+@pytest.fixture(scope="module")
+def fmu(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    folder = tmp_path_factory.mktemp("fmu")
+    source = folder / "hull.json"
+    source.write_text(scenario().model_dump_json(), encoding="utf-8")
+    out = folder / "hull.fmu"
+    assert main(["fmu", str(source), "-o", str(out), "--quiet"]) == 0
+    return out
+
+
+def reference(**body: object) -> np.ndarray:
+    """`sixdof run`'s table (T, 1 + 16) of the scenario with these body fields."""
+    return run_scenario(scenario(**body)).table()
+
+
+def fmpy_run(fmu: Path, **kwargs: object) -> np.ndarray:
+    result = fmpy.simulate_fmu(str(fmu), stop_time=STOP, output_interval=DT, **kwargs)
+    columns = output_columns(scenario())
+    return np.column_stack([result["time"], *(result[c] for c in columns[1:])])
+
+
+def test_the_fmu_validates_and_names_its_variables_as_the_csv(fmu: Path) -> None:
+    assert validate_fmu(str(fmu)) == []
+    md = fmpy.read_model_description(str(fmu))
+    by_causality: dict[str, list[str]] = {}
+    for v in md.modelVariables:
+        by_causality.setdefault(v.causality, []).append(v.name)
+    assert by_causality["output"] == output_columns(scenario())[1:]
+    inputs = [f"Hull.{p}[{i}]" for p in ("Force", "Moment") for i in range(3)]
+    assert by_causality["input"] == inputs
+    assert by_causality["parameter"] == [
+        "Hull.Mass", *(f"Hull.InertiaRadi[{i}]" for i in range(3)),
+        *(f"Hull.CGOffset[{i}]" for i in range(3)),
+    ]  # fmt: skip
+    assert {v.variability for v in md.modelVariables if v.causality == "parameter"} == {"tunable"}
+    with zipfile.ZipFile(fmu) as z:
+        assert "resources/scenario.json" in z.namelist()
+
+
+def test_fmpy_with_a_constant_force_equals_sixdof_run(fmu: Path) -> None:
+    names = [f"Hull.{p}[{i}]" for p in ("Force", "Moment") for i in range(3)]
+    dtype = [("time", np.float64)] + [(n, np.float64) for n in names]
+    signals = np.array([(0.0, *FORCE, *MOMENT), (STOP, *FORCE, *MOMENT)], dtype=dtype)
+    got = fmpy_run(fmu, input=signals)
+    want = reference(Force=FORCE, Moment=MOMENT)
+    assert got.shape == want.shape
+    assert np.max(np.abs(got - want)) <= 1e-9
+    assert np.max(np.abs(got[-1, 1:4] - got[0, 1:4])) > 0.5  # it moved
+
+
+def test_a_tuned_mass_changes_the_run_as_sixdof_run_with_that_mass(fmu: Path) -> None:
+    tuned = fmpy_run(fmu, start_values={"Hull.Mass": 5.0, "Hull.CGOffset[2]": -0.1})
+    want = reference(Mass=5.0, CGOffset=(0.1, 0.0, -0.1))
+    assert np.max(np.abs(tuned - want)) <= 1e-9
+    assert np.max(np.abs(tuned - reference())) > 1e-3
+
+
+def test_libcosim_runs_it_to_the_same_final_state(fmu: Path) -> None:
+    pytest.importorskip("libcosimpy")
+    from libcosimpy.CosimEnums import CosimVariableType
+    from libcosimpy.CosimExecution import CosimExecution
+    from libcosimpy.CosimLogging import CosimLogLevel, log_output_level
+    from libcosimpy.CosimObserver import CosimObserver
+    from libcosimpy.CosimSlave import CosimLocalSlave
+
+    log_output_level(CosimLogLevel.ERROR)
+    execution = CosimExecution.from_step_size(step_size=round(DT * 1e9))
+    index = execution.add_local_slave(CosimLocalSlave(fmu_path=str(fmu), instance_name="hull"))
+    refs = {v.name.decode(): v.reference for v in execution.slave_variables(index)}
+    for k in range(3):
+        execution.real_initial_value(index, refs[f"Hull.Force[{k}]"], FORCE[k])
+        execution.real_initial_value(index, refs[f"Hull.Moment[{k}]"], MOMENT[k])
+    observer = CosimObserver.create_last_value()
+    execution.add_observer(observer)
+    assert execution.simulate_until(target_time=round(STOP * 1e9))
+    columns = output_columns(scenario())[1:]
+    final = observer.last_real_values(index, [refs[c] for c in columns])
+    want = reference(Force=FORCE, Moment=MOMENT)[-1, 1:]
+    assert np.max(np.abs(np.array(final) - want)) <= 1e-9
+    assert CosimVariableType.REAL  # the enum the observer reads by
+
+
+def test_a_bad_scenario_gives_the_field_error_and_no_fmu(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    bad = tmp_path / "bad.json"
+    bad.write_text('{"bodies": [{"Name": "B", "Mass": -1}]}', encoding="utf-8")
+    out = tmp_path / "bad.fmu"
+    assert main(["fmu", str(bad), "-o", str(out)]) == 2
+    err = capsys.readouterr().err
+    assert "Mass" in err and "bad.json" in err
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["bad.json"]
+
+
+def test_a_body_name_fmi_cannot_spell_is_refused_before_building(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    source = tmp_path / "dash.json"
+    source.write_text(scenario(Name="my-hull").model_dump_json(), encoding="utf-8")
+    assert main(["fmu", str(source), "-o", str(tmp_path / "dash.fmu")]) == 2
+    assert "bodies[0].Name" in capsys.readouterr().err
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["dash.json"]
