@@ -18,6 +18,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from ..fields import FieldError
+from .elements import System
 from .jacobians import state_jacobian
 from .methods import DOPRI5, TABLEAUS, Tableau, check_step, stability_limit
 from .model import STATE_SIZE, derivative
@@ -140,13 +141,15 @@ def integrate(
     times: Sequence[float] | Array,
     settings: IntegratorSettings,
     progress: ProgressCallback | None = None,
+    system: System | None = None,
 ) -> tuple[Array, RunStats]:
     """States at each of `times` (ascending, first ≥ 0 = start), shape (T, N, 13).
 
     The run starts at times[0] from x0 (N, 13); inputs u (N, 6) are constant.
     Fixed-step methods step onto every output time with the largest equal
     steps ≤ `step`; Dormand–Prince shortens its last step onto each output
-    time; Radau uses scipy's dense output.
+    time; Radau uses scipy's dense output. `system`: the elements acting on the bodies
+    (elements.py; euler, rk4 and radau run them).
     """
     t_out = np.asarray(times, dtype=float)
     if t_out.ndim != 1 or t_out.size == 0 or np.any(np.diff(t_out) < 0):
@@ -154,9 +157,11 @@ def integrate(
     x = np.array(x0, dtype=float).reshape(len(bodies), STATE_SIZE)
     u = np.broadcast_to(np.asarray(u, dtype=float), (len(bodies), 6))
     if settings.method == "radau":
-        return _integrate_radau(bodies, x, u, t_out, settings, progress)
+        return _integrate_radau(bodies, x, u, t_out, settings, progress, system)
     if settings.method in FIXED_STEP_METHODS:
-        return _integrate_kernel(bodies, x, u, t_out, settings, progress)
+        return _integrate_kernel(bodies, x, u, t_out, settings, progress, system)
+    if system is not None:
+        raise ValueError("method: scenarios with elements run with euler, rk4 or radau")
     return _integrate_dopri5(bodies, x, u, t_out, settings, progress)
 
 
@@ -172,6 +177,7 @@ def _integrate_kernel(
     t_out: Array,
     settings: IntegratorSettings,
     progress: ProgressCallback | None,
+    system: System | None = None,
 ) -> tuple[Array, RunStats]:
     """`integrate` for euler/rk4 in the compiled kernel.
 
@@ -189,7 +195,7 @@ def _integrate_kernel(
     state = np.array(x, dtype=float, order="C")
     from . import kernel  # imported on first use, as in step_fixed
 
-    pk = kernel.packed(bodies)
+    pk = kernel.packed(bodies, system)
     work = np.cumsum(counts) * n_bodies
     start = 0
     while start < spans.size:
@@ -197,8 +203,9 @@ def _integrate_kernel(
         stop = max(start + 1, int(np.searchsorted(work, done + KERNEL_CHUNK, side="right")))
         part = out[start + 1 : stop + 1]
         kernel.integrate_fixed(
-            pk, state, u, h[start:stop], counts[start:stop], settings.method, part
-        )
+            pk, state, u, h[start:stop], counts[start:stop], settings.method, part,
+            t0=float(t_out[start]),
+        )  # fmt: skip
         finite = np.isfinite(part).all(axis=(1, 2))
         if not finite.all():
             j = int(np.argmin(finite))
@@ -274,6 +281,7 @@ def _integrate_radau(
     t_out: Array,
     settings: IntegratorSettings,
     progress: ProgressCallback | None,
+    system: System | None = None,
 ) -> tuple[Array, RunStats]:
     """scipy's Radau IIA stepped one step at a time, on the compiled derivative with the
     analytic Jacobian; outputs from each step's dense output. The stats are the solver's
@@ -289,17 +297,19 @@ def _integrate_radau(
 
     from . import kernel
 
-    pk, loads = kernel.packed(bodies), kernel.load_rows(u, n)
+    pk, loads = kernel.packed(bodies, system), kernel.load_rows(u, n)
 
-    def rhs(_t: float, y: Array) -> Array:
-        return kernel.derivative(pk, y.reshape(shape), loads).ravel()
+    def rhs(t: float, y: Array) -> Array:
+        return kernel.derivative(pk, y.reshape(shape), loads, t).ravel()
 
     def jac(_t: float, y: Array) -> Array | csc_matrix:
         blocks = state_jacobian(y.reshape(shape), u, bodies)
         return blocks[0] if n == 1 else csc_matrix(block_diag(list(blocks)))
 
+    # The analytic Jacobian is the free bodies'; with elements scipy estimates it.
     solver = Radau(rhs, float(t_out[0]), x.ravel(), float(t_out[-1]), max_step=settings.hmax,
-                   rtol=settings.reltol, atol=settings.abstol, jac=jac)  # fmt: skip
+                   rtol=settings.reltol, atol=settings.abstol,
+                   jac=jac if system is None else None)  # fmt: skip
     out = np.empty((t_out.size, *shape))
     out[0] = x
     j, steps = 1, 0

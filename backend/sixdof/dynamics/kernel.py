@@ -46,13 +46,16 @@ from types import ModuleType
 import numpy as np
 from numpy.typing import ArrayLike
 
+from .elements import Element, System, alone, concat_systems, pack_system
 from .layout import (
+    ELEMENT_SIZE,
     L_M_GLOBAL,
     LOAD_SIZE,
     P_MASS,
     P_MASS_INV,
     PARALLEL_MIN_WORK,
     PARAM_SIZE,
+    RECORD_SIZE,
     STAGES,
 )
 from .layout import P_BLOCK as P_BLOCK  # the layout, re-exported for tests and benchmarks
@@ -74,19 +77,22 @@ class PackedBodies:
     """N bodies ready for the kernels.
 
     `params` (N, PARAM_SIZE) float64, one row per body (layout: the P_* offsets);
-    `bodies` is the `Bodies` it was packed from (for `dynamics.outputs`).
-    Treat both as read-only: to change a parameter, pack the new `Bodies`.
+    `bodies` is the `Bodies` it was packed from (for `dynamics.outputs`); `system` the
+    elements acting on them (elements.py), None for free bodies, which then step on the
+    per-body fast path. Treat all as read-only: to change a parameter, pack anew.
     """
 
     params: Array
     bodies: Bodies
+    system: System | None = None
 
     def __len__(self) -> int:
         return int(self.params.shape[0])
 
 
-def pack(bodies: Bodies) -> PackedBodies:
-    """Pack a `Bodies` batch into one float64 array (N, PARAM_SIZE), once per parameter set."""
+def pack(bodies: Bodies, elements: Sequence[Element] | System = ()) -> PackedBodies:
+    """Pack a `Bodies` batch into one float64 array (N, PARAM_SIZE), once per parameter set,
+    with the elements acting on them (a list, or a System packed for these bodies)."""
     n = len(bodies)
     params = np.zeros((n, PARAM_SIZE))
     params[:, P_MASS] = bodies.mass
@@ -98,7 +104,11 @@ def pack(bodies: Bodies) -> PackedBodies:
     inv = bodies.mass_matrix_inv
     block = ~np.any(inv[:, 0:3, 3:6], axis=(1, 2)) & ~np.any(inv[:, 3:6, 0:3], axis=(1, 2))
     params[:, P_BLOCK] = block & ~np.any(bodies.r_cg_body, axis=1)
-    return PackedBodies(params, bodies)
+    if isinstance(elements, System):
+        system: System | None = elements if len(elements.rows) else None
+    else:
+        system = pack_system(bodies, elements) if elements else None
+    return PackedBodies(params, bodies, system)
 
 
 def concat(packs: Sequence[PackedBodies]) -> PackedBodies:
@@ -111,27 +121,30 @@ def concat(packs: Sequence[PackedBodies]) -> PackedBodies:
             for f in fields(Bodies)
         }
     )
-    return PackedBodies(np.concatenate([p.params for p in packs]), bodies)
+    system = None
+    if any(p.system is not None for p in packs):
+        system = concat_systems([alone(len(p)) if p.system is None else p.system for p in packs])
+    return PackedBodies(np.concatenate([p.params for p in packs]), bodies, system)
 
 
-_CACHE: dict[int, tuple[weakref.ref[Bodies], PackedBodies]] = {}
+_CACHE: dict[tuple[int, int], tuple[weakref.ref[Bodies], object, PackedBodies]] = {}
 
 
-def packed(bodies: Bodies) -> PackedBodies:
-    """`pack(bodies)`, remembered for as long as that `Bodies` object lives.
+def packed(bodies: Bodies, system: System | None = None) -> PackedBodies:
+    """`pack(bodies, system)`, remembered for as long as that `Bodies` (and system) lives.
 
-    `Bodies` is frozen; this assumes its arrays are not changed in place either.
+    `Bodies` and `System` are frozen; this assumes their arrays are not changed in place.
     """
-    key = id(bodies)
+    key = (id(bodies), id(system))
     hit = _CACHE.get(key)
-    if hit is not None and hit[0]() is bodies:
-        return hit[1]
-    result = pack(bodies)
+    if hit is not None and hit[0]() is bodies and hit[1] is system:
+        return hit[2]
+    result = pack(bodies, () if system is None else system)
 
-    def forget(_ref: object, key: int = key, cache: dict = _CACHE) -> None:
+    def forget(_ref: object, key: tuple[int, int] = key, cache: dict = _CACHE) -> None:
         cache.pop(key, None)  # bound now: at interpreter exit the global may be gone
 
-    _CACHE[key] = (weakref.ref(bodies, forget), result)
+    _CACHE[key] = (weakref.ref(bodies, forget), system, result)
     return result
 
 
@@ -148,6 +161,19 @@ def _core() -> ModuleType:
 
         _compiled = kernel_compiled
     return _compiled
+
+
+_system_compiled: ModuleType | None = None
+
+
+def _system_core() -> ModuleType:
+    """`system_compiled` (bodies with elements), imported on the first call."""
+    global _system_compiled
+    if _system_compiled is None:
+        from . import system_compiled
+
+        _system_compiled = system_compiled
+    return _system_compiled
 
 
 # --------------------------------------------------------------------------- checked wrappers
@@ -254,15 +280,63 @@ def _use_parallel(n_bodies: int, work: int) -> bool:
 # --------------------------------------------------------------------------- public API
 
 
-def derivative(pk: PackedBodies, x: ArrayLike, u: ArrayLike) -> Array:
+def derivative(pk: PackedBodies, x: ArrayLike, u: ArrayLike, t: float = 0.0) -> Array:
     """ẋ = f(x, u) for N bodies, shape (N, 13): the compiled twin of model.derivative
-    (u: (N, 6) global Force/Moment or (N, LOAD_SIZE) load rows)."""
+    (u: (N, 6) global Force/Moment or (N, LOAD_SIZE) load rows), with pk's elements at
+    time t."""
     n = len(pk)
     xs = _c_array(x, (n, STATE_SIZE), "x")
     us = load_rows(u, n)
     out = np.empty((n, STATE_SIZE))
-    _core()._derivative_batch(pk.params, xs, us, out)
+    if pk.system is None:
+        _core()._derivative_batch(pk.params, xs, us, out)
+    else:
+        s = pk.system
+        _system_core().system_derivative(
+            pk.params,
+            xs,
+            us,
+            s.groups,
+            s.rows,
+            s.bounds,
+            s.aux,
+            float(t),
+            1e-3,
+            out,
+            np.empty((0, RECORD_SIZE)),
+        )
     return out
+
+
+def element_records(
+    pk: PackedBodies, x: ArrayLike, u: ArrayLike, t: float = 0.0, h: float = 1e-3
+) -> Array:
+    """What each element does at states x and time t, (M, 9) in the order the elements were
+    given: its point of application (NED), the force it puts on its body there (N, global;
+    a pivot's reaction, a ground's total at the centre of pressure, a damper's at the
+    reference point) and its other end (a spring's; else the point again). Empty without
+    elements. h: the step (the ground's friction regularisation depends on it)."""
+    if pk.system is None:
+        return np.zeros((0, RECORD_SIZE))
+    n = len(pk)
+    xs = _c_array(x, (n, STATE_SIZE), "x")
+    us = load_rows(u, n)
+    s = pk.system
+    rec = np.zeros((len(s.rows), RECORD_SIZE))
+    _system_core().system_derivative(
+        pk.params,
+        xs,
+        us,
+        s.groups,
+        s.rows,
+        s.bounds,
+        s.aux,
+        float(t),
+        float(h),
+        np.empty((n, STATE_SIZE)),
+        rec,
+    )
+    return rec[s.order]
 
 
 def applied(u: ArrayLike, x: ArrayLike) -> Array:
@@ -281,6 +355,7 @@ def advance(
     h: float | ArrayLike,
     n_steps: int | ArrayLike = 1,
     method: str | int | Sequence[str | int] | IntArray = "rk4",
+    t: float | ArrayLike = 0.0,
 ) -> None:
     """Advance N bodies in place: body i takes n_steps[i] steps of h[i] s with method[i].
 
@@ -290,11 +365,16 @@ def advance(
     h, n_steps and method are each one value for all bodies or one per body, so a
     server can step every body of every room, each room with its own step size, step
     count and method, in one call per tick. Bad input raises (FieldError / ValueError
-    naming the field) before any state changes.
+    naming the field) before any state changes. t: each body's simulated time at the start
+    (one value or per body), read by time-varying elements only; bodies a two-body spring
+    joins step with the h, count, method and t of the first body of their group.
     """
     n = len(pk)
     _writable_state(x, n)
     us = load_rows(u, n)
+    if pk.system is not None:
+        _advance_system(pk, x, us, h, n_steps, method, t)
+        return
     if isinstance(method, str | int) and _is_scalar(h) and _is_scalar(n_steps):
         _advance_uniform(pk, x, us, h, n_steps, method)  # type: ignore[arg-type]  # scalars: checked just above
         return
@@ -306,6 +386,32 @@ def advance(
         _core()._each_parallel(pk.params, x, us, hs_arr, counts, codes)
     else:
         _core()._each_serial(pk.params, x, us, hs_arr, counts, codes)
+
+
+def _advance_system(
+    pk: PackedBodies,
+    x: Array,
+    us: Array,
+    h: float | ArrayLike,
+    n_steps: int | ArrayLike,
+    method: str | int | Sequence[str | int] | IntArray,
+    t: float | ArrayLike,
+) -> None:
+    """`advance` for bodies with elements: each group steps its bodies stage by stage."""
+    n = len(pk)
+    codes = _codes(method, n)
+    hs_arr = _c_array(h, (n,), "step")
+    counts = _counts(n_steps, (n,), "n_steps")
+    ts = _c_array(t, (n,), "t")
+    _check_steps(hs_arr, codes, counts > 0, "step")
+    s = pk.system
+    assert s is not None
+    run = (
+        _system_core().system_parallel
+        if _use_parallel(len(s.groups), int(counts.sum()))
+        else _system_core().system_serial
+    )
+    run(pk.params, x, us, s.groups, s.rows, s.bounds, s.aux, ts, hs_arr, counts, codes)
 
 
 def _advance_uniform(
@@ -334,6 +440,7 @@ def integrate_fixed(
     n_steps: int | ArrayLike,
     method: str | int = "rk4",
     out: Array | None = None,
+    t0: float = 0.0,
 ) -> Array:
     """Run all bodies through S spans; return the states after each span, (S, N, 13).
 
@@ -341,7 +448,8 @@ def integrate_fixed(
     span, or (S,) arrays); all bodies share the spans, each keeps its own input
     row of u (constant). x (N, 13) is advanced in place to the final state.
     `out`, if given, must be a C-contiguous float64 array (S, N, 13) to fill.
-    With h = span/n per output interval this is `integrate`'s fixed-step path.
+    With h = span/n per output interval this is `integrate`'s fixed-step path; time runs
+    from t0 (for pk's time-varying elements).
     """
     n = len(pk)
     _writable_state(x, n)
@@ -362,6 +470,23 @@ def integrate_fixed(
         and out.flags.writeable
     ):
         raise ValueError(f"out: expected a writeable C-contiguous float64 array ({s}, {n}, 13)")
+    if pk.system is not None:
+        sy = pk.system
+        _system_core().system_spans(
+            pk.params,
+            x,
+            us,
+            sy.groups,
+            sy.rows,
+            sy.bounds,
+            sy.aux,
+            float(t0),
+            hs,
+            counts,
+            code,
+            out,
+        )
+        return out
     if _use_parallel(n, n * int(counts.sum())):
         _core()._spans_parallel(pk.params, x, us, hs, counts, code, out)
     else:
@@ -397,7 +522,37 @@ def warm_up() -> float:
     k._uniform_parallel(p, x, u, 1e-3, 1, 1)
     k._each_serial(p, x, u, each_h, each_n, each_m)
     k._each_parallel(p, x, u, each_h, each_n, each_m)
+    _warm_system(p, x, u, each_h, each_n, each_m, spans_h, spans_n, out)
     return time.perf_counter() - start
+
+
+def _warm_system(
+    p: Array,
+    x: Array,
+    u: Array,
+    h: Array,
+    n: IntArray,
+    m: IntArray,
+    spans_h: Array,
+    spans_n: IntArray,
+    out: Array,
+) -> None:
+    """Compile the element kernels' signatures (a spring joining two bodies and a pivot)."""
+    s = _system_core()
+    groups = np.array([[0, 2]], dtype=np.int64)
+    rows = np.zeros((1, ELEMENT_SIZE))
+    bounds = np.array([0, 1], dtype=np.int64)
+    aux = np.zeros(0)
+    t = np.zeros(2)
+    s.system_serial(p, x, u, groups, rows, bounds, aux, t, h, n, m)
+    s.system_parallel(p, x, u, groups, rows, bounds, aux, t, h, n, m)
+    s.system_spans(p, x, u, groups, rows, bounds, aux, 0.0, spans_h, spans_n, 1, out)
+    s.system_derivative(
+        p, x, u, groups, rows, bounds, aux, 0.0, 1e-3, np.empty_like(x), np.zeros((1, RECORD_SIZE))
+    )
+    s.system_derivative(
+        p, x, u, groups, rows, bounds, aux, 0.0, 1e-3, np.empty_like(x), np.empty((0, RECORD_SIZE))
+    )
 
 
 __all__ = [
@@ -409,6 +564,7 @@ __all__ = [
     "applied",
     "concat",
     "derivative",
+    "element_records",
     "integrate_fixed",
     "load_rows",
     "method_code",

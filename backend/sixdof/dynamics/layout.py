@@ -43,3 +43,29 @@ LOAD_SIZE = L_STATE_DEPENDENT + 1
 #: thread costs ~50 µs per call (benchmarks/bench_kernel.py --threshold): prange
 #: wins from ~1000–4000 body-steps (~0.1–0.5 ms serial), up to 2× on 2 idle cores.
 PARALLEL_MIN_WORK = 4096
+
+# Row layout of an element array (M, ELEMENT_SIZE) (elements.py): what holds, springs, damps
+# or stops a body, evaluated inside the derivative at every stage (system_compiled.py).
+# Body indices are local to the element's group (bodies joined by two-body springs step
+# together); points on a body are body axes from its reference point, world points NED.
+E_KIND = 0  # one of the K_* codes
+E_BODY = 1  # the body it acts on, local index in its group
+E_OTHER = 2  # a spring's other body (local index), or -1 for a world point
+E_DATA = 3  # the kind's own numbers start here
+ELEMENT_SIZE = 32
+K_PIVOT = 1.0  # a (3), held world point (3), I_a (9), I_a⁻¹ (9)
+K_SPRING = 2.0  # r_a (3), r_b or world point (3), k, c, rest length
+K_DAMPER = 3.0  # linear (6), quadratic (6): surge, sway, heave, roll, pitch, yaw
+K_GROUND = 4.0  # height, k, c, μ, slip speed, shape (0 sphere, 1 box), centre (3), r or half (3)
+K_LOAD = 5.0  # frame (0/1), has point, point (3), F (3), M (3), signal, t0, A, f, phase, table
+# Offsets inside a row (E_DATA + …) for each kind:
+EP_A, EP_AT, EP_IA, EP_IA_INV = 3, 6, 9, 18
+ES_A, ES_B, ES_K, ES_C, ES_LEN = 3, 6, 9, 10, 11
+ED_LIN, ED_QUAD = 3, 9
+EG_HEIGHT, EG_K, EG_C, EG_MU, EG_SLIP, EG_SHAPE, EG_CENTRE, EG_EXTENT = 3, 4, 5, 6, 7, 8, 9, 12
+EL_FRAME, EL_HAS_POINT, EL_POINT, EL_F, EL_M = 3, 4, 5, 8, 11
+EL_SIGNAL, EL_T0, EL_AMP, EL_FREQ, EL_PHASE, EL_TABLE, EL_TABLE_N = 14, 15, 16, 17, 18, 19, 20
+S_CONSTANT, S_STEP, S_SINE, S_TABLE = 0.0, 1.0, 2.0, 3.0  # signal codes of a K_LOAD row
+#: Width of one element's record of what it does (elements.element_forces): point of
+#: application (3, NED), force on the body there (3, N), other end (3, NED).
+RECORD_SIZE = 9

@@ -156,13 +156,15 @@ def run_scenario(
     # The run always starts at t = 0, even when the first output time is later.
     grid = times if times[0] == 0.0 else np.concatenate([[0.0], times])
     start = time.perf_counter()
+    bodies = scenario.batch()
     states, stats = integrate(
-        scenario.batch(),
+        bodies,
         scenario.initial_states(),
         scenario.inputs(),
         grid,
         scenario.integration.settings(),
         progress,
+        scenario.system(bodies),
     )
     wall = time.perf_counter() - start
     if grid is not times:

@@ -21,11 +21,13 @@ from pydantic import AfterValidator, BaseModel, ConfigDict, Field, model_validat
 from ..dynamics.names import METHODS, NORM_TIME_CONSTANT, Method, Model
 from ..fields import QUATER_NORM_RANGE, FieldError
 from .bounded import Vec3, Vec4, Vec6, Within
+from .elements import ElementSpec, check_elements, dynamics_elements
 
 if TYPE_CHECKING:
     import numpy as np
 
     from ..dynamics import Bodies, BodyParams, IntegratorSettings
+    from ..dynamics.elements import System
 
 Finite = Annotated[float, Field(allow_inf_nan=False, strict=True)]
 
@@ -165,6 +167,10 @@ class Scenario(_Strict):
         default_factory=lambda: [BodySpec()], min_length=1, max_length=64
     )
     integration: Integration = Field(default_factory=Integration)
+    elements: list[ElementSpec] = Field(
+        default_factory=list, max_length=64,
+        description="pivots, springs, dampers, the ground, timed loads (DESIGN.md section 8)",
+    )  # fmt: skip
 
     @model_validator(mode="after")
     def _unique_names(self) -> Scenario:
@@ -173,7 +179,22 @@ class Scenario(_Strict):
         if dupes:
             raise ValueError(f"body Names must be unique, repeated: {dupes}")
         check_run_cost(self.integration, len(self.bodies))
+        check_elements(self.elements, names, self.integration.method, self.integration.stepsize)
         return self
+
+    def system(
+        self, bodies: Bodies | None = None, states: np.ndarray | None = None
+    ) -> System | None:
+        """The elements packed for the kernels (None without elements), acting on `bodies`
+        (default: this scenario's); pivots without `at` are held where their point is in
+        `states` (default: the initial states)."""
+        if not self.elements:
+            return None
+        from ..dynamics.elements import pack_system
+
+        states = self.initial_states() if states is None else states
+        found = dynamics_elements(self.elements, self.bodies, states)
+        return pack_system(self.batch() if bodies is None else bodies, found)
 
     def body_params(self) -> list[BodyParams]:
         with warnings.catch_warnings():

@@ -1,0 +1,369 @@
+"""Elements: what holds, springs, damps, stops or drives a body (DESIGN.md section 8).
+
+In FhSim these are other SimObjects wired to a body's Force and Moment ports; here they are
+values listed beside the bodies and evaluated inside the compiled derivative at every
+integrator stage, from that stage's own state (system_compiled.py). Points on a body are in
+body axes from its reference point o (`Pos`); world points and heights are NED (z down).
+
+- `Pivot`: body point a held at world point `at` (a spherical joint). Exact: the body turns
+  about a by I_a ω̇ + c ω × I_a ω = Rᵀ M_n + (r_g − a) × F_b, with I_a = I_g + m (|d|² E −
+  d dᵀ), d = r_g − a; p and v follow from the constraint.
+- `Spring`: F = (k (L − L₀) + c L̇) n̂ on the body point a, pulling it toward the other end
+  (a world point or another body's point, which gets −F); with L₀ = 0 the vector form
+  F = k d + c ḋ (d from a to the other end).
+- `Damper`: Fossen's D(ν) ν = (D_l + D_q |ν|) ν, diagonal, body axes, opposing ν = (v, ω)
+  at the reference point (surge, sway, heave, roll, pitch, yaw).
+- `Ground`: the plane z = height touched by the body's contact shape (a sphere's lowest
+  point, or a box's eight corners): per touching point N = max(0, k δ + c δ̇) up, and
+  regularised Coulomb friction −μ N v_t / √(|v_t|² + ε²); k defaults to m · 2·10⁴ N/m per
+  kg (0.49 mm under its own weight at g = 9.81, natural frequency 141 rad/s whatever the
+  mass) and c is chosen so that a bounce has the given restitution e exactly.
+- `TimedLoad`: a force and moment (global or body frame, at a point or the CG) times a
+  signal s(t): 1, a step at t₀, A sin(2π f (t − t₀) + φ) from t₀, or a table.
+
+`pack_system` turns a list of them into the arrays the kernels read (layout's E_* rows).
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Literal
+
+import numpy as np
+
+from .layout import (
+    E_BODY,
+    E_KIND,
+    E_OTHER,
+    ED_LIN,
+    ED_QUAD,
+    EG_C,
+    EG_CENTRE,
+    EG_EXTENT,
+    EG_HEIGHT,
+    EG_K,
+    EG_MU,
+    EG_SHAPE,
+    EG_SLIP,
+    EL_AMP,
+    EL_F,
+    EL_FRAME,
+    EL_FREQ,
+    EL_HAS_POINT,
+    EL_M,
+    EL_PHASE,
+    EL_POINT,
+    EL_SIGNAL,
+    EL_T0,
+    EL_TABLE,
+    EL_TABLE_N,
+    ELEMENT_SIZE,
+    EP_A,
+    EP_AT,
+    EP_IA,
+    EP_IA_INV,
+    ES_A,
+    ES_B,
+    ES_C,
+    ES_K,
+    ES_LEN,
+    K_DAMPER,
+    K_GROUND,
+    K_LOAD,
+    K_PIVOT,
+    K_SPRING,
+    S_CONSTANT,
+    S_SINE,
+    S_STEP,
+    S_TABLE,
+)
+from .params import Bodies
+from .quaternion import Array, IntArray
+
+Vec3 = tuple[float, float, float]
+Signal = Literal["constant", "step", "sine", "table"]
+
+#: Default ground stiffness per kilogram of the body, N/m/kg: under its own weight a body
+#: sinks g / 2e4 = 0.49 mm into the ground, and the contact rings at √2e4 = 141 rad/s (a
+#: 44 ms period, ~44 RK4 steps of the default 1 ms) whatever the mass.
+GROUND_STIFFNESS_PER_KG = 2.0e4
+#: Default slip speed of the regularised friction, m/s: below it friction is viscous.
+GROUND_SLIP = 1e-3
+
+
+@dataclass(frozen=True)
+class Pivot:
+    body: int
+    point: Vec3  # a, body axes from the reference point
+    at: Vec3  # the world point it is held at, NED
+
+
+@dataclass(frozen=True)
+class Spring:
+    body: int
+    point: Vec3
+    to: Vec3  # a world point, or the other body's point (body axes, from its reference point)
+    stiffness: float
+    damping: float = 0.0
+    rest_length: float = 0.0
+    other: int | None = None
+
+
+@dataclass(frozen=True)
+class Damper:
+    body: int
+    linear: tuple[float, ...] = (0.0,) * 6
+    quadratic: tuple[float, ...] = (0.0,) * 6
+
+
+@dataclass(frozen=True)
+class ContactShape:
+    """What touches the ground: a sphere (centre, radius) or a box (centre, half sizes),
+    body axes from the reference point."""
+
+    kind: Literal["sphere", "box"]
+    centre: Vec3
+    extent: Vec3  # the sphere's radius in [0]; the box's half sizes
+
+
+@dataclass(frozen=True)
+class Ground:
+    body: int
+    shape: ContactShape
+    height: float = 0.0
+    restitution: float = 0.5
+    friction: float = 0.5
+    stiffness: float | None = None  # N/m per touching point; None: GROUND_STIFFNESS_PER_KG · m
+    slip: float = GROUND_SLIP
+
+
+@dataclass(frozen=True)
+class TimedLoad:
+    body: int
+    force: Vec3 = (0.0, 0.0, 0.0)
+    moment: Vec3 = (0.0, 0.0, 0.0)
+    frame: Literal["global", "body"] = "global"
+    point: Vec3 | None = None  # None: at the CG
+    signal: Signal = "constant"
+    start: float = 0.0
+    amplitude: float = 1.0
+    frequency: float = 0.0
+    phase: float = 0.0
+    table: tuple[tuple[float, float], ...] = field(default=())
+
+
+Element = Pivot | Spring | Damper | Ground | TimedLoad
+
+
+def damping_ratio(restitution: float) -> float:
+    """ζ of a linear spring-dashpot whose force may push but never pull (N ≥ 0) that gives
+    this coefficient of restitution. Contact ends when k δ + c δ̇ = 0, before δ = 0, so the
+    textbook ζ(e) of the unclamped oscillator would bounce higher; this inverts the clamped
+    model exactly (bisection on its closed form)."""
+    if restitution >= 1.0:
+        return 0.0
+
+    def bounce(zeta: float) -> float:
+        wd = math.sqrt(1.0 - zeta * zeta)
+        theta = math.pi - math.atan2(2.0 * zeta * wd, 1.0 - 2.0 * zeta * zeta)
+        t = theta / wd
+        return -math.exp(-zeta * t) * (math.cos(theta) - zeta * math.sin(theta) / wd)
+
+    lo, hi = 0.0, 0.999
+    if restitution <= bounce(hi):
+        return hi
+    for _ in range(80):
+        mid = 0.5 * (lo + hi)
+        if bounce(mid) > restitution:
+            lo = mid
+        else:
+            hi = mid
+    return 0.5 * (lo + hi)
+
+
+def pivot_inertia(bodies: Bodies, i: int, point: Sequence[float]) -> Array:
+    """I_a, the inertia about body point a (body axes): I_g + m (|d|² E − d dᵀ), d = r_g − a."""
+    d = bodies.r_cg_body[i] - np.asarray(point, dtype=float)
+    return bodies.inertia_cg[i] + bodies.mass[i] * (float(d @ d) * np.eye(3) - np.outer(d, d))
+
+
+@dataclass(frozen=True, eq=False)
+class System:
+    """Elements packed for the kernels, with the groups of bodies that step together.
+
+    groups (G, 2): first body row and count of each group (a body alone, or an interval of
+    rows holding every body a two-body spring joins); rows (M, ELEMENT_SIZE): the elements,
+    group after group, with body indices local to the group; bounds (G + 1,): the rows of
+    group g are rows[bounds[g]:bounds[g + 1]]; aux: signal tables; order (M,): row of the
+    k-th element as given.
+    """
+
+    groups: IntArray
+    rows: Array
+    bounds: IntArray
+    aux: Array
+    order: IntArray
+    elements: tuple[Element, ...]
+
+    @property
+    def n_bodies(self) -> int:
+        return int(self.groups[:, 1].sum()) if len(self.groups) else 0
+
+
+def _intervals(n: int, elements: Sequence[Element]) -> list[tuple[int, int]]:
+    """Contiguous groups [first, last] so that every two-body spring lies inside one."""
+    reach = list(range(n))  # reach[i]: the last row that must step with row i
+    for e in elements:
+        if isinstance(e, Spring) and e.other is not None:
+            a, b = sorted((e.body, e.other))
+            reach[a] = max(reach[a], b)
+    groups, start, end = [], 0, -1
+    for i in range(n):
+        if i > end and i > 0:
+            groups.append((start, end))
+            start = i
+        end = max(end, reach[i])
+    groups.append((start, end))
+    return groups
+
+
+def _row(e: Element, local: int, other: int, bodies: Bodies, aux: list[float]) -> Array:
+    row = np.zeros(ELEMENT_SIZE)
+    row[E_BODY] = local
+    row[E_OTHER] = other
+    i = e.body
+    if isinstance(e, Pivot):
+        row[E_KIND] = K_PIVOT
+        inertia = pivot_inertia(bodies, i, e.point)
+        row[EP_A : EP_A + 3] = e.point
+        row[EP_AT : EP_AT + 3] = e.at
+        row[EP_IA : EP_IA + 9] = inertia.ravel()
+        row[EP_IA_INV : EP_IA_INV + 9] = np.linalg.inv(inertia).ravel()
+    elif isinstance(e, Spring):
+        row[E_KIND] = K_SPRING
+        row[ES_A : ES_A + 3] = e.point
+        row[ES_B : ES_B + 3] = e.to
+        row[ES_K], row[ES_C], row[ES_LEN] = e.stiffness, e.damping, e.rest_length
+    elif isinstance(e, Damper):
+        row[E_KIND] = K_DAMPER
+        row[ED_LIN : ED_LIN + 6] = e.linear
+        row[ED_QUAD : ED_QUAD + 6] = e.quadratic
+    elif isinstance(e, Ground):
+        row[E_KIND] = K_GROUND
+        m = float(bodies.mass[i])
+        k = GROUND_STIFFNESS_PER_KG * m if e.stiffness is None else e.stiffness
+        row[EG_HEIGHT], row[EG_K], row[EG_MU], row[EG_SLIP] = e.height, k, e.friction, e.slip
+        row[EG_C] = 2.0 * damping_ratio(e.restitution) * math.sqrt(k * m)
+        row[EG_SHAPE] = 0.0 if e.shape.kind == "sphere" else 1.0
+        row[EG_CENTRE : EG_CENTRE + 3] = e.shape.centre
+        row[EG_EXTENT : EG_EXTENT + 3] = e.shape.extent
+    else:
+        row[E_KIND] = K_LOAD
+        row[EL_FRAME] = 1.0 if e.frame == "body" else 0.0
+        row[EL_HAS_POINT] = 0.0 if e.point is None else 1.0
+        row[EL_POINT : EL_POINT + 3] = (0.0, 0.0, 0.0) if e.point is None else e.point
+        row[EL_F : EL_F + 3] = e.force
+        row[EL_M : EL_M + 3] = e.moment
+        codes = {"constant": S_CONSTANT, "step": S_STEP, "sine": S_SINE, "table": S_TABLE}
+        row[EL_SIGNAL] = codes[e.signal]
+        row[EL_T0], row[EL_AMP], row[EL_FREQ], row[EL_PHASE] = (
+            e.start,
+            e.amplitude,
+            e.frequency,
+            e.phase,
+        )
+        if e.signal == "table":
+            row[EL_TABLE], row[EL_TABLE_N] = len(aux), len(e.table)
+            for t, v in e.table:
+                aux.extend((t, v))
+    return row
+
+
+def pack_system(bodies: Bodies, elements: Sequence[Element]) -> System:
+    """The kernels' arrays for these elements acting on `bodies` (indices into it)."""
+    n = len(bodies)
+    for e in elements:
+        if not 0 <= e.body < n or (
+            isinstance(e, Spring) and e.other is not None and not 0 <= e.other < n
+        ):
+            raise ValueError(f"element {e!r}: body index out of range for {n} bodies")
+    intervals = _intervals(n, elements)
+    group_of = np.empty(n, dtype=np.int64)
+    for g, (a, b) in enumerate(intervals):
+        group_of[a : b + 1] = g
+    ranked = sorted(range(len(elements)), key=lambda k: group_of[elements[k].body])
+    aux: list[float] = []
+    rows = np.zeros((len(elements), ELEMENT_SIZE))
+    order = np.empty(len(elements), dtype=np.int64)
+    for r, k in enumerate(ranked):
+        e = elements[k]
+        first = intervals[group_of[e.body]][0]
+        other = e.other - first if isinstance(e, Spring) and e.other is not None else -1
+        rows[r] = _row(e, e.body - first, other, bodies, aux)
+        order[k] = r
+    counts = np.bincount(group_of[[elements[k].body for k in ranked]], minlength=len(intervals))
+    bounds = np.concatenate([[0], np.cumsum(counts)]).astype(np.int64)
+    groups = np.array([(a, b - a + 1) for a, b in intervals], dtype=np.int64).reshape(-1, 2)
+    return System(groups, rows, bounds, np.asarray(aux, dtype=float), order, tuple(elements))
+
+
+def alone(n: int) -> System:
+    """n bodies, each its own group, no elements."""
+    groups = np.stack([np.arange(n), np.ones(n, dtype=np.int64)], axis=1).astype(np.int64)
+    return System(
+        groups.reshape(-1, 2),
+        np.zeros((0, ELEMENT_SIZE)),
+        np.zeros(n + 1, dtype=np.int64),
+        np.zeros(0),
+        np.zeros(0, dtype=np.int64),
+        (),
+    )
+
+
+def concat_systems(systems: Sequence[System]) -> System:
+    """One system of several, bodies and elements in order (e.g. every room of a server)."""
+    groups, rows, bounds, aux, order = [], [], [np.zeros(1, dtype=np.int64)], [], []
+    body0 = row0 = aux0 = 0
+    for s in systems:
+        g = s.groups.copy()
+        g[:, 0] += body0
+        groups.append(g)
+        r = s.rows.copy()
+        tables = r[:, E_KIND] == K_LOAD
+        r[tables, EL_TABLE] += aux0
+        rows.append(r)
+        bounds.append(s.bounds[1:] + row0)
+        aux.append(s.aux)
+        order.append(s.order + row0)
+        body0 += s.n_bodies
+        row0 += len(s.rows)
+        aux0 += len(s.aux)
+    return System(
+        np.concatenate(groups).astype(np.int64).reshape(-1, 2),
+        np.concatenate(rows).reshape(-1, ELEMENT_SIZE),
+        np.concatenate(bounds).astype(np.int64),
+        np.concatenate(aux) if aux else np.zeros(0),
+        np.concatenate(order).astype(np.int64) if order else np.zeros(0, dtype=np.int64),
+        tuple(e for s in systems for e in s.elements),
+    )
+
+
+__all__ = [
+    "GROUND_SLIP",
+    "GROUND_STIFFNESS_PER_KG",
+    "ContactShape",
+    "Damper",
+    "Element",
+    "Ground",
+    "Pivot",
+    "Spring",
+    "System",
+    "TimedLoad",
+    "alone",
+    "concat_systems",
+    "damping_ratio",
+    "pack_system",
+    "pivot_inertia",
+]
