@@ -15,5 +15,9 @@ def handle(args: argparse.Namespace, err: TextIO) -> int:
     except ImportError as exc:
         return needs_cluster("gateway", exc, err)
     return serve_page(
-        args, serve, make_app=lambda settings: create_gateway_app(settings, args.nats)
+        args,
+        serve,
+        make_app=lambda settings: create_gateway_app(
+            settings, args.nats, replicas=args.nats_replicas
+        ),
     )

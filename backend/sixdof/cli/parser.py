@@ -11,6 +11,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from .. import __version__
+from ..cluster.urls import parse_urls
 from ..scenario.csv_columns import DEFAULT_OUTPUT_FILE
 from ..scenario.presets import DEFAULT_PRESET, PRESETS
 from .common import TOKEN_ENV
@@ -88,9 +89,44 @@ def _room_options(parser: argparse.ArgumentParser, *, scenario: bool) -> None:
     )
 
 
+def _nats_urls(text: str) -> list[str]:
+    try:
+        return parse_urls(text)
+    except ValueError as exc:
+        raise argparse.ArgumentTypeError(str(exc).removeprefix("--nats: ")) from None
+
+
+def _replicas(text: str) -> int:
+    try:
+        replicas = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a whole number 1–5, got {text!r}") from None
+    if not 1 <= replicas <= 5:  # JetStream keeps at most 5 copies of a stream
+        raise argparse.ArgumentTypeError(f"expected a whole number 1–5, got {replicas}")
+    return replicas
+
+
 def _nats_option(parser: argparse.ArgumentParser) -> None:
-    """The bus of `gateway` and `worker`."""
-    parser.add_argument("--nats", required=True, metavar="URL", help="the NATS server")
+    """The bus of `gateway` and `worker`: the servers of one NATS cluster, and how many
+    copies of the buckets JetStream keeps."""
+    parser.add_argument(
+        "--nats",
+        required=True,
+        action="extend",
+        type=_nats_urls,
+        metavar="URL[,URL…]",
+        help="the NATS server, or several servers of one NATS cluster (comma-separated or "
+        "the option repeated): the connection fails over between them",
+    )
+    parser.add_argument(
+        "--nats-replicas",
+        type=_replicas,
+        default=1,
+        metavar="N",
+        help="copies JetStream keeps of the leases, snapshots and shares buckets, when this "
+        "process is the first to make them (default 1; 3 on a cluster of three servers, so "
+        "that losing one loses nothing)",
+    )
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -166,7 +202,10 @@ def build_parser() -> argparse.ArgumentParser:
         "Serve the live lab as `serve` does, with every room run by a `sixdof worker` on the "
         "same NATS bus. Start as many gateways as the viewers need; any of them serves any "
         "room. docs/scaling.md has the design.",
-        ["sixdof gateway --nats nats://127.0.0.1:4222 --port 8000"],
+        [
+            "sixdof gateway --nats nats://127.0.0.1:4222 --port 8000",
+            "sixdof gateway --nats nats://n1:4222,nats://n2:4222,nats://n3:4222 --nats-replicas 3",
+        ],
     )
     _nats_option(gateway)
     _listening_options(gateway)
@@ -179,7 +218,11 @@ def build_parser() -> argparse.ArgumentParser:
         "Run rooms' simulations for `sixdof gateway`s on the same NATS bus. Rooms are claimed "
         "by one worker each; when a worker dies, another resumes its rooms from their last "
         "snapshot (at most a second old).",
-        ["sixdof worker --nats nats://127.0.0.1:4222"],
+        [
+            "sixdof worker --nats nats://127.0.0.1:4222",
+            "sixdof worker --nats nats://n1:4222 --nats nats://n2:4222 --nats nats://n3:4222 "
+            "--nats-replicas 3",
+        ],
     )
     _nats_option(worker)
     _room_options(worker, scenario=True)

@@ -13,5 +13,5 @@ def handle(args: argparse.Namespace, err: TextIO) -> int:
         from ..cluster.worker import run_worker
     except ImportError as exc:
         return needs_cluster("worker", exc, err)
-    run_worker(args.nats, room_settings(args))
+    run_worker(args.nats, room_settings(args), replicas=args.nats_replicas)
     return EXIT_OK

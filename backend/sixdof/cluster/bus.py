@@ -1,9 +1,15 @@
-"""The bus between workers and gateways: NATS subjects, JetStream key-value buckets, timings.
+"""The bus between workers and gateways: NATS subjects, JetStream key-value buckets, timings,
+and the one way both connect to it (several servers of a NATS cluster, reconnecting).
 
-Subjects (core NATS; `<room>` is the room name, which `check_room` keeps to [A-Za-z0-9_-]):
+Subjects (core NATS; `<room>` is the room name, which `check_room` keeps to [A-Za-z0-9_-],
+so it is always one subject token: no `.`, `*`, `>` or space reaches a subject):
 
 - `sixdof.open` (request, queue group `workers`): a gateway asks some worker to open a
-  room nobody owns; the worker that claims its lease answers.
+  room nobody owns; the worker that claims its lease answers. Only workers whose physics is
+  loaded listen here.
+- `sixdof.preparing` (request, queue group `workers`): asked when nobody answers
+  `sixdof.open`; a worker still loading (or compiling) its physics answers the `preparing`
+  message the gateway passes on to its viewer, who would otherwise wait in silence.
 - `room.<room>.join` (request): a gateway with viewers there; the owner answers the hello.
 - `room.<room>.cmd` (request): a viewer's control message, already authorised and
   validated by the gateway; the owner answers the replies (ack or error).
@@ -17,23 +23,37 @@ Buckets (JetStream key-value, one value per key):
 - `sixdof-leases`: room → the id of the worker that owns it. Created with `create` (fails
   if anyone has it), renewed every LEASE_RENEW s with a compare-and-set `update`; a lease
   not renewed for LEASE_TIMEOUT s is taken over, again by compare-and-set, so exactly one
-  worker wins it.
+  worker wins it (leases.py). Keys `worker.<id>` (never a room: room names have no `.`)
+  are each worker's heartbeat, which tells it that the bucket takes writes.
 - `sixdof-shares`: Share link id → the shared snapshot (kind, keyframe, and for `recording`
   the recording's latest segments), written by the worker that made it, read by whichever
   gateway opens the link; kept SHARE_TTL s.
 - `sixdof-snapshots`: room → the owner's keyframe (scenario, state, inputs, time) and its
   recording's latest segments, written every SNAPSHOT_EVERY s; a worker that takes a lease
   over resumes the room from it.
+
+All three are created with `--nats-replicas` copies (1 on one server, 3 on a cluster of
+three: any one server may then be lost without losing a lease or a snapshot).
 """
 
 from __future__ import annotations
 
+import asyncio
 import json
+import logging
+import time
+from collections.abc import Awaitable, Callable, Sequence
 from typing import Any
 
+from nats.aio.client import Client as Nats
+from nats.errors import Error as NatsError
+from nats.js.errors import APIError
 from nats.js.kv import KeyValue
 
+log = logging.getLogger("sixdof.bus")
+
 OPEN = "sixdof.open"
+PREPARING = "sixdof.preparing"
 WORKERS = "workers"  # the queue group of sixdof.open
 PRESENCE = "sixdof.presence"
 LEASES = "sixdof-leases"
@@ -48,16 +68,107 @@ SNAPSHOT_EVERY = 1.0  # s between snapshots of a room
 PRESENCE_EVERY = 1.0  # s between a gateway's presence messages
 PRESENCE_TIMEOUT = 3.5  # s without presence before a worker counts a gateway gone
 BUCKET_TTL = 3600.0  # s: a key nobody writes is dropped (a room left by every worker)
+MAX_REPLICAS = 5  # JetStream's own limit on a stream's copies
+
+# A JetStream call (a renewal, a snapshot) gives up after this long: while a NATS node is
+# lost the buckets on it take no writes until their copies elect a new leader (4-7 s
+# measured with nats-server 2.15), and a worker must not sit in one call meanwhile.
+JS_TIMEOUT = 1.0
+RECONNECT_WAIT = 0.25  # s before trying a server of the pool again
+PING_EVERY = 1  # s between pings: a server gone silently (a lost machine) is left after ~3 s
+CONNECT_WAIT = 30.0  # s a worker or gateway waits at start for a server and its JetStream
 
 
-async def open_buckets(js: Any) -> tuple[KeyValue, KeyValue, KeyValue]:
-    """The leases, snapshots and shares buckets (made by whoever comes first)."""
-    leases = await js.create_key_value(bucket=LEASES, history=1, ttl=BUCKET_TTL)
-    snapshots = await js.create_key_value(bucket=SNAPSHOTS, history=1, ttl=BUCKET_TTL)
-    shares = await js.create_key_value(
-        bucket=SHARES, history=1, ttl=SHARE_TTL, max_bytes=SHARES_MAX_BYTES
-    )
-    return leases, snapshots, shares
+async def connect(
+    urls: Sequence[str],
+    name: str,
+    on_reconnect: Callable[[], Awaitable[None]] | None = None,
+) -> Nats:
+    """A connection to whichever of `urls` answers, failing over to the others (and to the
+    servers the cluster announces) whenever its server goes, for ever. Subscriptions are
+    made again by nats-py after a reconnection; `on_reconnect` is for the rest (watches,
+    leases). Waits up to CONNECT_WAIT s for a first server."""
+
+    async def on_error(exc: Exception) -> None:
+        # nats-py's default prints a traceback per failed attempt: one line says it all
+        log.warning("%s: nats: %s", name, exc or type(exc).__name__)
+
+    async def on_disconnect() -> None:
+        if not (nc.is_closed or nc.is_draining):  # not our own drain at shutdown
+            log.warning("%s: lost its NATS server; reconnecting", name)
+
+    async def on_reconnected() -> None:
+        log.warning("%s: reconnected to NATS at %s", name, nc.connected_url)
+        if on_reconnect is not None:
+            await on_reconnect()
+
+    deadline = time.monotonic() + CONNECT_WAIT
+    while True:
+        nc = Nats()
+        options: dict[str, Any] = {  # nats-py's annotation says int; a float is what it uses
+            "reconnect_time_wait": RECONNECT_WAIT,
+        }
+        try:
+            await nc.connect(
+                servers=list(urls),
+                name=name,
+                max_reconnect_attempts=-1,
+                ping_interval=PING_EVERY,
+                max_outstanding_pings=2,
+                error_cb=on_error,
+                disconnected_cb=on_disconnect,
+                reconnected_cb=on_reconnected,
+                **options,
+            )
+            return nc
+        except (NatsError, OSError) as exc:
+            if time.monotonic() > deadline:
+                raise ConnectionError(
+                    f"--nats: no NATS server answered within {CONNECT_WAIT:g} s at "
+                    f"{', '.join(urls)} ({exc})"
+                ) from None
+            log.warning("%s: no NATS server at %s yet (%s)", name, ", ".join(urls), exc)
+            await asyncio.sleep(1.0)
+
+
+async def open_buckets(nc: Nats, replicas: int = 1) -> tuple[KeyValue, KeyValue, KeyValue]:
+    """The leases, snapshots and shares buckets, each with `replicas` copies (made by
+    whoever comes first). A NATS cluster that has just started takes a few seconds to
+    elect its JetStream leaders: retried meanwhile, up to CONNECT_WAIT s."""
+    js = nc.jetstream(timeout=JS_TIMEOUT)
+    specs = ((LEASES, BUCKET_TTL, -1), (SNAPSHOTS, BUCKET_TTL, -1),
+             (SHARES, SHARE_TTL, SHARES_MAX_BYTES))  # fmt: skip
+    buckets = []
+    deadline = time.monotonic() + CONNECT_WAIT
+    for bucket, ttl, max_bytes in specs:
+        while True:
+            try:
+                kv = await js.create_key_value(
+                    bucket=bucket, history=1, ttl=ttl, max_bytes=max_bytes, replicas=replicas
+                )
+                break
+            except APIError as exc:
+                if exc.err_code == 10058:  # it exists, made otherwise: use it as it is
+                    info = await js.stream_info(f"KV_{bucket}")
+                    log.warning(
+                        "bucket %s exists with %d replicas (asked: %d); used as it is "
+                        "(`nats stream edit KV_%s --replicas %d` changes it)",
+                        bucket, info.config.num_replicas or 1, replicas, bucket, replicas,
+                    )  # fmt: skip
+                    kv = await js.key_value(bucket)
+                    break
+                error: Exception = exc
+            except NatsError as exc:
+                error = exc
+            if time.monotonic() > deadline:
+                raise ConnectionError(
+                    f"--nats: JetStream did not make bucket {bucket} with {replicas} "
+                    f"replicas within {CONNECT_WAIT:g} s ({error!r}; is every server started "
+                    "with -js, and are there at least as many as --nats-replicas?)"
+                )
+            await asyncio.sleep(0.5)
+        buckets.append(kv)
+    return buckets[0], buckets[1], buckets[2]
 
 
 def valid_key(key: str) -> bool:

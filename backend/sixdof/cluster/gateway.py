@@ -14,12 +14,11 @@ import asyncio
 import logging
 import secrets
 import time
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable, Sequence
 from contextlib import asynccontextmanager
 from typing import Any
 from urllib.parse import parse_qsl
 
-import nats
 import orjson
 from fastapi import FastAPI
 from nats.aio.client import Client as Nats
@@ -41,6 +40,7 @@ from ..server.wire import wire_frame
 from ..server.ws import bearer, has_control, origin_allowed
 from . import bus
 from .shares import SharedSnapshots
+from .urls import parse_urls
 
 log = logging.getLogger("sixdof.gateway")
 
@@ -50,6 +50,7 @@ JOIN_WAIT = 30.0  # s a viewer waits for a worker to open or take over its room
 JOIN_ANSWER = 5.0
 COMMAND_WAIT = 15.0  # s for a worker's reply to a control message (a step may take ~1 s)
 HTTP_WAIT = 30.0  # s for a forwarded REST request (a history export)
+PREPARING_WAIT = 60.0  # s more a viewer waits while a worker compiles its physics
 
 
 class RemoteRoom:
@@ -160,14 +161,22 @@ class RemoteRooms(ByName[RemoteRoom]):
         self.id = gateway_id
         self.nc: Nats | None = None
         self._opening: dict[str, asyncio.Lock] = {}
+        # viewers waiting for their room to open: each is told once why, if a worker is
+        # still preparing its physics (`preparing`)
+        self._waiting: dict[str, dict[Client, bool]] = {}
         self._presence: asyncio.Task[None] | None = None
         self._closing: set[asyncio.Task[None]] = set()
 
-    async def connect(self, url: str) -> None:
-        self.nc = await nats.connect(
-            url, name=f"sixdof-{self.id}", max_reconnect_attempts=-1, reconnect_time_wait=0.5
-        )
+    async def connect(self, urls: Sequence[str]) -> None:
+        """Connect to the servers `urls` of one NATS cluster (failing over between them:
+        nats-py subscribes again after a reconnection, and the rooms' frames go on)."""
+        self.nc = await bus.connect(urls, f"sixdof-{self.id}", self._reconnected)
         self._presence = asyncio.get_running_loop().create_task(self._announce())
+
+    async def _reconnected(self) -> None:
+        """Tell the workers at once which rooms have viewers here (presence lapses after
+        3.5 s: a long reconnection must not let them close a watched room)."""
+        self._send_presence()
 
     async def close(self) -> None:
         if self._presence is not None:
@@ -183,24 +192,34 @@ class RemoteRooms(ByName[RemoteRoom]):
         return bytes(msg.data)
 
     async def enter(self, name: str, client: Client, snapshot: Snapshot | None) -> RemoteRoom:
+        # a room name is one subject token ([A-Za-z0-9_-]): `*`, `>`, `.` or a space would
+        # make `room.<name>.…` a wildcard or another room's subject; refused before the bus
         check_room_name(name)
         share = snapshot.id if snapshot is not None else None  # for a room that is new
         lock = self._opening.setdefault(name, asyncio.Lock())
-        async with lock:  # one join per room and gateway, however many viewers arrive
-            room = self._rooms.get(name)
-            if room is None:
-                room = RemoteRoom(self, name)
-                assert self.nc is not None
-                await room.subscribe(self.nc)  # before the join: no frame is missed
-                try:
-                    hello = await self._join(name, client.binary, not client.can_control, share)
-                    room.set_hello(hello)
-                except BaseException:
-                    await room.unsubscribe()
-                    raise
-                self._rooms[name] = room
-            elif client.binary and not any(c.binary for c in room.viewers):
-                await self._join(name, True, False)  # the owner starts publishing binary frames
+        waiting = self._waiting.setdefault(name, {})
+        waiting[client] = False
+        try:
+            async with lock:  # one join per room and gateway, however many viewers arrive
+                room = self._rooms.get(name)
+                if room is None:
+                    room = RemoteRoom(self, name)
+                    assert self.nc is not None
+                    await room.subscribe(self.nc)  # before the join: no frame is missed
+                    try:
+                        hello = await self._join(name, client.binary, not client.can_control,
+                                                 share, self._tell_waiting(name))  # fmt: skip
+                        room.set_hello(hello)
+                    except BaseException:
+                        await room.unsubscribe()
+                        raise
+                    self._rooms[name] = room
+                elif client.binary and not any(c.binary for c in room.viewers):
+                    await self._join(name, True, False)  # the owner starts binary frames
+        finally:
+            waiting.pop(client, None)
+            if not waiting and self._waiting.get(name) is waiting:
+                del self._waiting[name]
         room.viewers.add(client)
         client.send_reply(room.hello(client.can_control, client.binary), "hello")
         return room
@@ -216,15 +235,36 @@ class RemoteRooms(ByName[RemoteRoom]):
             self._closing.add(task)
             task.add_done_callback(self._closing.discard)
 
+    def _tell_waiting(self, name: str) -> Callable[[str], None]:
+        """What sends a worker's `preparing` message to the viewers waiting for room
+        `name`, once each (those who come while it prepares are told too)."""
+
+        def tell(text: str) -> None:
+            waiting = self._waiting.get(name, {})
+            for client, told in list(waiting.items()):
+                if not told:
+                    client.send_reply(text)
+                    waiting[client] = True
+
+        return tell
+
     async def _join(
-        self, name: str, binary: bool, by_watcher: bool, share: str | None = None
+        self,
+        name: str,
+        binary: bool,
+        by_watcher: bool,
+        share: str | None = None,
+        on_preparing: Callable[[str], None] | None = None,
     ) -> str:
         """The room's hello from its owner, asking some worker to open it if nobody has
         (`by_watcher`: for a viewer without the token, whose rooms are capped apart; `share`:
-        a Share link's snapshot id, which a room opened now is made from)."""
+        a Share link's snapshot id, which a room opened now is made from; `on_preparing`:
+        given a worker's `preparing` message while no worker has its physics ready)."""
         ask = bus.encode({"gateway": self.id, "binary": binary})
         subject = bus.room_subject(name, "join")
-        reply = await self.with_owner(name, subject, ask, JOIN_ANSWER, by_watcher, share)
+        reply = await self.with_owner(
+            name, subject, ask, JOIN_ANSWER, by_watcher, share, on_preparing
+        )
         return str(bus.decode(reply)["hello"])
 
     async def with_owner(
@@ -235,10 +275,14 @@ class RemoteRooms(ByName[RemoteRoom]):
         timeout: float,
         by_watcher: bool = False,
         share: str | None = None,
+        on_preparing: Callable[[str], None] | None = None,
     ) -> bytes:
         """Request `subject` of room `name`'s owner, asking some worker to open the room
-        first if nobody owns it (or to take it over, once a dead owner's lease runs out)."""
+        first if nobody owns it (or to take it over, once a dead owner's lease runs out).
+        With no worker ready to open it, `on_preparing` gets the `preparing` message of a
+        worker still loading its physics (and the wait is longer: a compile takes ~10 s)."""
         deadline = time.monotonic() + JOIN_WAIT
+        ask_preparing, extended = 0.0, False
         while True:
             try:
                 return await self.request(subject, data, timeout)
@@ -255,7 +299,12 @@ class RemoteRooms(ByName[RemoteRoom]):
                     raise Refusal(error["code"], error["message"], error.get("field"))
                 if opened.get("owner"):
                     continue  # owned now: ask it
-            except (NoRespondersError, NatsTimeout):
+            except NoRespondersError:  # no worker with its physics loaded: one preparing?
+                if time.monotonic() >= ask_preparing:  # each second: viewers who came since
+                    ask_preparing = time.monotonic() + 1.0
+                    if await self._preparing(on_preparing) and not extended:
+                        deadline, extended = deadline + PREPARING_WAIT, True
+            except NatsTimeout:
                 pass  # no worker up (yet)
             if time.monotonic() > deadline:
                 raise Refusal(
@@ -266,21 +315,35 @@ class RemoteRooms(ByName[RemoteRoom]):
                 )
             await asyncio.sleep(0.1)  # a dead owner's lease expires within 1.5 s
 
+    async def _preparing(self, on_preparing: Callable[[str], None] | None) -> bool:
+        """Ask `sixdof.preparing`; pass a worker's answer to `on_preparing`. Whether one
+        answered (a worker is loading its physics)."""
+        try:
+            reply = bus.decode(await self.request(bus.PREPARING, b"{}", 2.0))
+        except (NoRespondersError, NatsTimeout):
+            return False
+        if on_preparing is not None:
+            on_preparing(str(reply["preparing"]))
+        return True
+
     async def _announce(self) -> None:
         """Tell the workers, every second, which rooms have viewers here (and want binary)."""
         while True:
             await asyncio.sleep(bus.PRESENCE_EVERY)
-            rooms = {
-                name: {"viewers": len(r.viewers), "binary": any(c.binary for c in r.viewers)}
-                for name, r in self._rooms.items()
-            }
-            if self.nc is not None and not self.nc.is_closed:
-                try:
-                    await self.nc.publish(
-                        bus.PRESENCE, bus.encode({"gateway": self.id, "rooms": rooms})
-                    )
-                except Exception:
-                    log.exception("gateway %s: presence not sent", self.id)
+            self._send_presence()
+
+    def _send_presence(self) -> None:
+        rooms = {
+            name: {"viewers": len(r.viewers), "binary": any(c.binary for c in r.viewers)}
+            for name, r in self._rooms.items()
+        }
+        # not while reconnecting: nats-py would buffer it, and a stale one is of no use
+        if self.nc is not None and self.nc.is_connected:
+            task = asyncio.get_running_loop().create_task(
+                self.nc.publish(bus.PRESENCE, bus.encode({"gateway": self.id, "rooms": rooms}))
+            )
+            self._closing.add(task)  # held until done (the loop keeps weak references)
+            task.add_done_callback(self._closing.discard)
 
 
 class RoomRequests:
@@ -358,8 +421,15 @@ async def _respond(send: Send, status: int, body: bytes) -> None:
     await send({"type": "http.response.body", "body": body})
 
 
-def create_gateway_app(settings: Settings, url: str, gateway_id: str | None = None) -> FastAPI:
-    """`sixdof serve`'s app with its rooms on the workers of the bus at `url`."""
+def create_gateway_app(
+    settings: Settings,
+    urls: str | Sequence[str],
+    gateway_id: str | None = None,
+    replicas: int = 1,
+) -> FastAPI:
+    """`sixdof serve`'s app with its rooms on the workers of the bus at `urls` (the servers
+    of one NATS cluster); `replicas`: the buckets' copies, if this gateway makes them."""
+    servers = parse_urls(urls)
     app = create_app(settings)
     rooms = RemoteRooms(settings, gateway_id or f"g-{secrets.token_hex(4)}")
     snapshots = SharedSnapshots(settings.recording_bytes)
@@ -368,9 +438,9 @@ def create_gateway_app(settings: Settings, url: str, gateway_id: str | None = No
 
     @asynccontextmanager
     async def lifespan(app_: FastAPI) -> AsyncIterator[Any]:
-        await rooms.connect(url)
+        await rooms.connect(servers)
         assert rooms.nc is not None
-        _, _, snapshots.bucket = await bus.open_buckets(rooms.nc.jetstream())
+        _, _, snapshots.bucket = await bus.open_buckets(rooms.nc, replicas)
         app.state.rooms = rooms
         try:
             async with served(app_) as state:

@@ -1,33 +1,36 @@
 """`sixdof worker`: owns rooms and runs their simulations, for the gateways on the bus.
 
 A worker holds an ordinary app of `sixdof serve` (rooms, engine, REST) without listening
-on any port. Each room it owns has one `BusViewer` as its client: what the room would send
-a websocket (frames, hellos, errors) goes on the room's subjects instead, once per tick,
-however many viewers the gateways hold. Control messages and REST requests arrive as NATS
-requests and are carried out exactly as `sixdof serve` carries them out.
+on any port. Each room it owns has one `BusViewer` (viewer.py) as its client: what the room
+would send a websocket (frames, hellos, errors) goes on the room's subjects instead, once
+per tick, however many viewers the gateways hold. Control messages and REST requests arrive
+as NATS requests and are carried out exactly as `sixdof serve` carries them out.
 
-Ownership is a lease in the `sixdof-leases` bucket (bus.py), renewed every 0.5 s; every
+Ownership is a lease in the `sixdof-leases` bucket (leases.py), renewed every 0.5 s; every
 second the owner writes the room's keyframe to `sixdof-snapshots`. Every worker watches the
 leases: one not renewed for 1.5 s belongs to a dead worker, and the first worker to swap
 its own id in (compare-and-set) resumes the room from the last snapshot.
+
+The worker is on the bus before its physics is loaded (a cold numba cache compiles ~10 s):
+meanwhile it answers `sixdof.preparing`, not `sixdof.open`, and takes over no room.
 """
 
 from __future__ import annotations
 
 import asyncio
-import itertools
+import json
 import logging
 import secrets
 import signal
 import time
+from collections.abc import Awaitable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-import nats
 from nats.aio.client import Client as Nats
 from nats.aio.msg import Msg
 from nats.aio.subscription import Subscription
-from nats.js.errors import KeyNotFoundError, KeyWrongLastSequenceError, NoKeysError
+from nats.js.errors import KeyNotFoundError
 from nats.js.kv import KeyValue
 
 from ..server.app import create_app
@@ -37,48 +40,17 @@ from ..server.registry import Rooms
 from ..server.rooms import Room
 from ..server.settings import Settings
 from ..server.snapshots import Snapshot
-from ..server.wire import Wire
-from ..simulation.recording import Recording, RecordingFormatError
 from . import bus
-from .shares import RECORDING_BYTES, encode_share, fetch_share
+from .asgi import call_asgi
+from .leases import Leases, Seen
+from .shares import encode_share, fetch_share
+from .urls import parse_urls
+from .viewer import BusViewer, resume, snapshot_of
 
 log = logging.getLogger("sixdof.worker")
 
-_viewer_ids = itertools.count(1)
-SNAPSHOT_MAX_BYTES = 900 * 1024  # NATS's default max_payload is 1 MiB
-
-
-class BusViewer:
-    """A room's client that publishes what it is sent on the room's subjects (JSON frames,
-    or binary ones), for every gateway at once."""
-
-    def __init__(self, worker: Worker, room: str, binary: bool) -> None:
-        self.id = next(_viewer_ids)
-        self.worker = worker
-        self.can_control = True  # the gateways know who may; the hello says it per viewer
-        self.binary = binary
-        self.wire: Wire | None = None
-        self.last_message_at = -1e9
-        self._state = bus.room_subject(room, "bin" if binary else "state")
-        self._hello = bus.room_subject(room, "hello")
-        self._event = bus.room_subject(room, "event")
-
-    @property
-    def frames_dropped(self) -> int:
-        return 0
-
-    def offer(self, text: str | bytes, wire_frame: bytes | None, now: float) -> None:
-        self.worker.publish(self._state, text if isinstance(text, bytes) else text.encode())
-
-    def send_hello(self, text: str, frame: bytes) -> None:
-        if not self.binary:  # the gateways make every variant from the JSON viewer's hello
-            self.worker.publish(self._hello, text.encode())
-
-    def send_reply(self, text: str, kind: str = "reply") -> None:
-        if self.binary:
-            return  # the JSON viewer sends the same, once
-        subject = self._hello if kind == "hello" else self._event
-        self.worker.publish(subject, text.encode())
+MAINTAIN_EVERY = 0.1  # s between rounds of the lease loop (a stale lease waits at most this)
+SNAPSHOT_BATCH = 64  # snapshots encoded between two yields to the event loop
 
 
 @dataclass
@@ -91,62 +63,86 @@ class Owned:
     subs: list[Subscription] = field(default_factory=list)
     gateways: dict[str, float] = field(default_factory=dict)  # id → last presence
     empty_since: float | None = None
-    renewed_at: float = 0.0
-    snapshot_at: float = 0.0
 
 
 class Worker:
-    """Rooms on the bus at `url`; `run()` until `stop()`."""
+    """Rooms on the bus at `urls` (the servers of one NATS cluster); `run()` until `stop()`.
+    `replicas`: the copies of each bucket, if this worker is the first to make it."""
 
-    def __init__(self, url: str, settings: Settings, worker_id: str | None = None) -> None:
-        self.url = url
+    def __init__(
+        self,
+        urls: str | Sequence[str],
+        settings: Settings,
+        worker_id: str | None = None,
+        replicas: int = 1,
+    ) -> None:
+        self.urls = parse_urls(urls)
         self.settings = settings
+        self.replicas = replicas
         self.id = worker_id or f"w-{secrets.token_hex(4)}"
         self.app = create_app(settings)
         self.rooms: Rooms = self.app.state.rooms
         self.owned: dict[str, Owned] = {}
-        self._seen: dict[str, tuple[int, float]] = {}  # others' leases: revision, seen at
+        self.ready = False  # the physics is loaded: rooms may be opened and taken over
         self._stop = asyncio.Event()
+        self._renew_now = asyncio.Event()
         self._tasks: set[asyncio.Task[Any]] = set()
+        self._preparing: Subscription | None = None
         self.nc: Nats | None = None
-        self.leases: KeyValue | None = None
+        self.leases: Leases | None = None
         self.snapshots: KeyValue | None = None
         self.shares: KeyValue | None = None
 
     # ------------------------------------------------------------------ bus
     def publish(self, subject: str, data: bytes) -> None:
-        """Publish from synchronous code (a room's tick): nats-py only buffers it."""
-        if self.nc is None or self.nc.is_closed:
+        """Publish from synchronous code (a room's tick): nats-py only buffers it. Nothing
+        is buffered while the connection is down: a frame is stale by the time it is back,
+        and hundreds of rooms' frames would overflow nats-py's reconnect buffer."""
+        if self.nc is None or not self.nc.is_connected:
             return
-        task = asyncio.get_running_loop().create_task(self.nc.publish(subject, data))
+        self._spawn(self.nc.publish(subject, data))
+
+    def _spawn(self, work: Awaitable[Any]) -> None:
+        task = asyncio.ensure_future(work)
         self._tasks.add(task)
         task.add_done_callback(self._tasks.discard)
 
     async def connect(self) -> None:
-        self.nc = await nats.connect(
-            self.url, name=f"sixdof-{self.id}", max_reconnect_attempts=-1, reconnect_time_wait=0.5
+        self.nc = await bus.connect(self.urls, f"sixdof-{self.id}", self._on_reconnect)
+        leases, self.snapshots, self.shares = await bus.open_buckets(self.nc, self.replicas)
+        self.leases = Leases(leases, self.id)
+        self.leases.start()
+        # answered until the physics is ready, then `sixdof.open` is (_load_physics)
+        self._preparing = await self.nc.subscribe(
+            bus.PREPARING, queue=bus.WORKERS, cb=self._on_preparing
         )
-        self.leases, self.snapshots, self.shares = await bus.open_buckets(self.nc.jetstream())
-        await self.nc.subscribe(bus.OPEN, queue=bus.WORKERS, cb=self._on_open)
         await self.nc.subscribe(bus.PRESENCE, cb=self._on_presence)
 
+    async def _on_reconnect(self) -> None:
+        """nats-py has subscribed again; the lease watch is made anew, and every lease this
+        worker holds is checked at once (a worker cut off for long finds its rooms taken)."""
+        if self.leases is None:
+            return  # still connecting: nothing to check yet
+        self.leases.failed()  # until a heartbeat goes through again
+        await self.leases.restart_watch()
+        self._renew_now.set()
+
     async def run(self) -> None:
-        await self.rooms.physics_ready()  # a worker is there to run physics: load it now
         await self.connect()
-        log.info("worker %s on %s", self.id, self.url)
+        log.info("worker %s on %s", self.id, ",".join(self.urls))
+        loops = [
+            asyncio.get_running_loop().create_task(work)
+            for work in (self._load_physics(), self._lease_loop(), self._snapshot_loop())
+        ]
         try:
-            while not self._stop.is_set():
-                try:
-                    await self._maintain()
-                except Exception:  # the bus may be away for a moment; try again next round
-                    log.exception("worker %s: maintenance failed", self.id)
-                try:
-                    await asyncio.wait_for(self._stop.wait(), 0.2)
-                except asyncio.TimeoutError:
-                    pass
+            await self._stop.wait()
         finally:
+            for task in loops:
+                task.cancel()
             for name in list(self.owned):
                 await self._close(name, forget=False)
+            if self.leases is not None:
+                await self.leases.stop()
             if self.nc is not None:
                 await self.nc.drain()
             await self.rooms.close()
@@ -154,14 +150,27 @@ class Worker:
     def stop(self) -> None:
         self._stop.set()
 
+    async def _load_physics(self) -> None:
+        """Load (or compile) the physics, then open rooms: `sixdof.open` is answered from
+        now on, `sixdof.preparing` no more (subscribed first: always one of them answers)."""
+        assert self.nc is not None
+        preparing = json.loads(await self.rooms.preparing())
+        if preparing["cold"]:
+            log.warning("worker %s: numba's cache is cold: compiling the physics (~10 s; "
+                        "`sixdof warm` fills the cache)", self.id)  # fmt: skip
+        started = time.monotonic()
+        await self.rooms.physics_ready()
+        await self.nc.subscribe(bus.OPEN, queue=bus.WORKERS, cb=self._on_open)
+        self.ready = True
+        if self._preparing is not None:
+            await self._preparing.unsubscribe()
+        log.info("worker %s: physics ready in %.1f s", self.id, time.monotonic() - started)
+
     # ------------------------------------------------------------------ ownership
-    async def _publish_share(self, sid: str) -> None:
-        """Put the snapshot this worker's app just made for a Share link where every
-        gateway and worker finds it."""
-        assert self.shares is not None
-        snapshot = self.app.state.snapshots.get(sid)
-        if snapshot is not None:
-            await self.shares.put(sid, encode_share(snapshot))
+    async def _on_preparing(self, msg: Msg) -> None:
+        """sixdof.preparing: asked when no worker with its physics loaded answers
+        sixdof.open; the `preparing` message for the gateway to pass on."""
+        await msg.respond(bus.encode({"preparing": await self.rooms.preparing()}))
 
     async def _on_open(self, msg: Msg) -> None:
         """sixdof.open: claim the room's lease; answer whether this worker now owns it."""
@@ -175,15 +184,14 @@ class Worker:
         if name in self.owned:
             await msg.respond(bus.encode({"owner": self.id}))
             return
-        try:
-            revision = await self.leases.create(name, self.id.encode())
-        except KeyWrongLastSequenceError:
+        revision = await self.leases.claim(name)
+        if revision is None:
             await msg.respond(bus.encode({"owner": None}))  # someone has it, maybe a dead one
             return
         try:
             await self._own(name, revision, await self._snapshot(name), by_watcher, shared)
         except Refusal as refusal:
-            await self.leases.delete(name)
+            await self.leases.kv.delete(name)
             await msg.respond(bus.encode({"refused": refusal.text()}))
             return
         await msg.respond(bus.encode({"owner": self.id}))
@@ -210,25 +218,10 @@ class Worker:
         assert self.nc is not None
         room = self.rooms.get_or_create(name, by_watcher=by_watcher, snapshot=shared)
         if snapshot is not None:
-            keyframe = snapshot["keyframe"]
-            recording = None
-            if snapshot.get("recording") and room.sim.recording is not None:
-                try:
-                    recording = Recording.from_json(
-                        snapshot["recording"], max_bytes=room.sim.recording.max_bytes
-                    )
-                except (RecordingFormatError, KeyError, TypeError, ValueError) as exc:
-                    log.warning("room %s: the snapshot's recording is unreadable: %s", name, exc)
-            # paused there (resumed below if it was running), its recent past on the timeline
-            room.sim.restore(keyframe, recording)
-            room.sim.set_time_scale(float(keyframe.get("time_scale", 1.0)))
-            if keyframe.get("running", True):
-                room.sim.resume()
-            room.seq = int(snapshot.get("seq", 0))
+            resume(room, snapshot)
         viewer = BusViewer(self, name, binary=False)
-        owned = Owned(room, revision, {False: viewer}, renewed_at=time.monotonic())
-        owned.empty_since = time.monotonic()  # until a gateway says it has viewers
-        self.owned[name] = owned
+        owned = Owned(room, revision, {False: viewer}, empty_since=time.monotonic())
+        self.owned[name] = owned  # empty until a gateway says it has viewers
         self.rooms.join(name, viewer)
         for kind, handler in (("join", self._on_join), ("cmd", self._on_cmd),
                               ("http", self._on_http)):  # fmt: skip
@@ -251,17 +244,44 @@ class Worker:
         if forget:  # nobody watched it for room_ttl already: gone now, a new viewer starts anew
             self.rooms.expire(owned.room)
         if forget and self.leases is not None and self.snapshots is not None:
-            for bucket in (self.snapshots, self.leases):
+            for bucket in (self.snapshots, self.leases.kv):
                 try:
                     await bucket.delete(name)
-                except Exception:
-                    log.exception("worker %s: could not drop %s", self.id, name)
+                except Exception as exc:  # the bucket's TTL drops them in time anyway
+                    log.warning("worker %s: could not drop %s: %r", self.id, name, exc)
         log.info("worker %s left room %s", self.id, name)
 
-    async def _maintain(self) -> None:
-        """Renew leases, write snapshots, close rooms nobody watches, take over dead ones."""
-        assert self.leases is not None and self.snapshots is not None
-        now = time.monotonic()
+    # ------------------------------------------------------------------ the loops
+    async def _lease_loop(self) -> None:
+        """Close rooms nobody watches; every LEASE_RENEW s write the heartbeat and renew
+        every lease (all at once: a thousand rooms renew in one round trip's time); every
+        round take over the stale leases of others."""
+        assert self.leases is not None
+        leases = self.leases
+        renewed_at = 0.0
+        while True:
+            try:
+                now = time.monotonic()
+                await self._close_unwatched(now)
+                if now - renewed_at >= bus.LEASE_RENEW or self._renew_now.is_set():
+                    self._renew_now.clear()
+                    renewed_at = now
+                    await self._renew(len(self.owned))
+                if leases.watch_lagging(now):
+                    log.warning("worker %s: the lease watch lags; watching anew", self.id)
+                    await leases.restart_watch()
+                if self.ready:
+                    await self._take_over(now)
+            except asyncio.CancelledError:
+                raise
+            except Exception:  # a bug, not the bus (each call below handles that): go on
+                log.exception("worker %s: lease round failed", self.id)
+            try:
+                await asyncio.wait_for(self._renew_now.wait(), MAINTAIN_EVERY)
+            except asyncio.TimeoutError:
+                pass
+
+    async def _close_unwatched(self, now: float) -> None:
         for name, owned in list(self.owned.items()):
             owned.gateways = {
                 g: at for g, at in owned.gateways.items() if now - at < bus.PRESENCE_TIMEOUT
@@ -272,54 +292,84 @@ class Worker:
                 owned.empty_since = now
             elif now - owned.empty_since > self.settings.room_ttl:
                 await self._close(name, forget=True)
-                continue
-            if now - owned.renewed_at >= bus.LEASE_RENEW:
-                try:
-                    owned.revision = await self.leases.update(
-                        name, self.id.encode(), last=owned.revision
-                    )
-                    owned.renewed_at = now
-                except KeyWrongLastSequenceError:  # another worker took it: we were gone
-                    log.warning("worker %s lost the lease of %s", self.id, name)
-                    await self._close(name, forget=False)
-                    continue
-            if now - owned.snapshot_at >= bus.SNAPSHOT_EVERY:
-                await self.snapshots.put(name, snapshot_of(owned.room))
-                owned.snapshot_at = now
-        await self._take_over(now)
+
+    async def _renew(self, rooms: int) -> None:
+        """The heartbeat and every lease held, concurrently. A lease another worker holds
+        now closes its room here; one the bucket did not answer for stays (retried)."""
+        assert self.leases is not None
+        held = list(self.owned.items())
+        results = await asyncio.gather(
+            self.leases.beat(rooms),
+            *(self.leases.renew(name, owned.revision) for name, owned in held),
+            return_exceptions=True,
+        )
+        failed = False
+        for (name, owned), result in zip(held, results[1:], strict=True):
+            if isinstance(result, BaseException):
+                failed = True
+            elif self.owned.get(name) is not owned:
+                pass  # closed meanwhile
+            elif result is None:  # another worker took it: we were gone
+                log.warning("worker %s lost the lease of %s", self.id, name)
+                await self._close(name, forget=False)
+            else:
+                owned.revision = result
+        if failed:
+            self.leases.failed()
 
     async def _take_over(self, now: float) -> None:
         assert self.leases is not None
+        stale = self.leases.stale(now, self.owned)
+        if stale:
+            await asyncio.gather(*(self._take(name, seen, now) for name, seen in stale))
+
+    async def _take(self, name: str, seen: Seen, now: float) -> None:
+        assert self.leases is not None
         try:
-            names = await self.leases.keys()
-        except NoKeysError:
-            names = []
-        for name in names:
-            if name in self.owned:
-                continue
-            try:
-                entry = await self.leases.get(name)
-            except KeyNotFoundError:
-                continue
-            revision = int(entry.revision or 0)
-            seen = self._seen.get(name)
-            if seen is None or seen[0] != revision:
-                self._seen[name] = (revision, now)
-                continue
-            if now - seen[1] < bus.LEASE_TIMEOUT:
-                continue
-            try:
-                revision = await self.leases.update(name, self.id.encode(), last=revision)
-            except KeyWrongLastSequenceError:
-                continue  # another worker was first
-            self._seen.pop(name, None)
+            revision = await self.leases.take(name, seen)
+            if revision is None or name in self.owned:
+                return
             log.warning("worker %s takes over room %s (its owner stopped renewing)", self.id, name)
             await self._own(name, revision, await self._snapshot(name))
-            self.owned[name].empty_since = None  # its gateways say so within a second
-            self.owned[name].gateways = {"(takeover)": now}
-        self._seen = {k: v for k, v in self._seen.items() if k in names}
+        except Exception as exc:  # the bus did not answer: the lease stays stale, tried again
+            log.warning("worker %s: takeover of %s failed: %r", self.id, name, exc)
+            return
+        owned = self.owned[name]
+        owned.empty_since = None  # its gateways say so within a second
+        owned.gateways = {"(takeover)": now}
+
+    async def _snapshot_loop(self) -> None:
+        """Every SNAPSHOT_EVERY s, each room's snapshot, written concurrently (a NATS node
+        lost does not hold the others up), encoded in batches between yields."""
+        assert self.snapshots is not None
+        snapshots = self.snapshots
+
+        async def put(name: str, data: bytes) -> None:
+            try:
+                await snapshots.put(name, data)
+            except Exception as exc:  # the bucket is electing a leader: next round
+                log.debug("worker %s: snapshot of %s not written: %r", self.id, name, exc)
+
+        while True:
+            started = time.monotonic()
+            writes = []
+            for i, (name, owned) in enumerate(list(self.owned.items())):
+                if self.owned.get(name) is owned:
+                    writes.append(put(name, snapshot_of(owned.room)))
+                if i % SNAPSHOT_BATCH == SNAPSHOT_BATCH - 1:
+                    await asyncio.sleep(0)
+            await asyncio.gather(*writes)
+            await asyncio.sleep(max(0.05, bus.SNAPSHOT_EVERY - (time.monotonic() - started)))
 
     # ------------------------------------------------------------------ requests
+    async def _publish_share(self, sid: str) -> None:
+        """Put the snapshot this worker's app just made for a Share link where every
+        gateway and worker finds it."""
+        assert self.shares is not None
+        snapshot = self.app.state.snapshots.get(sid)
+        if snapshot is not None:
+            await self.shares.put(sid, encode_share(snapshot))
+
     async def _on_presence(self, msg: Msg) -> None:
         data = bus.decode(msg.data)
         now = time.monotonic()
@@ -371,71 +421,18 @@ class Worker:
         await msg.respond(bus.pack_http({"status": status, "headers": headers}, payload))
 
 
-def snapshot_of(room: Room) -> bytes:
-    """The room as another worker resumes it: its keyframe (scenario, state, inputs, time),
-    its frame counter, and as much of its recording's latest segments as keeps the message
-    under NATS's default 1 MB limit (the keyframe itself is at most ~100 kB)."""
-    sim = room.sim
-    snapshot: dict[str, Any] = {"keyframe": sim.keyframe("snapshot"), "seq": room.seq}
-    if sim.recording is not None:
-        snapshot["recording"] = sim.recording.tail_json(RECORDING_BYTES)
-    data = bus.encode(snapshot)
-    if len(data) > SNAPSHOT_MAX_BYTES:  # a recording with huge events: the state alone
-        del snapshot["recording"]
-        data = bus.encode(snapshot)
-    return data
-
-
-async def call_asgi(
-    app: Any, head: dict[str, Any], body: bytes
-) -> tuple[int, list[list[str]], bytes]:
-    """Run one HTTP request through the ASGI `app` in this process; (status, headers, body)."""
-    scope = {
-        "type": "http",
-        "asgi": {"version": "3.0"},
-        "http_version": "1.1",
-        "method": head["method"],
-        "scheme": "http",
-        "path": head["path"],
-        "raw_path": head["path"].encode(),
-        "query_string": head.get("query", "").encode(),
-        "root_path": "",
-        "headers": [(k.lower().encode("latin-1"), v.encode("latin-1")) for k, v in head["headers"]],
-        "client": (head.get("client", "127.0.0.1"), 0),
-        "server": ("sixdof-worker", 0),
-    }
-    incoming = [{"type": "http.request", "body": body, "more_body": False}]
-    status = 500
-    headers: list[list[str]] = []
-    chunks: list[bytes] = []
-
-    async def receive() -> dict[str, Any]:
-        return incoming.pop() if incoming else {"type": "http.disconnect"}
-
-    async def send(message: dict[str, Any]) -> None:
-        nonlocal status, headers
-        if message["type"] == "http.response.start":
-            status = int(message["status"])
-            headers = [[k.decode("latin-1"), v.decode("latin-1")] for k, v in message["headers"]]
-        elif message["type"] == "http.response.body":
-            chunks.append(message.get("body", b""))
-
-    await app(scope, receive, send)
-    return status, headers, b"".join(chunks)
-
-
-def run_worker(url: str, fields: dict[str, Any]) -> None:
+def run_worker(urls: Sequence[str], fields: dict[str, Any], replicas: int = 1) -> None:
     """`sixdof worker`: run until SIGINT or SIGTERM, then hand the rooms over (their leases
     are left to expire, so another worker resumes them from their snapshots)."""
     logging.basicConfig(level=logging.INFO, format="%(levelname)s: %(name)s: %(message)s")
     settings = Settings(**fields)
 
     async def main() -> None:
-        worker = Worker(url, settings)
+        worker = Worker(urls, settings, replicas=replicas)
         loop = asyncio.get_running_loop()
         for signum in (signal.SIGINT, signal.SIGTERM):
             loop.add_signal_handler(signum, worker.stop)
-        print(f"sixdof: worker {worker.id} on {url}", flush=True)
+        print(f"sixdof: worker {worker.id} on {','.join(worker.urls)}", flush=True)
         await worker.run()
 
     asyncio.run(main())
