@@ -225,9 +225,9 @@ def test_one_kernel_call_for_all_bodies_per_round(monkeypatch: pytest.MonkeyPatc
     calls = []
     advance = engine_module.kernel.advance
 
-    def counting(pk, x, u, h, n, method):  # type: ignore[no-untyped-def]
+    def counting(pk, x, u, h, n, method, t=0.0):  # type: ignore[no-untyped-def]
         calls.append((x.shape, u.shape, np.asarray(n).tolist()))
-        return advance(pk, x, u, h, n, method)
+        return advance(pk, x, u, h, n, method, t)
 
     monkeypatch.setattr(engine_module.kernel, "advance", counting)
     scenario = two_bodies()

@@ -79,6 +79,20 @@ export interface BodyFrame {
   Loads: AppliedLoad[];
 }
 
+/** A point on another body: the far end of a spring between two bodies. */
+export interface BodyPoint {
+  /** at most 64 characters */
+  body: string;
+  point: [number, number, number];
+}
+
+/** A point on another body: the far end of a spring between two bodies. */
+export interface BodyPointInput {
+  /** at most 64 characters */
+  body: string;
+  point?: [number, number, number];
+}
+
 /** One `Body/6DBody` (an FhSim `Lib` element) with its constant inputs and initial state. */
 export interface BodySpec {
   /** at most 64 characters */
@@ -151,6 +165,34 @@ export interface BodyState {
   AngVel?: [number, number, number] | null;
 }
 
+/** Fossen's D(ν) = D_l + D_q |ν|, diagonal, body axes: surge, sway, heave, roll, pitch, yaw. */
+export interface DamperElement {
+  kind: "damper";
+  /** at most 64 characters */
+  body: string;
+  linear: [number, number, number, number, number, number];
+  quadratic: [number, number, number, number, number, number];
+}
+
+/** Fossen's D(ν) = D_l + D_q |ν|, diagonal, body axes: surge, sway, heave, roll, pitch, yaw. */
+export interface DamperElementInput {
+  kind: "damper";
+  /** at most 64 characters */
+  body: string;
+  linear?: [number, number, number, number, number, number];
+  quadratic?: [number, number, number, number, number, number];
+}
+
+/** What one element does now, in the order of the scenario's `elements`. */
+export interface ElementFrame {
+  /** where it acts, NED, m (a ground: centre of pressure) */
+  point: [number, number, number];
+  /** the force it puts on its body there, global, N (a pivot: its reaction) */
+  force: [number, number, number];
+  /** a spring's other end, NED, m; else the point again */
+  other: [number, number, number];
+}
+
 /** server -> client: a client message was refused; nothing changed. */
 export interface Error {
   type: "error";
@@ -213,6 +255,36 @@ export interface GoBack {
   id?: string | number | null;
   /** [0, ∞] simulated time, s */
   t: number;
+}
+
+/** The plane z = height (NED), touched by the body's drawn shape. */
+export interface GroundElement {
+  kind: "ground";
+  /** at most 64 characters */
+  body: string;
+  /** [-1e+06, 1e+06] */
+  height: number;
+  /** [0, 1] */
+  restitution: number;
+  /** [0, 2] */
+  friction: number;
+  /** N/m per touching point; default 2e4 N/m per kg of the body; [-∞, 1e+12] */
+  stiffness?: number | null;
+}
+
+/** The plane z = height (NED), touched by the body's drawn shape. */
+export interface GroundElementInput {
+  kind: "ground";
+  /** at most 64 characters */
+  body: string;
+  /** [-1e+06, 1e+06] */
+  height?: number;
+  /** [0, 1] */
+  restitution?: number;
+  /** [0, 2] */
+  friction?: number;
+  /** N/m per touching point; default 2e4 N/m per kg of the body; [-∞, 1e+12] */
+  stiffness?: number | null;
 }
 
 /**
@@ -283,6 +355,50 @@ export interface Limits {
   models: string[];
 }
 
+/** A force and moment that vary in time: signal × (force, moment). */
+export interface LoadElement {
+  kind: "load";
+  /** at most 64 characters */
+  body: string;
+  force: [number, number, number];
+  moment: [number, number, number];
+  frame: "global" | "body";
+  point?: [number, number, number] | null;
+  signal: "constant" | "step" | "sine" | "table";
+  /** [0, 1e+06] */
+  start: number;
+  /** [-1000, 1000] */
+  amplitude: number;
+  /** [0, 1000] */
+  frequency: number;
+  /** [-1000, 1000] */
+  phase: number;
+  /** (t, value) rows, t increasing */
+  table?: Array<[number, number]> | null;
+}
+
+/** A force and moment that vary in time: signal × (force, moment). */
+export interface LoadElementInput {
+  kind: "load";
+  /** at most 64 characters */
+  body: string;
+  force?: [number, number, number];
+  moment?: [number, number, number];
+  frame?: "global" | "body";
+  point?: [number, number, number] | null;
+  signal?: "constant" | "step" | "sine" | "table";
+  /** [0, 1e+06] */
+  start?: number;
+  /** [-1000, 1000] */
+  amplitude?: number;
+  /** [0, 1000] */
+  frequency?: number;
+  /** [-1000, 1000] */
+  phase?: number;
+  /** (t, value) rows, t increasing */
+  table?: Array<[number, number]> | null;
+}
+
 /** client -> server: replace the room's scenario by a preset or a whole scenario. */
 export interface LoadScenario {
   type: "load_scenario";
@@ -298,6 +414,28 @@ export interface Pause {
   type: "pause";
   /** optional; echoed in the ack or error; at most 64 characters */
   id?: string | number | null;
+}
+
+/** A spherical joint: the body point `point` stays at the world point `at`. */
+export interface PivotElement {
+  kind: "pivot";
+  /** at most 64 characters */
+  body: string;
+  /** held body point, body axes from Pos, m */
+  point: [number, number, number];
+  /** world point it is held at, NED, m; default: where the point starts */
+  at?: [number, number, number] | null;
+}
+
+/** A spherical joint: the body point `point` stays at the world point `at`. */
+export interface PivotElementInput {
+  kind: "pivot";
+  /** at most 64 characters */
+  body: string;
+  /** held body point, body axes from Pos, m */
+  point?: [number, number, number];
+  /** world point it is held at, NED, m; default: where the point starts */
+  at?: [number, number, number] | null;
 }
 
 /**
@@ -351,6 +489,8 @@ export interface Scenario {
   caption: string;
   bodies: BodySpec[];
   integration: Integration;
+  /** pivots, springs, dampers, the ground, timed loads (DESIGN.md section 8) */
+  elements: Array<PivotElement | SpringElement | DamperElement | GroundElement | LoadElement>;
 }
 
 /** A whole run: one or more bodies and how to integrate them. */
@@ -361,6 +501,20 @@ export interface ScenarioInput {
   caption?: string;
   bodies?: BodySpecInput[];
   integration?: IntegrationInput;
+  /** pivots, springs, dampers, the ground, timed loads (DESIGN.md section 8) */
+  elements?: Array<PivotElementInput | SpringElementInput | DamperElementInput | GroundElementInput | LoadElementInput>;
+}
+
+/**
+ * Replace the scenario's elements (pivots, springs, dampers, the ground, timed loads),
+ * all or nothing: add, remove and tune are a new list. A new pivot without `at` holds its
+ * point where it is now. The room's hello is sent again.
+ */
+export interface SetElements {
+  type: "set_elements";
+  /** optional; echoed in the ack or error; at most 64 characters */
+  id?: string | number | null;
+  elements: Array<PivotElementInput | SpringElementInput | DamperElementInput | GroundElementInput | LoadElementInput>;
 }
 
 /**
@@ -458,6 +612,38 @@ export interface Spring {
   max_force?: number;
 }
 
+/** A linear spring-damper from a body point to a world point or another body's point. */
+export interface SpringElement {
+  kind: "spring";
+  /** at most 64 characters */
+  body: string;
+  point: [number, number, number];
+  /** world point [x, y, z] (NED, m) or {body, point} */
+  to: [number, number, number] | BodyPoint;
+  /** [0, 1e+09] */
+  stiffness: number;
+  /** [0, 1e+09] */
+  damping: number;
+  /** [0, 1000] */
+  rest_length: number;
+}
+
+/** A linear spring-damper from a body point to a world point or another body's point. */
+export interface SpringElementInput {
+  kind: "spring";
+  /** at most 64 characters */
+  body: string;
+  point?: [number, number, number];
+  /** world point [x, y, z] (NED, m) or {body, point} */
+  to?: [number, number, number] | BodyPointInput;
+  /** [0, 1e+09] */
+  stiffness?: number;
+  /** [0, 1e+09] */
+  damping?: number;
+  /** [0, 1000] */
+  rest_length?: number;
+}
+
 /** server -> client: one frame of the room's simulation, at the frame rate (60 Hz). */
 export interface State {
   type: "state";
@@ -469,6 +655,8 @@ export interface State {
   bodies: BodyFrame[];
   /** only while the room has a ghost */
   ghost?: GhostFrame | null;
+  /** only when the scenario has elements: what each does now */
+  elements?: ElementFrame[] | null;
 }
 
 /** How the room's simulation is running. */
@@ -520,6 +708,7 @@ export type ServerMessage =
 export type ClientMessage =
   | SetInput
   | SetParams
+  | SetElements
   | Pause
   | Resume
   | Step

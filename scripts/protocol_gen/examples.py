@@ -129,6 +129,24 @@ def examples() -> dict[str, list[dict[str, Any]]]:
             },
             {"type": "set_params", "integrator": "euler", "step": 0.0005},
         ],
+        "set_elements": [
+            {
+                "type": "set_elements",
+                "id": "8",
+                "elements": [
+                    {"kind": "pivot", "body": "B", "point": [0.0, 0.0, -0.5]},
+                    {
+                        "kind": "spring",
+                        "body": "B",
+                        "point": [0.0, 0.0, 0.5],
+                        "to": [0.0, 1.0, 0.0],
+                        "stiffness": 50.0,
+                        "damping": 0.5,
+                    },
+                ],
+            },
+            {"type": "set_elements", "elements": []},
+        ],
         "pause": [{"type": "pause"}],
         "resume": [{"type": "resume"}],
         "step": [{"type": "step", "n": 10}],

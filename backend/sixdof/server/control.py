@@ -27,6 +27,7 @@ from .protocol import (
     Pause,
     Reset,
     Resume,
+    SetElements,
     SetGhost,
     SetInput,
     SetParams,
@@ -89,6 +90,10 @@ def _set_params(room: Room, msg: SetParams) -> None:
     room.sim.set_params(msg.body, **msg.changes())
 
 
+def _set_elements(room: Room, msg: SetElements) -> None:
+    room.sim.set_elements([e.model_dump() for e in msg.elements])
+
+
 def _pause(room: Room, msg: Pause) -> None:
     room.sim.pause()
 
@@ -136,6 +141,7 @@ Handler = Callable[[Room, Any], None]
 HANDLERS: dict[type, Handler] = {
     SetInput: _set_input,
     SetParams: _set_params,
+    SetElements: _set_elements,
     Pause: _pause,
     Resume: _resume,
     Step: _step,

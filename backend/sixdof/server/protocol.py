@@ -18,6 +18,7 @@ from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, create_model, mo
 from ..dynamics.output_table import OUTPUTS
 from ..scenario import Scenario
 from ..scenario.bounded import Vec3, Vec4, Vec6, Within
+from ..scenario.elements import ElementSpec
 from .error_codes import ErrorCode
 
 PROTOCOL_VERSION = 1
@@ -169,6 +170,16 @@ class GhostFrame(_Message):
     diff: list[GhostDiff]
 
 
+class ElementFrame(_Message):
+    """What one element does now, in the order of the scenario's `elements`."""
+
+    point: Vec3 = Field(description="where it acts, NED, m (a ground: centre of pressure)")
+    force: Vec3 = Field(
+        description="the force it puts on its body there, global, N (a pivot: its reaction)"
+    )
+    other: Vec3 = Field(description="a spring's other end, NED, m; else the point again")
+
+
 class State(_Message):
     """server -> client: one frame of the room's simulation, at the frame rate (60 Hz)."""
 
@@ -178,6 +189,9 @@ class State(_Message):
     status: Status
     bodies: list[BodyFrame]
     ghost: GhostFrame | None = Field(None, description="only while the room has a ghost")
+    elements: list[ElementFrame] | None = Field(
+        None, description="only when the scenario has elements: what each does now"
+    )
 
 
 class Ack(_Message):
@@ -302,6 +316,15 @@ class SetParams(ClientModel):
         return self
 
 
+class SetElements(ClientModel):
+    """Replace the scenario's elements (pivots, springs, dampers, the ground, timed loads),
+    all or nothing: add, remove and tune are a new list. A new pivot without `at` holds its
+    point where it is now. The room's hello is sent again."""
+
+    type: Literal["set_elements"]
+    elements: list[ElementSpec] = Field(max_length=64)
+
+
 class Pause(ClientModel):
     """client -> server: pause the simulation (frames keep coming, t stands still)."""
 
@@ -418,6 +441,7 @@ ClientMessage = Annotated[
     Union[  # noqa: UP007
         SetInput,
         SetParams,
+        SetElements,
         Pause,
         Resume,
         Step,
@@ -442,6 +466,7 @@ SERVER_MESSAGES: dict[str, type[BaseModel]] = {
 CLIENT_MESSAGES: dict[str, type[ClientModel]] = {
     "set_input": SetInput,
     "set_params": SetParams,
+    "set_elements": SetElements,
     "pause": Pause,
     "resume": Resume,
     "step": Step,

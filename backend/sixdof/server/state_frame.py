@@ -23,7 +23,13 @@ def dumps_state(seq: int, frame: dict[str, Any]) -> str:
         if b"null" in ghost_json:  # its changes hold no null either (exclude_none)
             raise ValueError("a state frame holds a non-finite number")
         ghost = f',"ghost":{ghost_json.decode()}'
+    elements = ""
+    if frame.get("elements") is not None:
+        elements_json = orjson.dumps(frame["elements"])
+        if b"null" in elements_json:
+            raise ValueError("a state frame holds a non-finite number")
+        elements = f',"elements":{elements_json.decode()}'
     return (
         f'{{"type":"state","seq":{seq},"t":{orjson.dumps(frame["t"]).decode()},'
-        f'"status":{status.decode()},"bodies":{bodies.decode()}{ghost}}}'
+        f'"status":{status.decode()},"bodies":{bodies.decode()}{ghost}{elements}}}'
     )

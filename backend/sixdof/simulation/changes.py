@@ -31,6 +31,7 @@ from pydantic import ValidationError
 
 from ..dynamics import Bodies, BodyParams
 from ..dynamics import quaternion as quat
+from ..dynamics.elements import System
 from ..dynamics.inputs import InputChannels
 from ..dynamics.names import Method
 from ..dynamics.quaternion import Array
@@ -60,6 +61,7 @@ class Plan:
     method: Method
     step: float
     notes: tuple[str, ...] = ()  # warnings worth showing (e.g. an impossible inertia)
+    system: System | None = None  # the scenario's elements packed for `bodies` (None: none)
 
 
 def move_reference_point(x: Array, rotmat: Array, r_old: Array, r_new: Array) -> Array:
@@ -99,7 +101,57 @@ def plan_params(current: Plan, index: int, fields: Mapping[str, Any]) -> Plan:
         method, step = integration
         block = scenario.integration.model_copy(update={"method": method, "stepsize": step})
         scenario = scenario.model_copy(update={"integration": block})
-    return Plan(scenario, params, bodies, x, method, step, tuple(notes))
+        if scenario.elements:
+            _check_fit(scenario)
+    system = current.system
+    if scenario.elements and bodies is not current.bodies:  # a pivot's I_a, a ground's k
+        system = scenario.system(bodies)
+    return Plan(scenario, params, bodies, x, method, step, tuple(notes), system)
+
+
+def _check_fit(scenario: Scenario) -> None:
+    """FieldError when the elements do not fit the scenario's bodies or integration."""
+    from ..scenario.elements import check_elements
+
+    integ = scenario.integration
+    check_elements(scenario.elements, [b.Name for b in scenario.bodies], integ.method,
+                   integ.stepsize)  # fmt: skip
+
+
+def plan_elements(current: Plan, elements: Any) -> Plan:
+    """The world with this list of elements (JSON, replacing the current list; all or
+    nothing). A pivot without `at` that is not in the current list is held where its point
+    is now; one that is keeps being held where it started."""
+    from pydantic import TypeAdapter
+
+    from ..scenario.elements import ElementSpec, PivotElement, dynamics_elements
+
+    if not isinstance(elements, list):
+        raise FieldError("elements", "invalid",
+                         f"elements: expected a list, got {type(elements).__name__}")  # fmt: skip
+    try:
+        specs = TypeAdapter(list[ElementSpec]).validate_python(elements)
+    except ValidationError as exc:
+        raise field_error(exc, prefix="elements") from None
+    if len(specs) > 64:
+        raise FieldError("elements", "out_of_range",
+                         f"elements: at most 64 per scenario, got {len(specs)}")  # fmt: skip
+    scenario = current.scenario
+    held = {(e.body, e.point) for e in scenario.elements
+            if isinstance(e, PivotElement) and e.at is None}  # fmt: skip
+    fixed = []
+    for e in specs:
+        if isinstance(e, PivotElement) and e.at is None and (e.body, e.point) not in held:
+            names = [b.Name for b in scenario.bodies]
+            if e.body in names:
+                found = dynamics_elements([e], scenario.bodies, current.x)[0]
+                e = e.model_copy(update={"at": found.at})  # type: ignore[union-attr]
+        fixed.append(e)
+    scenario = scenario.model_copy(update={"elements": fixed})
+    _check_fit(scenario)
+    system = scenario.system(current.bodies) if fixed else None
+    return Plan(current.scenario.model_copy(update={"elements": fixed}), current.params,
+                current.bodies, current.x, current.method, current.step, (), system)  # fmt: skip
 
 
 def _changed_body(
@@ -204,7 +256,9 @@ def plan_load(scenario: Scenario | Mapping[str, Any]) -> tuple[Plan, InputChanne
     integration = integ.model_copy(update={"method": method, "stepsize": step})
     scenario = scenario.model_copy(update={"integration": integration}, deep=True)
     params = scenario.body_params()
-    plan = Plan(scenario, params, Bodies.of(params), scenario.initial_states(), method, step)
+    bodies = Bodies.of(params)
+    plan = Plan(scenario, params, bodies, scenario.initial_states(), method, step,
+                system=scenario.system(bodies))  # fmt: skip
     return plan, InputChannels.from_global(scenario.inputs())
 
 

@@ -37,6 +37,7 @@ from typing import Protocol
 import numpy as np
 
 from ..dynamics import Bodies, kernel, outputs
+from ..dynamics.elements import System
 from ..dynamics.model import laid_out
 from ..dynamics.names import METHOD_CODES, Method
 from ..dynamics.quaternion import Array, IntArray
@@ -64,6 +65,10 @@ class Steppable(Protocol):
     def integrator(self) -> Method: ...
     @property
     def names(self) -> list[str]: ...
+    @property
+    def system(self) -> System | None: ...
+    @property
+    def t(self) -> float: ...
 
     def owed(self, now: float) -> int: ...
     def compute_deadline(self, start: float) -> float: ...
@@ -80,7 +85,8 @@ class Steppable(Protocol):
 class _Batch:
     """The packed parameters of a list of simulations, in order (cached while unchanged)."""
 
-    key: tuple[tuple[int, float, str], ...]  # per simulation: id(bodies), step, method
+    key: tuple[tuple[int, int, float, str], ...]  # per simulation: ids of bodies and system,
+    # step, method
     pk: kernel.PackedBodies  # all bodies, simulation after simulation
     starts: list[int]  # (R + 1,) first row of simulation r; starts[-1] = total bodies
     sizes: IntArray  # (R,) bodies per simulation
@@ -207,11 +213,11 @@ class Engine:
 
     def _packed(self, sims: Sequence[Steppable], cache: bool) -> _Batch:
         """The batch of the simulations' current worlds: rebuilt when a world changed."""
-        key = tuple((id(s.bodies), s.step_size, s.integrator) for s in sims)
+        key = tuple((id(s.bodies), id(s.system), s.step_size, s.integrator) for s in sims)
         b = self._batch
         if cache and b is not None and b.key == key:
             return b
-        packs = [kernel.packed(s.bodies) for s in sims]
+        packs = [kernel.packed(s.bodies, s.system) for s in sims]
         sizes = np.array([len(p) for p in packs], dtype=np.int64)
         steps = np.array([s.step_size for s in sims])
         codes = np.array([METHOD_CODES[s.integrator] for s in sims], dtype=np.int64)
@@ -248,15 +254,21 @@ class Engine:
         cut: set[int] = set()
         chunk, last = CHUNK, self.clock()
         limit = {r: sims[r].compute_deadline(last) for r in np.flatnonzero(left).tolist()}
+        # Simulated time of each row at the round's start (time-varying elements read it).
+        timed = batch.pk.system is not None
+        t_start = np.repeat([s.t for s in sims], batch.sizes) if timed else 0.0
         with np.errstate(all="ignore"):
             while True:
                 n = np.minimum(left, chunk)
                 start = x.copy()
+                t_rows = t_start + np.repeat(taken, batch.sizes) * batch.h_rows if timed else 0.0
                 kernel.advance(batch.pk, x, u, batch.h_rows, np.repeat(n, batch.sizes),
-                               batch.code_rows)  # fmt: skip
+                               batch.code_rows, t_rows)  # fmt: skip
                 if divergence_reason(x, batch.names) is not None:
                     for r in np.flatnonzero(n).tolist():
-                        hit = self._replay_if_diverged(batch, r, start, x, u, int(n[r]))
+                        t_r = float(sims[r].t + taken[r] * batch.h_rows[batch.starts[r]])
+                        pk_r = kernel.packed(sims[r].bodies, sims[r].system)
+                        hit = self._replay_if_diverged(batch, r, pk_r, start, x, u, int(n[r]), t_r)
                         if hit is not None:
                             good, reasons[r] = hit
                             n[r], left[r] = good, good
@@ -284,7 +296,14 @@ class Engine:
 
     @staticmethod
     def _replay_if_diverged(
-        batch: _Batch, r: int, start: Array, x: Array, u: Array, n: int
+        batch: _Batch,
+        r: int,
+        pk: kernel.PackedBodies,
+        start: Array,
+        x: Array,
+        u: Array,
+        n: int,
+        t: float,
     ) -> tuple[int, str] | None:
         """Simulation r's round of n steps from `start`, replayed one step at a time if it
         ended diverged: (good steps, reason) with its rows of x at the last good state, or
@@ -293,12 +312,12 @@ class Engine:
         names = batch.names[a:b]
         if divergence_reason(x[a:b], names) is None:
             return None
-        pk = kernel.PackedBodies(batch.pk.params[a:b], batch.pk.bodies.take(slice(a, b)))
         y = np.array(start[a:b], order="C")
         h, code = batch.h_rows[a : a + 1], batch.code_rows[a : a + 1]
         for i in range(n):
             y_next = y.copy()
-            kernel.advance(pk, y_next, u[a:b], np.repeat(h, b - a), 1, np.repeat(code, b - a))
+            kernel.advance(pk, y_next, u[a:b], np.repeat(h, b - a), 1, np.repeat(code, b - a),
+                           t + i * float(h[0]))  # fmt: skip
             why = divergence_reason(y_next, names)
             if why is not None:
                 x[a:b] = y

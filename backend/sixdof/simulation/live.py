@@ -125,7 +125,13 @@ class LiveSimulation(World):
             parts = applied_parts(self._inputs, self._x, outs["CGPos"])
             for entry, loads in zip(bodies, parts, strict=True):
                 entry["Loads"] = loads
-            return {"t": self.t, "status": self.status(), "bodies": bodies}
+            frame: dict[str, object] = {"t": self.t, "status": self.status(), "bodies": bodies}
+            if self._w.system is not None:
+                frame["elements"] = [
+                    {"point": r[0:3], "force": r[3:6], "other": r[6:9]}
+                    for r in self.element_records().tolist()
+                ]
+            return frame
 
     def frame_arrays(self) -> tuple[float, dict[str, object], Mapping[str, Array]]:
         """(t, status, outputs): the numbers of `frame()` as arrays (N, …) by output name,

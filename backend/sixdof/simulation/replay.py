@@ -24,7 +24,7 @@ from .live import LiveSimulation
 from .recording import check_format
 
 #: Events that change the physics, and the LiveSimulation method each calls.
-PHYSICS_EVENTS = ("set_input", "set_params", "reset")
+PHYSICS_EVENTS = ("set_input", "set_params", "set_elements", "reset")
 
 
 @dataclass
@@ -49,6 +49,8 @@ def apply_event(sim: LiveSimulation, item: Mapping[str, Any], keep: Sequence[str
         fields = {k: v for k, v in item["fields"].items() if k not in keep}
         if fields:
             sim.set_params(item["body"], **fields)
+    elif kind == "set_elements":
+        sim.set_elements(item["elements"])
     elif kind == "reset":
         sim.reset(item["body"], item["state"])
 

@@ -22,12 +22,15 @@ import threading
 from collections.abc import Mapping
 from typing import Any
 
+import numpy as np
+
 from ..dynamics import Bodies, outputs
+from ..dynamics.elements import System
 from ..dynamics.inputs import InputChannels
 from ..dynamics.names import Method
 from ..dynamics.quaternion import Array
 from ..scenario import Scenario
-from .changes import Plan, plan_input, plan_params, plan_reset
+from .changes import Plan, plan_elements, plan_input, plan_params, plan_reset
 from .timeline import Moment
 from .validation import body_index, plain
 
@@ -72,6 +75,22 @@ class World:
     def bodies(self) -> Bodies:
         """The physics parameters of all bodies (replaced whole on a change)."""
         return self._w.bodies
+
+    @property
+    def system(self) -> System | None:
+        """The elements acting on the bodies, packed for the kernels (None: free bodies)."""
+        return self._w.system
+
+    def element_records(self) -> Array:
+        """What each element does now, (M, 9): point, force on its body, other end (NED, N);
+        kernel.element_records. Empty without elements."""
+        from ..dynamics import kernel
+
+        with self.lock:
+            if self._w.system is None:
+                return np.zeros((0, 9))
+            pk = kernel.packed(self._w.bodies, self._w.system)
+            return kernel.element_records(pk, self._x, self._inputs.loads(), self.t, self._w.step)
 
     @property
     def scenario(self) -> Scenario:
@@ -164,6 +183,18 @@ class World:
             self._touch()
             self._log("set_params", {"body": body, "fields": plain(fields)})
             return list(plan.notes)
+
+    def set_elements(self, elements: Any) -> None:
+        """Replace the list of elements (JSON as in the scenario), all or nothing. A new pivot
+        without `at` holds its point where it is now (changes.plan_elements)."""
+        with self.lock:
+            plan = plan_elements(dataclasses.replace(self._w, x=self._x), elements)
+            self._w = dataclasses.replace(plan, x=self._w.x)
+            self.version += 1
+            self._touch()
+            self._log(
+                "set_elements", {"elements": [e.model_dump() for e in plan.scenario.elements]}
+            )
 
     def reset(self, body: str | None = None, state: Mapping[str, Any] | None = None) -> None:
         """Back to the scenario's initial state, or to a given one.
