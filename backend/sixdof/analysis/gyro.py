@@ -27,13 +27,14 @@ from __future__ import annotations
 
 import math
 import re
+import warnings
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
 if TYPE_CHECKING:
-    from ..scenario import Scenario
+    from ..scenario import BodySpec, Scenario
 
 #: Fewest samples a fit takes (5 unknowns; a flip needs many more to be seen).
 MIN_SAMPLES = 30
@@ -477,3 +478,39 @@ def fitted_scenario(result: GyroFit, *, mass: float = 0.2, radius: float = 0.05)
         ],
         integration=Integration(method="rk4", stepsize=step, TOutput=f"0:0.01:{duration:g}"),
     )
+
+
+def simulate_body(
+    body: BodySpec, omega0: np.ndarray, t_end: float, dt: float = 0.01
+) -> tuple[np.ndarray, np.ndarray]:
+    """The body-frame ω (T, 3) of `body` (its inertia, CG offset and model, as a room has
+    it) started spinning at `omega0` with no load and no gravity, at 0, dt, … ≤ t_end: the
+    headless runner's own simulation (what `sixdof run` would give), for comparing with a
+    recording. Returns (times, ω)."""
+    from ..headless import run_scenario
+    from ..scenario import Integration, Scenario
+
+    wx, wy, wz = (float(v) for v in omega0)
+    spinning = body.model_copy(
+        update={
+            "Pos": (0.0, 0.0, 0.0),
+            "Quater": (1.0, 0.0, 0.0, 0.0),
+            "LocalVel": (0.0, 0.0, 0.0),
+            "AngVel": (wx, wy, wz),
+            "Force": (0.0, 0.0, 0.0),
+            "Moment": (0.0, 0.0, 0.0),
+            "Gravity": 0.0,
+        }
+    )
+    speed = max(1e-9, math.sqrt(wx * wx + wy * wy + wz * wz))
+    step = min(1e-3, TURN_FRACTION * 2.0 * math.pi / speed)
+    end = max(dt, round(t_end / dt) * dt)
+    scenario = Scenario(
+        name="gyro_compare",
+        bodies=[spinning],
+        integration=Integration(method="rk4", stepsize=step, TOutput=f"0:{dt:g}:{end:.6g}"),
+    )
+    with warnings.catch_warnings():  # impossible inertia: the room's body has it already
+        warnings.simplefilter("ignore")
+        result = run_scenario(scenario)
+    return result.times, result.arrays()[f"{body.Name}.AngVel"]

@@ -20,6 +20,7 @@ from starlette.types import Receive, Scope, Send
 from .. import __version__
 from . import presets
 from .budget import Budgets
+from .gyro import router as gyro_router
 from .registry import Rooms
 from .rest import router
 from .settings import Settings
@@ -96,6 +97,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.state.exports = asyncio.Semaphore(settings.max_exports)
     app.state.snapshots = Snapshots()
     app.include_router(router)
+    app.include_router(gyro_router)  # POST /api/rooms/{room}/gyro
     app.add_api_websocket_route("/ws", websocket_endpoint)
     meshes_dir = settings.meshes_path()
     missing_meshes = JSONResponse({"detail": f"{meshes_dir} is missing: run `make setup`"}, 503)
