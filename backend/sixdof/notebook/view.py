@@ -24,10 +24,12 @@ import ipywidgets as widgets
 import numpy as np
 import pythreejs as p3
 
+from ..scenario import Scenario
 from ..scenario.sources import ScenarioLike, as_scenario
 from ..simulation import LiveSimulation
 from .catalogue import load_catalogue
 from .controls import ControlPanel
+from .elements import ElementDrawing, body_weight
 from .playback import LiveLoop, Recording, animation_clip, record
 from .plot import ChannelPlot
 from .scene import BodyDrawing, GeometryLibrary, Stage
@@ -58,6 +60,8 @@ class BodyView:
         self.library = GeometryLibrary(self.catalogue)
         self.stage = Stage(width, height)
         self.drawings: list[BodyDrawing] = []
+        self.elements = ElementDrawing(())  # the scenario's elements (none yet)
+        self._weight = 1.0  # N: load arrows are 1 m per the heaviest body's weight
         self.plot = ChannelPlot(channels, body=self.sim.names[0], width=min(width, 520))
         self.recording: Recording | None = None
         self.action: p3.AnimationAction | None = None
@@ -124,11 +128,31 @@ class BodyView:
     def _build_bodies(self) -> None:
         for d in self.drawings:
             self.stage.ned.remove(d.group)
-        specs = self.sim.scenario.bodies
+        scenario = self.sim.scenario
+        specs = scenario.bodies
         self.drawings = [BodyDrawing(i, spec, self.library) for i, spec in enumerate(specs)]
         for d in self.drawings:
             self.stage.ned.add(d.group)
+        self._build_elements(scenario)
         self._version = self.sim.version
+
+    def _build_elements(self, scenario: Scenario) -> None:
+        """The elements' drawing (notebook/elements.py), rebuilt when the list changes."""
+        if self.elements.elements == list(scenario.elements):
+            return
+        if self.elements.group in self.stage.ned.children:
+            self.stage.ned.remove(self.elements.group)
+        size = max((d.extent() for d in self.drawings), default=1.0)
+        self.elements = ElementDrawing(scenario.elements, size)
+        self._weight = body_weight([b.Mass for b in scenario.bodies], scenario.bodies[0].Gravity)
+        self.stage.ned.add(self.elements.group)
+
+    def set_elements(self, elements: list[dict[str, Any]]) -> None:
+        """Replace the scenario's elements (pivots, springs, dampers, the ground, timed loads;
+        JSON as in a scenario), all or nothing: a refused list raises FieldError and changes
+        neither the simulation nor the drawing."""
+        self.sim.set_elements(elements)
+        self.refresh()
 
     def refresh(self, *, plot: bool = False) -> None:
         """Make the drawing follow the simulation: visual parameters, poses, plot, status."""
@@ -139,6 +163,7 @@ class BodyView:
             else:
                 for d, spec in zip(self.drawings, specs, strict=True):
                     d.apply_spec(spec)
+                self._build_elements(self.sim.scenario)
             self._version = self.sim.version
         self._draw_state()
         self.plot.add_frame(self.sim.frame())
@@ -149,6 +174,8 @@ class BodyView:
         x = self.sim.state_array()
         for d, row in zip(self.drawings, x, strict=True):
             d.set_pose(row[0:3], row[3:7])
+        if self.elements.elements:
+            self.elements.update(self.sim.element_records(), self._weight)
 
     def _show_status(self) -> None:
         sim = self.sim
