@@ -51,9 +51,15 @@ def free_port() -> int:
 class Proc:
     """A process whose output is read line by line in a thread; `wait_for(pattern)`."""
 
-    def __init__(self, cmd: list[str], lines: threading.Condition | None = None) -> None:
-        """`lines`: notified at each line read (one condition may serve several processes)."""
-        env = {**os.environ, "PYTHONUNBUFFERED": "1"}
+    def __init__(
+        self,
+        cmd: list[str],
+        lines: threading.Condition | None = None,
+        env: dict[str, str] | None = None,
+    ) -> None:
+        """`lines`: notified at each line read (one condition may serve several processes);
+        `env`: added to this process's environment."""
+        env = {**os.environ, "PYTHONUNBUFFERED": "1", **(env or {})}
         self.proc = subprocess.Popen(
             cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, env=env
         )
@@ -103,19 +109,64 @@ class Proc:
         return "".join(self.lines)
 
 
+class NatsNodes:
+    """`n` nats-servers with JetStream on loopback; with n > 1, one NATS cluster (routes
+    between all of them). A node SIGKILLed can be started again on its ports and store."""
+
+    def __init__(self, tmp: Path, n: int = 1) -> None:
+        self.tmp = tmp
+        self.ports = [free_port() for _ in range(n)]
+        self.routes = [free_port() for _ in range(n)] if n > 1 else []
+        self.urls = [f"nats://127.0.0.1:{port}" for port in self.ports]
+        self.procs: list[Proc] = [self._start(i) for i in range(n)]
+        for proc in self.procs:
+            proc.wait_for("Server is ready")
+
+    def _start(self, i: int) -> Proc:
+        cmd = [str(NATS_SERVER), "-js", "-a", "127.0.0.1", "-p", str(self.ports[i]),
+               "-sd", str(self.tmp / f"js{i}"), "-n", f"n{i}"]  # fmt: skip
+        if self.routes:
+            peers = ",".join(f"nats://127.0.0.1:{r}" for j, r in enumerate(self.routes) if j != i)
+            cmd += ["-cluster", f"nats://127.0.0.1:{self.routes[i]}",
+                    "-cluster_name", "sixdof", "-routes", peers]  # fmt: skip
+        return Proc(cmd)
+
+    def kill(self, i: int) -> None:
+        self.procs[i].kill()
+        self.procs[i].stop()  # its output read to the end
+
+    def restart(self, i: int) -> None:
+        assert self.procs[i].proc.poll() is not None, f"node {i} still runs"
+        self.procs[i] = self._start(i)
+        self.procs[i].wait_for("Server is ready")
+
+    def stop(self) -> None:
+        for proc in self.procs:
+            proc.stop()
+
+
 class Cluster:
-    """nats-server, workers and gateways; `gateways[i]` is the base URL of gateway i."""
+    """nats-server(s), workers and gateways; `gateways[i]` is the base URL of gateway i.
+    `nats_nodes` > 1: a NATS cluster, every worker and gateway given all its URLs and
+    buckets of that many replicas."""
 
     def __init__(
-        self, tmp: Path, workers: int, gateways: int, token: str = "", room_ttl: float = 300.0
+        self,
+        tmp: Path,
+        workers: int,
+        gateways: int,
+        token: str = "",
+        room_ttl: float = 300.0,
+        nats_nodes: int = 1,
+        env: dict[str, str] | None = None,
     ) -> None:
         self.token = token
         self.room_ttl = room_ttl
-        port = free_port()
-        self.nats_url = f"nats://127.0.0.1:{port}"
-        self.nats = Proc([str(NATS_SERVER), "-js", "-a", "127.0.0.1", "-p", str(port),
-                          "-sd", str(tmp / "js")])  # fmt: skip
-        self.nats.wait_for("Server is ready")
+        self.env = env or {}
+        self.nodes = NatsNodes(tmp, nats_nodes)
+        self.nats = self.nodes.procs[0]
+        self.nats_url = ",".join(self.nodes.urls)
+        self.bus = ["--nats", self.nats_url, "--nats-replicas", str(nats_nodes)]
         scenario = tmp / "float.json"
         scenario.write_text(json.dumps(FLOAT.model_dump(mode="json")))
         self.worker_lines = threading.Condition()  # notified by every worker's log
@@ -123,15 +174,16 @@ class Cluster:
         self.gateway_procs: list[Proc] = []
         self.gateways: list[str] = []
         for _ in range(gateways):
-            proc = Proc([sys.executable, "-m", "sixdof", "gateway", "--nats", self.nats_url,
-                         "--port", "0", "--token", token])  # fmt: skip
+            proc = Proc([sys.executable, "-m", "sixdof", "gateway", *self.bus,
+                         "--port", "0", "--token", token], env=self.env)  # fmt: skip
             self.gateways.append(proc.wait_for(URL_LINE.pattern).group(1))
             self.gateway_procs.append(proc)
 
     def start_worker(self, scenario: Path) -> Proc:
-        proc = Proc([sys.executable, "-m", "sixdof", "worker", "--nats", self.nats_url,
+        proc = Proc([sys.executable, "-m", "sixdof", "worker", *self.bus,
                      "--scenario", str(scenario), "--token", self.token,
-                     "--limit", f"room_ttl={self.room_ttl}"], self.worker_lines)  # fmt: skip
+                     "--limit", f"room_ttl={self.room_ttl}"], self.worker_lines,
+                    env=self.env)  # fmt: skip
         proc.wait_for(r"INFO: sixdof\.worker: worker (w-\w+) on")  # connected to the bus
         return proc
 
@@ -151,8 +203,9 @@ class Cluster:
                 self.worker_lines.wait(left)
 
     def stop(self) -> None:
-        for proc in (*self.gateway_procs, *self.workers, self.nats):
+        for proc in (*self.gateway_procs, *self.workers):
             proc.stop()
+        self.nodes.stop()
 
 
 @pytest.fixture

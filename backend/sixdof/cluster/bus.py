@@ -98,7 +98,8 @@ async def connect(
             log.warning("%s: lost its NATS server; reconnecting", name)
 
     async def on_reconnected() -> None:
-        log.warning("%s: reconnected to NATS at %s", name, nc.connected_url)
+        url = nc.connected_url
+        log.warning("%s: reconnected to NATS at %s", name, url.netloc if url else "?")
         if on_reconnect is not None:
             await on_reconnect()
 

@@ -1,0 +1,157 @@
+"""Three clustered nats-servers (JetStream, buckets of 3 replicas), two workers and a
+gateway given all three URLs: each NATS node is SIGKILLed in turn (the one before started
+again first). Every time the viewer's frames resume within 3 s, the room stays with its
+worker (its clock never goes back, as a takeover from a snapshot would make it), and the
+pushed body stays on its exact trajectory v_y = F/m (t − t₀).
+
+Losing a node that leads a bucket leaves the bucket without writes for several seconds
+(4–7 s measured) while its copies elect a new leader: nobody can renew a lease meanwhile,
+and the idle worker must not take that silence for a dead owner (leases.py)."""
+
+from __future__ import annotations
+
+import asyncio
+import itertools
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from .conftest import Cluster, needs_the_bus
+from .viewers import FORCE, MASS, Viewer, launch_time, push
+
+needs_the_bus()
+
+NODES = 3
+RESUME_S = 3.0  # the longest a viewer's frames may stop when a node is lost
+BUCKETS = ("KV_sixdof-leases", "KV_sixdof-snapshots", "KV_sixdof-shares")
+
+
+@pytest.fixture
+def three(tmp_path: Path) -> Iterator[Cluster]:
+    c = Cluster(tmp_path, workers=2, gateways=1, nats_nodes=NODES)
+    try:
+        yield c
+    finally:
+        c.stop()
+    for proc in (*c.gateway_procs, *c.workers):
+        assert "Traceback" not in proc.output, proc.output[-3000:]
+
+
+async def replicated(urls: list[str], timeout: float = 60.0) -> None:
+    """Wait until every bucket has NODES replicas, a leader, and its other copies current
+    (a node started again has caught up: losing the next one keeps a majority)."""
+    import nats
+
+    nc = await nats.connect(servers=urls, reconnect_time_wait=0.2)  # type: ignore[arg-type]
+    js = nc.jetstream(timeout=1.0)
+    deadline = time.monotonic() + timeout
+    try:
+        while True:
+            states = []
+            for name in BUCKETS:
+                try:
+                    info = await js.stream_info(name)
+                except Exception as exc:  # no leader yet
+                    states.append(f"{name}: {exc!r}")
+                    continue
+                assert info.config.num_replicas == NODES, info.config  # --nats-replicas 3
+                peers = info.cluster.replicas if info.cluster else None
+                if info.cluster and info.cluster.leader and peers and len(peers) == NODES - 1:
+                    if all(p.current and not p.offline for p in peers):
+                        continue
+                states.append(f"{name}: {info.cluster}")
+            if not states:
+                return
+            assert time.monotonic() < deadline, f"buckets not replicated: {states}"
+            await asyncio.sleep(0.2)  # polling the servers' own view of the copies
+    finally:
+        await nc.close()
+
+
+async def renewed(urls: list[str], room: str, owner: str, times: int, timeout: float) -> float:
+    """Wait (watching its key) until `owner` has renewed the lease of `room` `times` more
+    times; the seconds that took."""
+    import nats
+
+    started = time.monotonic()
+    nc = await nats.connect(servers=urls, reconnect_time_wait=0.2)  # type: ignore[arg-type]
+    try:
+        while True:  # the watch itself needs the bucket's leader: tried until it has one
+            try:
+                kv = await nc.jetstream(timeout=1.0).key_value("sixdof-leases")
+                watcher = await kv.watch(room)
+                break
+            except Exception:
+                assert time.monotonic() - started < timeout, "the lease bucket never came back"
+                await asyncio.sleep(0.2)
+        seen = -1  # the current value comes first: not a renewal
+        while seen < times:
+            left = timeout - (time.monotonic() - started)
+            assert left > 0, f"{owner} renewed {room} {max(seen, 0)} times, not {times}"
+            try:
+                entry = await watcher.updates(timeout=left)
+            except nats.errors.TimeoutError:
+                continue
+            if entry is not None and entry.value:
+                assert entry.value.decode() == owner, f"{room} moved to {entry.value!r}"
+                seen += 1
+        await watcher.stop()
+        return time.monotonic() - started
+    finally:
+        await nc.close()
+
+
+def test_losing_each_nats_node_in_turn_pauses_the_room_briefly_and_never_resets_it(
+    three: Cluster,
+) -> None:
+    urls = three.nodes.urls
+    viewer = Viewer(three.gateways[0], "lab")
+    try:
+        viewer.wait(lambda: len(viewer.frames) > 30, timeout=30)
+        push(viewer)
+        pushed = time.monotonic()
+        viewer.wait(lambda: sum(f[2] > 0 for f in viewer.frames_since(pushed)) >= 10)
+        t0 = launch_time([f for f in viewer.frames if f[2] > 0])
+        owner = three.owner("lab")
+        owner_id = owner.wait_for(r"worker (w-\w+) owns room lab").group(1)
+        asyncio.run(replicated(urls))
+
+        for node in range(NODES):
+            if node > 0:
+                three.nodes.restart(node - 1)
+                asyncio.run(replicated(urls))
+            killed = time.monotonic()
+            three.nodes.kill(node)
+            # frames come again (from the same worker) …
+            viewer.wait(lambda k=killed: len(viewer.frames_since(k + 0.5)) >= 30, timeout=15)
+            # … and once the buckets elected their leaders again, the owner renews its lease
+            # (asserted to stay its own: the other worker did not take the silence for death)
+            took = asyncio.run(renewed(urls, "lab", owner_id, 4, timeout=30))
+            frames = viewer.frames_since(killed - 1.0)
+            gap = max(b[0] - a[0] for a, b in itertools.pairwise(frames))
+            print(f"node {node} lost: frames paused {gap:.2f} s at most; "
+                  f"the lease renewed again within {took:.1f} s")  # fmt: skip
+            assert gap < RESUME_S, f"node {node} lost: the frames stopped {gap:.2f} s"
+            assert not viewer.disconnected, viewer.ended
+
+        three.nodes.restart(NODES - 1)
+        frames = viewer.frames_since(pushed)
+        # the clock never went back: no resume from an older snapshot, no reset
+        backwards = [(a[1], b[1]) for a, b in itertools.pairwise(viewer.frames) if b[1] <= a[1]]
+        assert not backwards, f"the room's clock went back: {backwards[:5]}"
+        assert viewer.frames[-1][1] > 10.0, viewer.frames[-1]  # it ran all along
+        # continuous: every frame since the push on the one trajectory
+        for _, t, v_y in frames:
+            assert abs(v_y - FORCE / MASS * (t - t0)) < 1e-6 * max(1.0, v_y), (t, v_y, t0)
+        # every node was lost once, so the owner and the gateway each lost theirs and
+        # failed over to another (nats-py picks the first at random)
+        for proc in (owner, three.gateway_procs[0]):
+            assert "reconnected to NATS" in proc.output, proc.output[-2000:]
+        # and it never left its worker
+        for proc in three.workers:
+            assert "takes over room lab" not in proc.output, proc.output[-2000:]
+            assert "lost the lease" not in proc.output, proc.output[-2000:]
+    finally:
+        viewer.close()
