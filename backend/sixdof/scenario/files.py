@@ -26,6 +26,7 @@ from .fhsim_xml import read_fhsim_xml
 from .fhsim_xml_write import scenario_to_xml
 from .file_errors import ScenarioFileError
 from .model import Scenario
+from .tables import inline_tables
 
 SUFFIXES = (".xml", ".json")
 
@@ -68,6 +69,7 @@ def scenario_from_json(
             path, f"expected a JSON object (a Scenario), got {type(data).__name__}", line=1
         )
     data.setdefault("name", default_name[:64])
+    inline_tables(data, Path(path).parent if str(path) != "<string>" else None)
     try:
         return Scenario.model_validate(data)
     except ValidationError as exc:
