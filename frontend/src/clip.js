@@ -5,6 +5,8 @@
 // are drawn on top, and the 2-D canvas's stream is recorded. A clip is taken from the live view,
 // or from the timeline: the recorded past played forward frame by frame at the chosen speed.
 
+import { t } from './i18n.js';
+
 const PANELS = ['hud', 'energy', 'flips'];
 
 export class Clip {
@@ -44,7 +46,7 @@ export class Clip {
   start(seconds = 0) {
     if (this.recording) return;
     if (!Clip.supported()) {
-      this.onError('Record clip: this browser has no MediaRecorder for canvases');
+      this.onError(t('clip.nomedia'));
       return;
     }
     this.canvas.width = this.source.width;

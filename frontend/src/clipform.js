@@ -4,6 +4,7 @@
 
 import { Clip } from './clip.js';
 import { mustFind, mustGet } from './dom.js';
+import { num, t } from './i18n.js';
 
 /**
  * Wire the #clip dialog and its toolbar button; returns the Clip (the render loop captures
@@ -29,7 +30,7 @@ export function clipForm({ source, timeline, room, time, flash }) {
   const changed = (blob, recording) => {
     start.disabled = recording;
     stop.disabled = !recording;
-    status.textContent = recording ? 'Recording…' : blob ? `${(blob.size / 1024).toFixed(0)} KB, ${clip.frames} frames` : '';
+    status.textContent = recording ? t('clip.recording') : blob ? t('clip.done', { kb: num(blob.size / 1024, 0), frames: clip.frames }) : '';
     button.classList.toggle('on', recording);
     if (blob) {
       const url = URL.createObjectURL(blob);
@@ -50,13 +51,13 @@ export function clipForm({ source, timeline, room, time, flash }) {
     const data = new FormData(form);
     const speed = Number(data.get('speed'));
     if (data.get('from') === 'past') {
-      if (!timeline.past || !timeline.frame) return void flash('Record clip: pick a moment on the timeline first');
+      if (!timeline.past || !timeline.frame) return void flash(t('clip.pick'));
       const from = timeline.frame.t;
       clip.start();
       try {
         await timeline.play(from, timeline.now, speed);
       } catch (err) {
-        flash(`Record clip: ${err instanceof Error ? err.message : String(err)}`);
+        flash(t('clip.failed', { error: err instanceof Error ? err.message : String(err) }));
       }
       clip.stop();
     } else {

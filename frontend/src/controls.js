@@ -3,6 +3,8 @@
 // edits (a server error naming that field is shown under it) and the error line it shows. Kept
 // in a WeakMap keyed by controller, not as properties stuck onto lil-gui's objects.
 
+import { errorText } from './errors.js';
+
 /** @typedef {import('lil-gui').Controller} Controller */
 /** @typedef {{field: string, errorEl: HTMLElement | null}} ControlMeta */
 
@@ -88,7 +90,7 @@ export class ControlErrors {
   showServer(ctls, err) {
     const segments = String(err.field ?? '').split(/[.[\]/]+/);
     const target = ctls.find((ctl) => segments.includes(fieldOf(ctl))) ?? ctls[0];
-    this.show(target, err.message || err.code);
+    this.show(target, errorText(err));
   }
 }
 

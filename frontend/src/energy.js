@@ -6,13 +6,14 @@
 // Also here: the flip counter of the presets that count flips.
 
 import { FLIP_LEVEL } from './protocol.gen.js';
+import { num, t } from './i18n.js';
 
 /** @type {Array<[string, string, 'TranslationalEnergy' | 'RotationalEnergy' | 'PotentialEnergy' | 'TotalEnergy']>} key, label, the frame's field */
 const ROWS = [
-  ['trans', 'Translation KE', 'TranslationalEnergy'],
-  ['rot', 'Rotation KE', 'RotationalEnergy'],
-  ['pot', 'Potential', 'PotentialEnergy'],
-  ['total', 'Total', 'TotalEnergy'],
+  ['trans', t('energy.trans'), 'TranslationalEnergy'],
+  ['rot', t('energy.rot'), 'RotationalEnergy'],
+  ['pot', t('energy.pot'), 'PotentialEnergy'],
+  ['total', t('energy.total'), 'TotalEnergy'],
 ];
 
 /**
@@ -23,8 +24,8 @@ function joules(x) {
   if (!Number.isFinite(x)) return '–';
   const a = Math.abs(x);
   if (a === 0) return '0 J';
-  if (a < 1e-3 || a >= 1e5) return `${x.toExponential(2)} J`;
-  return `${x.toPrecision(4)} J`;
+  if (a < 1e-3 || a >= 1e5) return `${num(x, null, { notation: 'scientific', maximumFractionDigits: 2 })} J`;
+  return `${num(x, null, { maximumSignificantDigits: 4, minimumSignificantDigits: 4 })} J`;
 }
 
 export class EnergyBars {
@@ -48,7 +49,7 @@ export class EnergyBars {
       this.rows[key] = { bar, value, shownWidth: -1, shownLeft: -1 };
     }
     this.drift = Object.assign(document.createElement('div'), { className: 'energy-drift' });
-    el.append(Object.assign(document.createElement('div'), { className: 'energy-title', textContent: 'Energy' }), table, this.drift);
+    el.append(Object.assign(document.createElement('div'), { className: 'energy-title', textContent: t('energy.title') }), table, this.drift);
     /** @type {number | null} the total at the last reset */
     this.reference = null;
     this.range = 0; // J: the largest |value| since the last reset, the bars' full width
@@ -95,8 +96,9 @@ export class EnergyBars {
     if (labels) {
       const drift = body.TotalEnergy - reference;
       this.lastDrift = drift;
-      const rel = Math.abs(reference) > 1e-12 ? ` (${((100 * drift) / Math.abs(reference)).toPrecision(2)} %)` : '';
-      this.drift.textContent = `drift since reset ΔE = ${drift === 0 ? '0' : drift.toExponential(2)} J${rel}`;
+      const rel = Math.abs(reference) > 1e-12 ? ` (${num((100 * drift) / Math.abs(reference), null, { maximumSignificantDigits: 2 })} %)` : '';
+      const shown = drift === 0 ? '0' : num(drift, null, { notation: 'scientific', maximumFractionDigits: 2 });
+      this.drift.textContent = t('energy.drift', { drift: shown, rel });
     }
   }
 }
@@ -147,6 +149,6 @@ export class FlipCounter {
   }
 
   show() {
-    this.el.textContent = `Flips: ${this.count}`;
+    this.el.textContent = t('flips.count', { n: this.count });
   }
 }

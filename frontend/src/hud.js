@@ -3,13 +3,15 @@
 // warning banners, the preset caption.
 
 import { mustFind, mustGet } from './dom.js';
+import { lang, num, t } from './i18n.js';
 
 /** @typedef {import('./messages.gen.js').BodyFrame} BodyFrame */
 /** @typedef {import('./messages.gen.js').Status} Status */
 
 /** @param {number} x @param {number} [d] */
-
-const fmt = (x, d = 2) => (Number.isFinite(x) ? x.toFixed(d) : '–');
+const fmt = (x, d = 2) => (Number.isFinite(x) ? num(x, d) : '–');
+/** between a vector's components: '; ' where the decimal mark is a comma */
+const SEP = num(0.5).includes(',') ? '; ' : ', ';
 /** @param {number[] | undefined} v */
 const mag = (v) => (Array.isArray(v) ? Math.hypot(v[0], v[1], v[2]) : NaN);
 
@@ -19,10 +21,8 @@ const mag = (v) => (Array.isArray(v) ? Math.hypot(v[0], v[1], v[2]) : NaN);
  */
 export function timeScaleText(scale) {
   if (!Number.isFinite(scale) || scale === 1) return '';
-  return scale < 1 ? ` · slow motion ×${scale}` : ` · fast ×${scale}`;
+  return t(scale < 1 ? 'hud.slow' : 'hud.fast', { scale: num(scale) });
 }
-
-const SLOWED = "This room's step and time scale need more computing than its share of the server, so it runs slower than asked (see RTF). A larger step or a lower time scale brings it back to real time.";
 
 export class Hud {
   /** @param {HTMLElement} el  the #hud box, with its [data-hud] fields */
@@ -79,7 +79,7 @@ export class Hud {
       this.fps = (this.frames * 1000) / (now - this.fpsSince);
       this.frames = 0;
       this.fpsSince = now;
-      this.set('fps', `${Math.round(this.fps)} fps`);
+      this.set('fps', t('hud.fps', { fps: num(Math.round(this.fps)) }));
     }
   }
 
@@ -93,26 +93,27 @@ export class Hud {
     // running, 0.01 s is plenty (and does not flicker); paused, one step must show: h = 1 ms
     // needs 3 decimals
     const decimals = st.running ? 2 : Math.min(6, Math.max(2, Math.ceil(-Math.log10(st.step) - 1e-9)));
-    this.set('t', `t = ${fmt(frame.t, decimals)} s`);
+    this.set('t', t('hud.t', { t: fmt(frame.t, decimals) }));
     // a room whose step and time scale need more computing than its share of a tick runs
     // slower than asked (the server says so); the RTF shows by how much
-    const limited = st.running && st.compute_limited ? ' · slowed' : '';
-    this.set('rtf', `RTF ${fmt(st.rtf, 2)}${timeScaleText(st.time_scale)}${limited}`);
+    const limited = st.running && st.compute_limited ? t('hud.slowed') : '';
+    this.set('rtf', `${t('hud.rtf', { rtf: fmt(st.rtf, 2) })}${timeScaleText(st.time_scale)}${limited}`);
     this.el.classList.toggle('limited', Boolean(limited));
     const rtf = this.fields.rtf;
-    if (rtf) rtf.title = limited ? SLOWED : '';
-    const run = st.running ? 'running' : st.paused_reason ? `paused: ${st.paused_reason}` : 'paused';
-    this.set('run', `${run} · ${st.integrator} h = ${st.step * 1000 >= 1 ? fmt(st.step * 1000, 2) + ' ms' : fmt(st.step * 1e6, 0) + ' µs'}`);
+    if (rtf) rtf.title = limited ? t('hud.slowed.title') : '';
+    const run = st.running ? t('hud.running') : st.paused_reason ? t('hud.paused_reason', { reason: st.paused_reason }) : t('hud.paused');
+    const h = st.step * 1000 >= 1 ? fmt(st.step * 1000, 2) + ' ms' : fmt(st.step * 1e6, 0) + ' µs';
+    this.set('run', t('hud.run', { run, integrator: st.integrator, h }));
     this.el.classList.toggle('paused', !st.running);
     if (body) {
       // which inputs act, and their sum as the server applies it (global, about the CG)
-      const active = ['constant', ...this.activePushes].join(' + ');
+      const active = [t('hud.constant'), ...this.activePushes.map((s) => t(`hud.source.${s}`))].join(' + ');
       /** @param {number[]} v */
-      const vec = (v) => `(${v.map((x) => (x === 0 ? '0' : fmt(x, 1))).join(', ')})`;
-      const moment = body.Moment.some((x) => x !== 0) ? `, M ${vec(body.Moment)} N·m` : '';
-      this.set('inputs', `${active}: F ${vec(body.Force)} N${moment}`);
-      this.set('force', `|F| ${fmt(mag(body.Force), 1)} N  |M| ${fmt(mag(body.Moment), 1)} N·m`);
-      this.set('vel', `|Vel| ${fmt(mag(body.Vel), 2)} m/s  |AngVel| ${fmt(mag(body.AngVel), 2)} rad/s`);
+      const vec = (v) => `(${v.map((x) => (x === 0 ? '0' : fmt(x, 1))).join(SEP)})`;
+      const moment = body.Moment.some((x) => x !== 0) ? t('hud.inputs_moment', { moment: vec(body.Moment) }) : '';
+      this.set('inputs', t('hud.inputs', { active, force: vec(body.Force), moment }));
+      this.set('force', t('hud.force', { F: fmt(mag(body.Force), 1), M: fmt(mag(body.Moment), 1) }));
+      this.set('vel', t('hud.vel', { v: fmt(mag(body.Vel), 2), w: fmt(mag(body.AngVel), 2) }));
     }
   }
 
@@ -122,12 +123,12 @@ export class Hud {
     node.dataset.state = status.state;
     /** @type {Record<string, string | undefined>} */
     const texts = {
-      connecting: 'connecting…',
-      open: 'connected',
-      reconnecting: status.attempt ? `reconnecting… (try ${status.attempt})` : 'reconnecting…',
+      connecting: t('hud.connecting'),
+      open: t('hud.connected'),
+      reconnecting: status.attempt ? t('hud.reconnecting_try', { n: status.attempt }) : t('hud.reconnecting'),
     };
     this.set('conn', texts[status.state] ?? status.state);
-    this.banner('conn', status.state === 'reconnecting' ? 'Connection lost — reconnecting…' : null, 'error');
+    this.banner('conn', status.state === 'reconnecting' ? t('hud.lost') : null, 'error');
   }
 
   /**
@@ -148,7 +149,8 @@ export class Hud {
     this.preparingTimer = undefined;
     if (!msg) return void this.banner('preparing', null);
     const since = performance.now() - msg.elapsed * 1000;
-    const show = () => this.banner('preparing', `${msg.message} (${Math.round((performance.now() - since) / 1000)} s so far)…`, 'info');
+    const message = lang === 'en' ? msg.message : t('hud.preparing.message'); // the server speaks English
+    const show = () => this.banner('preparing', t('hud.preparing', { message, s: Math.round((performance.now() - since) / 1000) }), 'info');
     show();
     this.preparingTimer = setInterval(show, 1000);
   }
@@ -203,7 +205,7 @@ export class Hud {
     }
     this.captionTitle.textContent = title;
     this.captionText.textContent = text;
-    this.captionQuestion.textContent = question ? `Predict: ${question}` : '';
+    this.captionQuestion.textContent = question ? t('caption.predict', { question }) : '';
     this.captionQuestion.hidden = !question;
     this.showMe.hidden = !question;
     this.captionText.hidden = !!question;

@@ -14,6 +14,8 @@
 //   languageUrl(code)        this page's address with ?lang=code (the picker navigates to it).
 //   translateDom(root?)      fill the elements marked in the HTML: data-i18n="key" sets the
 //                            text, data-i18n-attr="title:key;aria-label:key" sets attributes.
+//   presetText(preset, part) a preset's title/caption/question: the catalogue's
+//                            preset.NAME.PART, else the server's English text.
 //
 // The language is chosen once, at load: ?lang= first, then the browser's languages
 // (navigator.languages: de*, nb/no/nn*, en*), else English. Changing it reloads the page
@@ -131,4 +133,16 @@ export function translateDom(root = document) {
       if (attr && key) el.setAttribute(attr, t(key));
     }
   }
+}
+
+/**
+ * A preset's title, caption or question in the page's language: the catalogue's
+ * preset.NAME.PART when it has one, else the server's own (English) text.
+ * @param {{name: string, title?: string | null, caption?: string | null, question?: string | null}} preset
+ * @param {'title' | 'caption' | 'question'} part
+ */
+export function presetText(preset, part) {
+  const key = `preset.${preset.name}.${part}`;
+  const own = preset[part] || (part === 'title' ? preset.name : '');
+  return own && lang !== 'en' && has(key) ? t(key) : own; // English: the server's words
 }

@@ -153,7 +153,7 @@ export class DragPush {
     /**
      * The drag in progress: the grabbed point (body frame), the plane the pointer moves its
      * target in, the target (three world) and the last spring sent; null: none.
-     * @type {{view: import('./body.js').BodyView, point: number[], plane: Plane, target: Vector3, sent: number, pending?: boolean, spring?: import('./messages.gen.js').Spring} | null}
+     * @type {{view: import('./body.js').BodyView, point: number[], plane: Plane, target: Vector3, sent: number, keys?: boolean, pending?: boolean, spring?: import('./messages.gen.js').Spring} | null}
      */
     this.active = null;
     this.ray = new Raycaster();
@@ -229,16 +229,27 @@ export class DragPush {
   /**
    * Grab the body at `point` (three world) and pull it toward the pointer from now on.
    * @param {import('./body.js').BodyView} view @param {Vector3} point
+   * @param {boolean} [follow]  the pointer moves the target (false: the keys do, see nudge)
    */
-  begin(view, point) {
+  begin(view, point, follow = true) {
     this.stage.controls.enabled = false;
     const local = view.group.worldToLocal(point.clone());
     // the drag plane: through the grabbed point, facing the camera as it is now (three world)
     const normal = this.stage.camera.getWorldDirection(new Vector3());
     const plane = new Plane().setFromNormalAndCoplanarPoint(normal, point.clone());
-    this.active = { view, point: [local.x, local.y, local.z], plane, target: point.clone(), sent: 0 };
-    this.aim();
+    this.active = { view, point: [local.x, local.y, local.z], plane, target: point.clone(), sent: 0, keys: !follow };
+    if (follow) this.aim();
+    else this.send();
     this.timer = setInterval(() => this.redraw(), 1000 / 30);
+  }
+
+  /** Move the target of a keyboard grab by `delta` (three world, m). @param {Vector3} delta */
+  nudge(delta) {
+    const a = this.active;
+    if (!a) return;
+    a.target.add(delta);
+    this.send();
+    this.redraw();
   }
 
   /** @param {PointerEvent} ev */
@@ -247,7 +258,7 @@ export class DragPush {
     if (lp && ev.pointerId === lp.id && Math.hypot(ev.clientX - lp.x, ev.clientY - lp.y) > 10) {
       this.cancelLongPress(); // it moved: an orbit, not a push
     }
-    if (!this.active) return;
+    if (!this.active || this.active.keys) return; // a keyboard grab: the keys move it
     this.setMouse(ev);
     this.aim();
   }

@@ -3,7 +3,9 @@
 // and drag send inputs back. No physics here: the server owns the state.
 
 import './style.css';
-import { translateDom } from './i18n.js';
+import { num, presetText, t, translateDom } from './i18n.js';
+import { Access } from './access.js';
+import { errorText } from './errors.js';
 import { Vector3 } from 'three';
 import { ARROW_COLORS } from './body.js';
 import { Connection } from './connection.js';
@@ -27,6 +29,9 @@ import { startRenderLoop } from './loop.js';
 import { installTestHook } from './testhook.js';
 import { Pushes } from './pushes.js';
 import { Toolbar } from './toolbar.js';
+import { Gyro } from './gyro.js';
+import { ElementViews } from './elements.js';
+import { ElementPanel } from './elementpanel.js';
 
 /** @typedef {import('./messages.gen.js').ServerMessage} ServerMessage */
 /** @typedef {import('./messages.gen.js').Hello} Hello */
@@ -102,6 +107,9 @@ const actions = {
 };
 const teach = new Teaching(stage.ned, { energy: $('energy'), flips: $('flips'), legend: $('fbd-legend') });
 const panel = new Panel($('panel'), { conn, library, actions });
+// pivots, springs, dampers, the ground: drawn (their forces in the FBD) and listed in the panel
+const elements = new ElementViews(stage.ned, teach.fbd);
+const elementPanel = new ElementPanel(panel, { below: () => (selectedView()?.cg.z ?? 0) + 0.6 * (selectedView()?.extent() ?? 1) });
 
 /** Flip one display setting (a key), as its checkbox would. @param {string} key */
 function toggleShow(key) {
@@ -166,6 +174,9 @@ const toolbar = new Toolbar({ room, token, stage, plots, teach, panel, pad, time
 const setFollow = (/** @type {boolean} */ on) => toolbar.setFollow(on);
 const resetView = () => toolbar.resetView();
 actions.show(panel.p);
+// a gyroscope recording dropped or opened: fitted and plotted against the body (gyro.js)
+const gyro = new Gyro({ view: $('view'), toolbar: $('toolbar'), room, token, bodyName: () => panel.bodyName, send: (msg, h) => conn.send(msg, h), readOnly: () => conn.readOnly });
+const access = new Access({ panel, drag, stage, session, selectedView, selectedFrame, pushes });
 const clip = clipForm({ source: stage.renderer.domElement, timeline, room, time, flash });
 setFollow(true);
 
@@ -195,7 +206,8 @@ function receive(msg) {
         hud.state(msg, body);
       }
       panel.setStatus(msg.status);
-      const label = msg.status.running ? 'Pause' : 'Resume';
+      access.frame(msg.t, msg.status, body);
+      const label = t(msg.status.running ? 'toolbar.pause' : 'toolbar.resume');
       if ($('btn-pause').textContent !== label) $('btn-pause').textContent = label;
       break;
     }
@@ -203,7 +215,7 @@ function receive(msg) {
       onHello(msg);
       break;
     case 'error':
-      flash(msg.message || msg.code);
+      flash(errorText(msg));
       break;
     case 'ack':
       break; // acks go to their sender; one nobody waits for says nothing
@@ -227,15 +239,17 @@ function onHello(msg) {
   const names = msg.scenario.bodies.map((b) => b.Name);
   const bodyName = panel.bodyName != null && names.includes(panel.bodyName) ? panel.bodyName : names[0];
   panel.fromHello(msg, bodyName);
+  elements.setElements(msg.scenario.elements);
+  elementPanel.fromHello(msg);
   stage.setScale(selectedView()?.extent() ?? 1);
-  const where = Object.assign(document.createElement('span'), { textContent: ` · room ${msg.room}${msg.can_control === false ? ' · watching' : ''}` });
+  const where = Object.assign(document.createElement('span'), { textContent: t('version.room', { room: msg.room }) + (msg.can_control === false ? t('version.watching') : '') });
   $('version').replaceChildren(`sixdof ${msg.version}`, where);
   toolbar.setWatching(msg.can_control === false);
   const name = msg.scenario.name;
   if (name !== session.lastScenarioName || session.reloading) {
     session.reloading = false;
     const preset = msg.presets.find((p) => p.name === name);
-    hud.showCaption(preset?.title ?? name, preset?.caption || msg.scenario.caption, session.asking ? preset?.question : null);
+    hud.showCaption(preset ? presetText(preset, 'title') : name, (preset && presetText(preset, 'caption')) || msg.scenario.caption, session.asking && preset ? presetText(preset, 'question') : null);
     session.asking = false;
     if (session.lastScenarioName !== null) {
       bodies.clearTrails();
@@ -246,9 +260,10 @@ function onHello(msg) {
   }
   // a preset's caption describes the preset's motion: once the room's physics differs from it
   // (the server compares, so a page joining a changed room sees it too), say so
-  hud.captionNote(msg.preset != null && msg.preset_modified ? 'Changed since the preset was loaded — Reload preset (Scenario) to go back.' : null);
+  hud.captionNote(msg.preset != null && msg.preset_modified ? t('caption.changed') : null);
   const v = selectedView();
   teach.restart(v, v?.spec, msg.presets.find((p) => p.name === msg.scenario.name && !msg.preset_modified));
+  access.hello(msg);
 }
 
 buffer.onDiscontinuity = () => {
@@ -270,13 +285,13 @@ function showPast(frame) {
   timeline.sample.gen = session.helloCount;
   const body = frame.bodies[selectedIndex()] ?? frame.bodies[0];
   if (session.lastState) hud.state({ ...frame, status: session.lastState.status }, body);
-  hud.banner('past', `Showing the past: t = ${frame.t.toFixed(3)} s, re-simulated from the recording. The room runs on: Live returns to it.`, 'info');
+  hud.banner('past', t('past.banner', { t: num(frame.t, 3) }), 'info');
 }
 
-const stats = startRenderLoop({ stage, buffer, timeline, bodies, session, show, teach, plots, hud, clip, selectedView, selectedIndex, resetView });
-installTestHook({ room, session, conn, timeline, share, clip, hud, plots, stage, teach, bodies, drag, stats, selectedView, setFollow, resetView });
+const stats = startRenderLoop({ stage, buffer, timeline, bodies, session, show, teach, plots, hud, clip, elements, selectedView, selectedIndex, resetView });
+installTestHook({ room, session, conn, timeline, share, clip, gyro, elements, hud, plots, stage, teach, bodies, drag, stats, selectedView, setFollow, resetView });
 
 library
   .init()
-  .catch((err) => hud.banner('catalogue', `Mesh catalogue not loaded (${err.message}): bodies drawn as spheres.`, 'warn'))
+  .catch((err) => hud.banner('catalogue', t('banner.catalogue', { error: err.message }), 'warn'))
   .finally(() => conn.connect());

@@ -7,8 +7,12 @@ import { Vector3 } from 'three';
 import { threeToNed } from './frames.js';
 import { mustFind } from './dom.js';
 import { momentFor } from './rigid.js';
+import { t } from './i18n.js';
 
 const RATE = 1000 / 30; // ms between pushes while the stick is held
+const PULSE = 400; // ms a screen reader's tap on an arrow pushes
+/** @type {Record<string, [number, number]>} the arrows' stick directions: right, up */
+const DIRS = { up: [0, 1], down: [0, -1], left: [-1, 0], right: [1, 0] };
 
 export class PushPad {
   /**
@@ -35,11 +39,15 @@ export class PushPad {
     this.el = document.createElement('div');
     this.el.id = 'pad';
     this.el.hidden = true;
+    // the stick is a group of four real buttons (a screen reader's double tap pushes for a
+    // moment, a key held on one pushes while held); a finger anywhere on it steers as before
+    const arrow = (/** @type {string} */ dir, /** @type {string} */ glyph) =>
+      `<button type="button" class="pad-dir pad-${dir}" data-dir="${dir}" aria-label="${t(`pad.dir.${dir}`)}">${glyph}</button>`;
     this.el.innerHTML =
-      '<div class="pad-stick" role="slider" aria-label="Push pad: push in the view plane">' +
-      '<div class="pad-knob"></div></div>' +
-      '<div class="pad-twist"><button type="button" data-twist="-1" aria-label="Twist left">⟲</button>' +
-      '<button type="button" data-twist="1" aria-label="Twist right">⟳</button></div>';
+      `<div class="pad-stick" role="group" aria-label="${t('pad.stick')}">` +
+      `<div class="pad-knob"></div>${arrow('up', '▲')}${arrow('down', '▼')}${arrow('left', '◀')}${arrow('right', '▶')}</div>` +
+      `<div class="pad-twist"><button type="button" data-twist="-1" aria-label="${t('pad.twist_left')}">⟲</button>` +
+      `<button type="button" data-twist="1" aria-label="${t('pad.twist_right')}">⟳</button></div>`;
     container.appendChild(this.el);
     this.base = mustFind(this.el, '.pad-stick', HTMLElement);
     this.knob = mustFind(this.el, '.pad-knob', HTMLElement);
@@ -61,6 +69,12 @@ export class PushPad {
           this.sendOrStop();
         });
       }
+    }
+    for (const button of this.el.querySelectorAll('[data-dir]')) {
+      if (button instanceof HTMLElement) this.keyButton(button, () => this.aim(DIRS[button.dataset.dir ?? ''] ?? [0, 0]), () => this.release());
+    }
+    for (const button of this.el.querySelectorAll('[data-twist]')) {
+      if (button instanceof HTMLElement) this.keyButton(button, () => this.turn(Number(button.dataset.twist)), () => this.turn(0));
     }
     // shown by itself where the primary pointer is a finger
     this.show(window.matchMedia('(pointer: coarse)').matches);
@@ -129,6 +143,40 @@ export class PushPad {
       return;
     }
     this.send();
+  }
+
+  /**
+   * Keys and screen readers on a pad button: Enter or Space held pushes while held; a click
+   * with no pointer under it (a screen reader's double tap, detail 0) pushes for PULSE ms.
+   * @param {HTMLElement} button @param {() => void} on @param {() => void} off
+   */
+  keyButton(button, on, off) {
+    /** @type {ReturnType<typeof setTimeout> | undefined} */
+    let pulse;
+    const press = (/** @type {KeyboardEvent} */ ev) => ev.key === 'Enter' || ev.key === ' ';
+    button.addEventListener('keydown', (ev) => press(ev) && !ev.repeat && (ev.preventDefault(), on()));
+    button.addEventListener('keyup', (ev) => press(ev) && (ev.preventDefault(), off()));
+    button.addEventListener('click', (ev) => {
+      if (ev.detail !== 0) return; // a pointer's click: its down and up already pushed
+      clearTimeout(pulse);
+      on();
+      pulse = setTimeout(off, PULSE);
+    });
+  }
+
+  /** Push along a fixed stick direction (right, up). @param {[number, number]} dir */
+  aim(dir) {
+    if (!this.enabled) return;
+    this.stick = dir;
+    this.knob.style.transform = `translate(${dir[0] * 50}%, ${-dir[1] * 50}%)`;
+    this.start();
+  }
+
+  /** Twist (-1, 1) or stop twisting (0). @param {number} sign */
+  turn(sign) {
+    this.twist = sign;
+    if (sign) this.start();
+    else this.sendOrStop();
   }
 
   /** Force along the stick in the view plane (Mass × Key push), moment about D (I × Key turn). */

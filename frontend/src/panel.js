@@ -7,22 +7,17 @@
 // they complained about has been replaced.
 
 import GUI from 'lil-gui';
-import { OVERLAYS } from './teach.js';
 import { ControlErrors, fieldOf, parseVector, serverValues, setField } from './controls.js';
+import { presetText, t } from './i18n.js';
+import { DISPLAY_ONLY, addViewFolders } from './panelview.js';
 
 /** @typedef {import('lil-gui').Controller} Controller */
 /** @typedef {import('./messages.gen.js').Hello} Hello */
 
-const MODEL_NOTE = {
-  full: 'full: Newton–Euler with the Coriolis and gyroscopic terms ω×v and ω×(Iω).',
-  fhsim: 'fhsim: FhSim 3.1 as documented: those terms dropped, so a spinning body moving ahead circles.',
-};
+const MODEL_NOTE = { full: t('panel.model.full'), fhsim: t('panel.model.fhsim') };
 const TIME_SCALES = { '1/100 ×': 0.01, '1/20 ×': 0.05, '1/10 ×': 0.1, '1/4 ×': 0.25, '1/2 ×': 0.5,
   '1 ×': 1, '2 ×': 2, '5 ×': 5, '10 ×': 10 }; // prettier-ignore
 
-/** Controls that change only what this page draws: enabled for a watcher too. */
-const DISPLAY_ONLY = new Set([...OVERLAYS.map(([key]) => key), 'velocity', 'trail', 'follow', 'projector', 'body',
-  'cam_top', 'cam_side', 'cam_front', 'cam_follow']); // prettier-ignore
 
 /**
  * What the panel asks of the page (main.js): the room's commands, pushes and what to draw.
@@ -67,57 +62,57 @@ export class Panel {
       triad: true, worldAxes: true, velocity: true, trail: true, follow: true, projector: false,
       ghostModel: 'fhsim', ghostIntegrator: 'same', ghostStep: '', ghostMass: '',
     }; // prettier-ignore
-    const gui = new GUI({ container, title: 'sixdof', width: 320 });
+    const gui = new GUI({ container, title: t('panel.title'), width: 320 });
     this.gui = gui;
     /** @type {Record<string, Controller>} the controllers, by key */
     this.c = {};
     const c = this.c;
     const p = this.p;
 
-    const fs = gui.addFolder('Scenario');
-    c.preset = fs.add(p, 'preset', { '(choose a preset)': '' }).name('Preset');
+    const fs = gui.addFolder(t('panel.scenario'));
+    c.preset = fs.add(p, 'preset', { [t('panel.choose')]: '' }).name(t('panel.preset'));
     c.preset.onChange((/** @type {string} */ name) => name && this.actions.loadPreset(name, c.preset));
     // a <select> fires no change for the option already chosen: this is the way back to the
     // preset's values after editing them (Reset only resets the state)
-    c.reload = fs.add({ reload: () => this.reloadPreset() }, 'reload').name('Reload preset');
-    c.body = fs.add(p, 'body', ['B']).name('Body').onChange(() => this.refresh());
+    c.reload = fs.add({ reload: () => this.reloadPreset() }, 'reload').name(t('panel.reload'));
+    c.body = fs.add(p, 'body', ['B']).name(t('panel.body')).onChange(() => this.refresh());
     c.body.hide();
 
-    const fr = gui.addFolder('Run');
-    c.run = fr.add({ toggle: () => (this.p.running ? this.actions.pause() : this.actions.resume()) }, 'toggle').name('Pause');
-    c.stepOnce = fr.add({ step: () => this.actions.step() }, 'step').name('Single step (.)');
-    c.reset = fr.add({ reset: () => this.actions.reset() }, 'reset').name('Reset (Backspace)');
-    c.time_scale = fr.add(p, 'time_scale', TIME_SCALES).name('Time scale');
+    const fr = gui.addFolder(t('panel.run'));
+    c.run = fr.add({ toggle: () => (this.p.running ? this.actions.pause() : this.actions.resume()) }, 'toggle').name(t('panel.pause'));
+    c.stepOnce = fr.add({ step: () => this.actions.step() }, 'step').name(t('panel.step'));
+    c.reset = fr.add({ reset: () => this.actions.reset() }, 'reset').name(t('panel.reset'));
+    c.time_scale = fr.add(p, 'time_scale', TIME_SCALES).name(t('panel.time_scale'));
     c.time_scale.onChange((/** @type {number} */ v) => this.send([c.time_scale], { type: 'set_time_scale', time_scale: v }));
-    c.integrator = fr.add(p, 'integrator', ['euler', 'rk4']).name('Integrator');
+    c.integrator = fr.add(p, 'integrator', ['euler', 'rk4']).name(t('panel.integrator'));
     c.integrator.onChange((/** @type {'euler' | 'rk4'} */ v) => this.send([c.integrator], { type: 'set_params', integrator: v }));
-    c.step = fr.add(p, 'step').name('Step (s)');
+    c.step = fr.add(p, 'step').name(t('panel.stepsize'));
     c.step.onFinishChange((/** @type {number} */ v) => this.send([c.step], { type: 'set_params', step: v }));
 
-    const fi = gui.addFolder('Force and Moment');
-    c.frame = fi.add(p, 'frame', { 'global (N, E, D)': 'global', 'body (x, y, z)': 'body' }).name('Frame');
+    const fi = gui.addFolder(t('panel.input'));
+    c.frame = fi.add(p, 'frame', { [t('panel.frame.global')]: 'global', [t('panel.frame.body')]: 'body' }).name(t('panel.frame'));
     c.frame.onChange(() => this.relabel());
     for (const k of ['Fx', 'Fy', 'Fz', 'Mx', 'My', 'Mz']) c[k] = fi.add(p, k);
     const vecCtl = ['Fx', 'Fy', 'Fz', 'Mx', 'My', 'Mz'].map((k) => c[k]);
-    c.applyConstant = fi.add({ go: () => this.sendInput('constant', vecCtl) }, 'go').name('Set as constant input');
-    c.clear = fi.add({ go: () => this.clearConstant(vecCtl) }, 'go').name('Clear constant input');
+    c.applyConstant = fi.add({ go: () => this.sendInput('constant', vecCtl) }, 'go').name(t('panel.set_constant'));
+    c.clear = fi.add({ go: () => this.clearConstant(vecCtl) }, 'go').name(t('panel.clear_constant'));
     // The held push has values of its own, zero until set: it acts only while the button is
     // held, on top of the constant input, which it never changes.
-    const fh = fi.addFolder('Push while held');
+    const fh = fi.addFolder(t('panel.held'));
     for (const k of ['hFx', 'hFy', 'hFz', 'hMx', 'hMy', 'hMz']) c[k] = fh.add(p, k);
     const heldCtl = ['hFx', 'hFy', 'hFz', 'hMx', 'hMy', 'hMz'].map((k) => c[k]);
-    c.hold = fh.add({ go: () => {} }, 'go').name('Push while held');
+    c.hold = fh.add({ go: () => {} }, 'go').name(t('panel.held.button'));
     this.holdButton(c.hold, heldCtl);
-    c.pushAccel = fi.add(p, 'pushAccel', 0.5, 50, 0.5).name('Key push (m/s²)');
-    c.pushAlpha = fi.add(p, 'pushAlpha', 0.5, 50, 0.5).name('Key turn (rad/s²)');
+    c.pushAccel = fi.add(p, 'pushAccel', 0.5, 50, 0.5).name(t('panel.key_push'));
+    c.pushAlpha = fi.add(p, 'pushAlpha', 0.5, 50, 0.5).name(t('panel.key_turn'));
 
-    const fb = gui.addFolder('Body');
-    c.Mass = fb.add(p, 'Mass').name('Mass (kg)');
-    c.InertiaRadi = fb.add(p, 'InertiaRadi').name('InertiaRadi (m)');
-    c.Inertia = fb.add(p, 'Inertia').name('Inertia (6, or empty)');
-    c.CGOffset = fb.add(p, 'CGOffset').name('CGOffset (m, body)');
-    c.Gravity = fb.add(p, 'Gravity').name('Gravity (m/s²)');
-    c.model = fb.add(p, 'model', ['full', 'fhsim']).name('Model');
+    const fb = gui.addFolder(t('panel.bodyfolder'));
+    c.Mass = fb.add(p, 'Mass').name(t('panel.mass'));
+    c.InertiaRadi = fb.add(p, 'InertiaRadi').name(t('panel.radi'));
+    c.Inertia = fb.add(p, 'Inertia').name(t('panel.inertia'));
+    c.CGOffset = fb.add(p, 'CGOffset').name(t('panel.cgoffset'));
+    c.Gravity = fb.add(p, 'Gravity').name(t('panel.gravity'));
+    c.model = fb.add(p, 'model', ['full', 'fhsim']).name(t('panel.model'));
     this.modelNote = this.note(c.model, MODEL_NOTE.full);
     c.model.onChange((/** @type {'full' | 'fhsim'} */ v) => {
       this.modelNote.textContent = MODEL_NOTE[v] ?? '';
@@ -130,46 +125,33 @@ export class Panel {
     c.Inertia.onFinishChange((/** @type {string} */ text) => {
       if (!String(text).trim()) return this.send([c.Inertia], { type: 'set_params', Inertia: null });
       const v = parseVector(text, 6);
-      if (!v) return this.errors.show(c.Inertia, 'Inertia: give 6 numbers Ixx, Iyy, Izz, Ixy, Ixz, Iyz (kg·m²), or leave empty');
+      if (!v) return this.errors.show(c.Inertia, t('panel.err.inertia'));
       this.send([c.Inertia], { type: 'set_params', Inertia: /** @type {[number, number, number, number, number, number]} */ (v) });
     });
 
-    const fl = gui.addFolder('Look');
-    c.Mesh = fl.add(p, 'Mesh', ['sphere']).name('Mesh');
+    const fl = gui.addFolder(t('panel.look'));
+    c.Mesh = fl.add(p, 'Mesh', ['sphere']).name(t('panel.mesh'));
     c.Mesh.onChange((/** @type {string} */ v) => this.send([c.Mesh], { type: 'set_params', Mesh: v }));
-    c.Material = fl.add(p, 'Material', ['Simple/Black']).name('Material');
+    c.Material = fl.add(p, 'Material', ['Simple/Black']).name(t('panel.material'));
     c.Material.onChange((/** @type {string} */ v) => this.send([c.Material], { type: 'set_params', Material: v }));
-    c.colour = fl.addColor(p, 'colour').name('…or a colour');
+    c.colour = fl.addColor(p, 'colour').name(t('panel.colour'));
     c.colour.onFinishChange((/** @type {string} */ v) => this.send([c.colour, c.Material], { type: 'set_params', Material: v }));
     this.vectorParam('MeshScale', fl);
     this.vectorParam('Size', fl);
-    this.vectorParam('MeshOrigin', fl, 'MeshOrigin (m, from CG)');
+    this.vectorParam('MeshOrigin', fl, t('panel.meshorigin'));
 
     // A ghost run: the room's own inputs through other settings, drawn beside the body.
-    const fg = gui.addFolder('Ghost run');
-    c.ghostModel = fg.add(p, 'ghostModel', ['same', 'full', 'fhsim']).name('Ghost model');
-    c.ghostIntegrator = fg.add(p, 'ghostIntegrator', ['same', 'euler', 'rk4']).name('Ghost integrator');
-    c.ghostStep = fg.add(p, 'ghostStep').name('Ghost step (s, empty: same)');
-    c.ghostMass = fg.add(p, 'ghostMass').name('Ghost mass (kg, empty: same)');
-    c.ghostStart = fg.add({ go: () => this.startGhost() }, 'go').name('Start ghost');
-    c.ghostStop = fg.add({ go: () => this.actions.ghost(null, c.ghostStop) }, 'go').name('Remove ghost');
+    const fg = gui.addFolder(t('panel.ghost'));
+    const same = t('panel.same');
+    c.ghostModel = fg.add(p, 'ghostModel', { [same]: 'same', full: 'full', fhsim: 'fhsim' }).name(t('panel.ghost.model'));
+    c.ghostIntegrator = fg.add(p, 'ghostIntegrator', { [same]: 'same', euler: 'euler', rk4: 'rk4' }).name(t('panel.ghost.integrator'));
+    c.ghostStep = fg.add(p, 'ghostStep').name(t('panel.ghost.step'));
+    c.ghostMass = fg.add(p, 'ghostMass').name(t('panel.ghost.mass'));
+    c.ghostStart = fg.add({ go: () => this.startGhost() }, 'go').name(t('panel.ghost.start'));
+    c.ghostStop = fg.add({ go: () => this.actions.ghost(null, c.ghostStop) }, 'go').name(t('panel.ghost.stop'));
     fg.close();
 
-    // What is drawn: display only, so a watcher may change it too (each page its own).
-    const fshow = gui.addFolder('Show');
-    for (const [key, label, code] of OVERLAYS) {
-      c[key] = fshow.add(p, key).name(label);
-      c[key].domElement.title = `key ${code.replace('Digit', '')}`;
-    }
-    c.velocity = fshow.add(p, 'velocity').name('Velocity (CG)');
-    c.trail = fshow.add(p, 'trail').name('Trail');
-    const fcam = gui.addFolder('Camera');
-    for (const [name, label, key] of [['top', 'Top', 'T'], ['side', 'Side', 'Y'], ['front', 'Front', 'U'], ['follow', 'Follow', 'C']]) {
-      c[`cam_${name}`] = fcam.add({ go: () => this.actions.camera(name) }, 'go').name(`${label} (${key})`);
-    }
-    c.follow = fcam.add(p, 'follow').name('Camera follows body');
-    c.projector = fcam.add(p, 'projector').name('Projector (P)');
-    for (const k of [...DISPLAY_ONLY].filter((x) => x in p)) c[k].onChange(() => this.actions.show(this.p));
+    addViewFolders(this); // Show, Camera, Access: what this page draws and how
 
     // the protocol field each controller edits: its key, but the vector parts edit one vector
     for (const [k, ctl] of Object.entries(c)) setField(ctl, k);
@@ -191,13 +173,13 @@ export class Panel {
       const text = String(p[key]).trim();
       if (text) changes[field] = Number(text);
     }
-    if (!Object.keys(changes).length) return this.errors.show(this.c.ghostStart, 'Choose something the ghost runs differently.');
+    if (!Object.keys(changes).length) return this.errors.show(this.c.ghostStart, t('panel.err.ghost'));
     this.errors.clear(this.c.ghostStart);
     this.actions.ghost(changes, this.c.ghostStart);
   }
 
   reloadPreset() {
-    if (!this.p.preset) return this.errors.show(this.c.reload, 'The scenario is not a preset: choose one above.');
+    if (!this.p.preset) return this.errors.show(this.c.reload, t('panel.err.notpreset'));
     this.actions.loadPreset(this.p.preset, this.c.reload);
   }
 
@@ -214,7 +196,7 @@ export class Panel {
   numberParam(key) {
     const ctl = this.c[key];
     ctl.onFinishChange((/** @type {number} */ v) => {
-      if (!Number.isFinite(v)) return this.errors.show(ctl, `${key}: give a number`);
+      if (!Number.isFinite(v)) return this.errors.show(ctl, t('panel.err.number', { field: key }));
       const msg = /** @type {import('./messages.gen.js').SetParams} */ ({ type: 'set_params' });
       msg[key] = v;
       this.send([ctl], msg);
@@ -230,7 +212,7 @@ export class Panel {
     const ctl = this.c[key];
     ctl.onFinishChange((/** @type {string} */ text) => {
       const v = parseVector(text, 3);
-      if (!v) return this.errors.show(ctl, `${key}: give 3 numbers separated by commas`);
+      if (!v) return this.errors.show(ctl, t('panel.err.vector', { field: key }));
       const msg = /** @type {import('./messages.gen.js').SetParams} */ ({ type: 'set_params' });
       msg[key] = [v[0], v[1], v[2]];
       this.send([ctl], msg);
@@ -240,10 +222,10 @@ export class Panel {
   relabel() {
     const body = this.p.frame === 'body';
     const ax = body ? ['x', 'y', 'z'] : ['N', 'E', 'D'];
-    ['Fx', 'Fy', 'Fz'].forEach((k, i) => this.c[k].name(`Force ${ax[i]} (N)`));
-    ['Mx', 'My', 'Mz'].forEach((k, i) => this.c[k].name(`Moment ${ax[i]} (N·m)`));
-    ['hFx', 'hFy', 'hFz'].forEach((k, i) => this.c[k].name(`Push ${ax[i]} (N)`));
-    ['hMx', 'hMy', 'hMz'].forEach((k, i) => this.c[k].name(`Push moment ${ax[i]} (N·m)`));
+    ['Fx', 'Fy', 'Fz'].forEach((k, i) => this.c[k].name(t('panel.force', { axis: ax[i] })));
+    ['Mx', 'My', 'Mz'].forEach((k, i) => this.c[k].name(t('panel.moment', { axis: ax[i] })));
+    ['hFx', 'hFy', 'hFz'].forEach((k, i) => this.c[k].name(t('panel.push', { axis: ax[i] })));
+    ['hMx', 'hMy', 'hMz'].forEach((k, i) => this.c[k].name(t('panel.push_moment', { axis: ax[i] })));
   }
 
   /**
@@ -266,7 +248,7 @@ export class Panel {
         this.restore(ctls);
       },
     });
-    if (id === null) this.errors.show(ctls[0], 'not connected: nothing was sent');
+    if (id === null) this.errors.show(ctls[0], t('panel.err.offline'));
     return id;
   }
 
@@ -317,6 +299,7 @@ export class Panel {
     /** @param {Event} ev */
     const down = (ev) => {
       ev.preventDefault();
+      if (held) return; // a held key repeats
       held = true;
       this.actions.push('panel', { ...this.typedInput('h'), point: null }, ctls);
     };
@@ -326,7 +309,11 @@ export class Panel {
       this.actions.push('panel', null, ctls);
     };
     el.addEventListener('pointerdown', down);
-    for (const ev of ['pointerup', 'pointerleave', 'pointercancel']) el.addEventListener(ev, up);
+    for (const ev of ['pointerup', 'pointerleave', 'pointercancel', 'blur']) el.addEventListener(ev, up);
+    // the keyboard holds it too: Enter or Space down pushes, up lets go
+    const isPress = (/** @type {KeyboardEvent} */ ev) => ev.key === 'Enter' || ev.key === ' ';
+    el.addEventListener('keydown', (ev) => isPress(ev) && down(ev));
+    el.addEventListener('keyup', (ev) => isPress(ev) && (ev.preventDefault(), up()));
   }
 
   /** Follow a hello: every value from the server's scenario, integrator and status. @param {Hello} hello @param {string} bodyName */
@@ -337,7 +324,7 @@ export class Panel {
     this.hello = hello;
     this.bodyName = bodyName;
     const c = this.c;
-    const presets = Object.fromEntries([['(choose a preset)', ''], ...hello.presets.map((x) => [x.title || x.name, x.name])]);
+    const presets = Object.fromEntries([[t('panel.choose'), ''], ...hello.presets.map((x) => [presetText(x, 'title'), x.name])]);
     c.preset.options(presets);
     const names = hello.scenario.bodies.map((b) => b.Name);
     c.body.options(names);
@@ -389,7 +376,7 @@ export class Panel {
     if (status.running === this.shownRunning && status.time_scale === this.p.time_scale) return;
     this.shownRunning = status.running;
     this.p.running = status.running;
-    this.c.run.name(status.running ? 'Pause (Space)' : 'Resume (Space)');
+    this.c.run.name(t(status.running ? 'panel.pause' : 'panel.resume'));
     if (!Object.values(TIME_SCALES).includes(status.time_scale)) {
       this.c.time_scale.options({ ...TIME_SCALES, [`${status.time_scale} ×`]: status.time_scale });
     }

@@ -4,6 +4,7 @@
 
 import uPlot from 'uplot';
 import 'uplot/dist/uPlot.min.css';
+import { t } from './i18n.js';
 
 /**
  * A body's frame as the plots take it: the ghost run's distance from it added, if any.
@@ -28,20 +29,20 @@ const norm = (v) => Math.hypot(v[0], v[1], v[2]);
  * @type {Record<string, Channel>}
  */
 export const CHANNELS = {
-  Pos: { label: 'Pos', unit: 'm', series: ['N', 'E', 'D (down)'], get: (b) => b.Pos },
+  Pos: { label: t('plots.ch.Pos'), unit: 'm', series: ['N', 'E', t('plots.s.down')], get: (b) => b.Pos },
   // NED's z points down: the height above the ground is −D
-  Height: { label: 'Height −D', unit: 'm', series: ['h of Pos', 'h of CG'], get: (b) => [-b.Pos[2], -b.CGPos[2]] },
-  Vel: { label: 'Vel', unit: 'm/s', series: ['N', 'E', 'D (down)'], get: (b) => b.Vel },
-  Euler: { label: 'Euler angles', unit: '°', series: ['roll φ', 'pitch θ', 'yaw ψ'], get: (b) => b.Euler.map((x) => x * DEG) },
-  AngVel: { label: 'AngVel', unit: 'rad/s', series: ['p (x)', 'q (y)', 'r (z)'], get: (b) => b.AngVel },
-  OmegaGlobal: { label: 'ω (global)', unit: 'rad/s', series: ['N', 'E', 'D', '|ω|'],
+  Height: { label: t('plots.ch.Height'), unit: 'm', series: [t('plots.s.hPos'), t('plots.s.hCG')], get: (b) => [-b.Pos[2], -b.CGPos[2]] },
+  Vel: { label: t('plots.ch.Vel'), unit: 'm/s', series: ['N', 'E', t('plots.s.down')], get: (b) => b.Vel },
+  Euler: { label: t('plots.ch.Euler'), unit: '°', series: [t('plots.s.roll'), t('plots.s.pitch'), t('plots.s.yaw')], get: (b) => b.Euler.map((x) => x * DEG) },
+  AngVel: { label: t('plots.ch.AngVel'), unit: 'rad/s', series: ['p (x)', 'q (y)', 'r (z)'], get: (b) => b.AngVel },
+  OmegaGlobal: { label: t('plots.ch.OmegaGlobal'), unit: 'rad/s', series: ['N', 'E', 'D', '|ω|'],
     get: (b) => [...b.AngVelGlobal, norm(b.AngVelGlobal)] },
-  Energy: { label: 'Energies', unit: 'J', series: ['translational', 'rotational', 'potential', 'total'],
+  Energy: { label: t('plots.ch.Energy'), unit: 'J', series: [t('plots.s.trans'), t('plots.s.rot'), t('plots.s.pot'), t('plots.s.total')],
     get: (b) => [b.TranslationalEnergy, b.RotationalEnergy, b.PotentialEnergy, b.TotalEnergy] },
-  AngularMomentum: { label: 'Angular momentum (global, about CG)', unit: 'N·m·s', series: ['N', 'E', 'D', '|L|'],
+  AngularMomentum: { label: t('plots.ch.AngularMomentum'), unit: 'N·m·s', series: ['N', 'E', 'D', '|L|'],
     get: (b) => [...b.AngularMomentum, norm(b.AngularMomentum)] },
   // a ghost run (Ghost run folder): how far its body is from the live one
-  Ghost: { label: 'Ghost − live', unit: 'm, °', series: ['|ΔPos| (m)', 'angle (°)'],
+  Ghost: { label: t('plots.ch.Ghost'), unit: 'm, °', series: [t('plots.s.dpos'), t('plots.s.angle')],
     get: (b) => (b.GhostDiff ? [b.GhostDiff.pos, b.GhostDiff.angle * DEG] : [0, 0]) },
 }; // prettier-ignore
 
@@ -139,12 +140,12 @@ export class Plots {
     const win = document.createElement('label');
     const select = document.createElement('select');
     select.id = 'plot-window';
-    for (const w of WINDOWS) select.append(new Option(`last ${w} s`, String(w), w === this.window, w === this.window));
+    for (const w of WINDOWS) select.append(new Option(t('plots.last', { w }), String(w), w === this.window, w === this.window));
     select.addEventListener('change', () => {
       this.window = Number(select.value);
       this.dirty = true;
     });
-    win.append('Window ', select);
+    win.append(`${t('plots.window')} `, select);
     chooser.appendChild(win);
     for (const [key, ch] of Object.entries(CHANNELS)) {
       const label = document.createElement('label');
@@ -226,7 +227,7 @@ export class Plots {
     const cell = this.charts.get(key)?.root.parentElement;
     cell?.classList.toggle('enlarged', this.enlarged === key);
     const button = cell?.querySelector('button');
-    if (button) button.textContent = this.enlarged === key ? 'Back' : 'Enlarge';
+    if (button) button.textContent = t(this.enlarged === key ? 'plots.back' : 'plots.enlarge');
     this.resize();
   }
 
@@ -242,12 +243,12 @@ export class Plots {
     const head = document.createElement('div');
     head.className = 'plot-head';
     const select = document.createElement('select');
-    select.setAttribute('aria-label', 'Quantity');
+    select.setAttribute('aria-label', t('plots.quantity'));
     for (const [k, c] of Object.entries(CHANNELS)) select.append(new Option(c.label, k, k === key, k === key));
     select.addEventListener('change', () => this.swap(key, select.value));
     const big = document.createElement('button');
     big.type = 'button';
-    big.textContent = 'Enlarge';
+    big.textContent = t('plots.enlarge');
     big.addEventListener('click', () => this.enlarge(key));
     head.append(select, big);
     cell.appendChild(head);
@@ -259,7 +260,7 @@ export class Plots {
       height: HEIGHT,
       // a flat line gets a ±1 band instead of uPlot's default 0…100
       scales: { x: { time: false }, y: { range: (_u, lo, hi) => /** @type {uPlot.Range.MinMax} */ (hi - lo < 1e-9 ? [lo - 1, hi + 1] : uPlot.rangeNum(lo, hi, 0.1, true)) } },
-      axes: [{ label: 't (s)', size: 30, labelSize: 14 }, { size: 58, space: Y_SPACE, values: yValues }],
+      axes: [{ label: t('plots.t'), size: 30, labelSize: 14 }, { size: 58, space: Y_SPACE, values: yValues }],
       legend: { live: false },
       series: [{ label: 't' }, ...ch.series.map((s, i) => ({ label: s, stroke: COLORS[i], width: 1.6 }))],
       hooks: { draw: [(u) => this.drawMarker(u)] },

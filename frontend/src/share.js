@@ -4,12 +4,9 @@
 // with it, so opening a link never overwrites anyone's room (server/snapshots.py).
 
 import { mustFind } from './dom.js';
+import { t } from './i18n.js';
 
-const WHAT = {
-  start: 'the scenario, from the start',
-  now: 'this moment (paused there)',
-  recording: 'this moment and its past (the timeline)',
-};
+const WHAT = { start: t('share.scenario'), now: t('share.moment'), recording: t('share.past') };
 
 export class Share {
   /**
@@ -72,7 +69,7 @@ export class Share {
       this.output.hidden = false;
       this.output.select();
     } catch (err) {
-      this.onError(`Share: ${err instanceof Error ? err.message : String(err)}`);
+      this.onError(`${t('share.label')}: ${err instanceof Error ? err.message : String(err)}`);
     }
   }
 

@@ -5,6 +5,7 @@
 // arrows and traces every frame, from reused objects (nothing is allocated per frame).
 
 import { weightScale } from './rigid.js';
+import { num, t } from './i18n.js';
 import { EnergyBars, FlipCounter } from './energy.js';
 import { FreeBodyDiagram } from './fbd.js';
 import { HeightGuide } from './height.js';
@@ -106,7 +107,7 @@ export class Teaching {
     this.energy.update(body.frame, labels);
     if (labels && this.fbd.visible && this.fbd.scale !== this.shownScale) {
       this.shownScale = this.fbd.scale;
-      this.legend.textContent = `Force arrows: 1 m = ${this.fbd.scale} N`;
+      this.legend.textContent = t('legend.fbd', { scale: num(this.fbd.scale) });
     }
   }
 }

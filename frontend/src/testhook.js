@@ -14,6 +14,8 @@ import { nedToThree, threeToNed } from './frames.js';
  * @param {import('./timeline.js').Timeline} d.timeline
  * @param {import('./share.js').Share} d.share
  * @param {import('./clip.js').Clip} d.clip
+ * @param {import('./elements.js').ElementViews} d.elements
+ * @param {import('./gyro.js').Gyro} d.gyro
  * @param {import('./hud.js').Hud} d.hud
  * @param {import('./plots.js').Plots} d.plots
  * @param {import('./scene.js').Stage} d.stage
@@ -34,6 +36,9 @@ export function installTestHook(d) {
     timeline: d.timeline,
     share: d.share,
     clip: d.clip,
+    gyro: d.gyro,
+    /** The scenario's elements as drawn (elements.js). */
+    elements: () => d.elements.describe(),
     /** The ghost bodies drawn: [{name, visible, Pos (NED)}]. */
     get ghosts() {
       return [...bodies.ghosts].map(([name, v]) => ({ name, visible: v.group.visible, Pos: v.group.position.toArray() }));

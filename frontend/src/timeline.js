@@ -8,6 +8,8 @@
 
 import { mustFind } from './dom.js';
 import { quatFromWxyz } from './frames.js';
+import { errorText } from './errors.js';
+import { num, t as tr } from './i18n.js';
 
 /** @typedef {import('./messages.gen.js').ClientMessage} ClientMessage */
 /** @typedef {import('./messages.gen.js').ErrorMessage} ErrorMessage */
@@ -22,7 +24,7 @@ import { quatFromWxyz } from './frames.js';
  */
 
 /** @param {number} t */
-const fmt = (t) => t.toFixed(2);
+const fmt = (t) => num(t, 2);
 
 /**
  * The `detail` of a JSON error reply (FastAPI's), if it is a string.
@@ -132,7 +134,7 @@ export class Timeline {
         if (body.last && offset > 0) this.live();
         else this.show(body);
       })
-      .catch((/** @type {unknown} */ err) => this.onError(`Timeline: ${err instanceof Error ? err.message : String(err)}`))
+      .catch((/** @type {unknown} */ err) => this.onError(tr('timeline.error', { error: err instanceof Error ? err.message : String(err) })))
       .finally(() => {
         this.pending = null;
         const next = this.queued;
@@ -194,11 +196,11 @@ export class Timeline {
   resumeHere() {
     if (!this.frame) return;
     const t = this.frame.t;
-    this.send({ type: 'go_back', t }, { onAck: () => this.live(), onError: (e) => this.onError(e.message) });
+    this.send({ type: 'go_back', t }, { onAck: () => this.live(), onError: (e) => this.onError(errorText(e)) });
   }
 
   undo() {
-    this.send({ type: 'undo_go_back' }, { onAck: () => this.live(), onError: (e) => this.onError(e.message) });
+    this.send({ type: 'undo_go_back' }, { onAck: () => this.live(), onError: (e) => this.onError(errorText(e)) });
   }
 
   render() {
@@ -208,11 +210,12 @@ export class Timeline {
     this.slider.step = 'any';
     const shown = this.frame ? this.frame.t : this.now;
     if (document.activeElement !== this.slider || !this.past) this.slider.value = String(shown);
-    this.label.textContent = this.past ? `past: t = ${fmt(shown)} s of ${fmt(this.now)} s` : `live · recorded from t = ${fmt(this.from)} s`;
+    this.label.textContent = this.past ? tr('timeline.past', { t: fmt(shown), now: fmt(this.now) }) : tr('timeline.recorded', { from: fmt(this.from) });
+    this.slider.setAttribute('aria-valuetext', tr('timeline.valuetext', { t: fmt(shown) }));
     this.el.classList.toggle('past', this.past);
     this.liveButton.hidden = !this.past;
     this.resumeButton.hidden = !this.past || !this.canControl;
     this.undoButton.hidden = this.forkedAt === null || !this.canControl;
-    if (this.forkedAt !== null) this.undoButton.textContent = `Undo going back to t = ${fmt(this.forkedAt)} s`;
+    if (this.forkedAt !== null) this.undoButton.textContent = tr('timeline.undo', { t: fmt(this.forkedAt) });
   }
 }

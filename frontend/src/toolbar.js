@@ -5,6 +5,7 @@
 
 import { Vector3 } from 'three';
 import { mustGet } from './dom.js';
+import { t } from './i18n.js';
 
 /** @param {string} id */
 const $ = (id) => mustGet(id, HTMLElement);
@@ -31,12 +32,16 @@ export class Toolbar {
     const { stage, plots, pad, actions } = d;
     const fit = () => this.fitCanvas();
     new ResizeObserver(fit).observe($('view'));
+    // on a phone the toolbar wraps into as many rows as its labels need (longer in German):
+    // what sits above it (timeline, caption, pad, energy) is placed by its height
+    new ResizeObserver(() => document.body.style.setProperty('--toolbar-h', `${$('toolbar').offsetHeight}px`)).observe($('toolbar'));
     fit();
     const togglePanel = () => {
       const narrow = window.matchMedia('(max-width: 900px)').matches;
       document.body.classList.toggle(narrow ? 'panel-open' : 'panel-closed');
       const open = document.body.classList.contains('panel-open');
-      $('sheet-handle').textContent = open ? 'Controls, presets ▾' : 'Controls, presets ▴';
+      $('sheet-handle').textContent = t(open ? 'sheet.close' : 'sheet.open');
+      $('sheet-handle').setAttribute('aria-expanded', String(open));
       fit();
     };
     /** @type {Record<string, () => void>} button id -> what it does */
@@ -64,7 +69,7 @@ export class Toolbar {
       'btn-shot': () => {
         const a = document.createElement('a');
         a.href = stage.screenshot();
-        a.download = `sixdof-${d.room}-t${d.time().toFixed(2)}.png`;
+        a.download = `sixdof-${d.room}-t${d.time().toFixed(2)}.png`; // a file name: not translated
         a.click();
       },
     };
@@ -133,7 +138,7 @@ export class Toolbar {
     for (const id of ['btn-pause', 'btn-step', 'btn-reset', 'btn-pad']) {
       const el = mustGet(id, HTMLButtonElement);
       el.disabled = watching;
-      el.title = watching ? 'Watching: the lecturer controls this room' : (el.dataset.title ?? el.title);
+      el.title = watching ? t('watch.title') : (el.dataset.title ?? el.title);
     }
     this.d.pad.setEnabled(!watching);
     this.d.timeline.setCanControl(!watching);

@@ -5,9 +5,11 @@ The page sends the file as it is (text/csv). Server-side, because the fit is sci
 least squares and the comparison is the headless runner's own simulation: the page would
 otherwise carry a second integrator and an optimiser. Before anything is parsed: the
 Origin is checked and the token (if the server has one) as for any change of a room, the
-body is read only up to GYRO_MAX_BYTES, and the client's computing budget must have time
-left; one fit runs at a time (a second waits for none: 429), in a worker thread so the
-rooms keep ticking. The reply's series are thinned to at most SERIES_POINTS points.
+body is read only up to GYRO_MAX_BYTES, and the client's address must have fitting time
+left (a budget of its own, GYRO_RATE s per s up to GYRO_BURST s, apart from the websocket's:
+a fit of a few seconds must not leave the page unable to apply it); one fit runs at a time
+(a second waits for none: 429), in a worker thread so the rooms keep ticking. The reply's
+series are thinned to at most SERIES_POINTS points.
 """
 
 from __future__ import annotations
@@ -36,7 +38,20 @@ GYRO_MAX_BYTES = 4 * 1024 * 1024
 #: Points per series in the reply.
 SERIES_POINTS = 2000
 
+#: Fitting time an address earns per second, and the most it can hold, s.
+GYRO_RATE = 0.1
+GYRO_BURST = 10.0
+
 _busy = threading.Lock()
+
+
+def _budgets(request: Request) -> Budgets:
+    """The app's fitting budgets, made with its first fit."""
+    state = request.app.state
+    budgets = getattr(state, "gyro_budgets", None)
+    if budgets is None:
+        budgets = state.gyro_budgets = Budgets(GYRO_RATE, GYRO_BURST)
+    return budgets
 
 
 def _thin(t: np.ndarray, w: np.ndarray) -> dict[str, Any]:
@@ -106,13 +121,12 @@ async def gyro(
         text = raw.decode("utf-8-sig")
     except UnicodeDecodeError:
         raise HTTPException(400, "the file: not UTF-8 text (a CSV export)") from None
-    budgets: Budgets = request.app.state.budgets
-    budget = budgets.of(request.client.host if request.client else "unknown")
+    budget = _budgets(request).of(request.client.host if request.client else "unknown")
     if budget.left() <= 0.0:
         wait = budget.wait_for(0.0)
         raise HTTPException(
             429,
-            f"gyro: your address has spent its computing budget; try again in {wait:.2g} s",
+            f"gyro: your address has used its fitting time; try again in {wait:.2g} s",
             headers={"Retry-After": str(max(1, round(wait)))},
         )
     if not _busy.acquire(blocking=False):
