@@ -10,6 +10,7 @@ import { ConeGeometry, Group, Mesh, MeshLambertMaterial, Quaternion, TorusGeomet
 import { Arrow } from './glyphs.js';
 import { TextLabel, magnitude, niceStep } from './labels.js';
 import { VIEW } from './protocol.gen.js';
+import { t } from './i18n.js';
 
 /** @typedef {import('./body.js').BodyView} BodyView */
 /** @typedef {import('./interp.js').BodySample} BodySample */
@@ -21,6 +22,8 @@ const MAX_LENGTH = 5; // × body extent
 const Z = new Vector3(0, 0, 1);
 /** @type {Record<import('./messages.gen.js').AppliedLoad['source'], string | undefined>} */
 const SOURCE_NAMES = { constant: 'F', push: 'push', spring: 'pull' };
+/** An element's force is labelled with its kind (elements.js draws the elements). */
+const KIND_NAMES = { pivot: t('elements.kind.pivot'), spring: t('elements.kind.spring'), damper: t('elements.kind.damper'), ground: t('elements.kind.ground'), load: t('elements.kind.load') };
 
 const arcGeometry = new TorusGeometry(1, 0.05, 8, 48, 1.5 * Math.PI);
 const arcHead = new ConeGeometry(0.14, 0.32, 16).translate(0, 0.16, 0);
@@ -91,6 +94,10 @@ export class FreeBodyDiagram {
     this.moment = new MomentArc(TEACH_COLOURS.moment);
     this.momentLabel = new TextLabel(TEACH_COLOURS.moment);
     this.group.add(this.moment, this.momentLabel);
+    /** @type {{specs: import('./elements.js').ElementSpec[], frames: import('./messages.gen.js').ElementFrame[] | null}} the scenario's elements and what each does in the frame drawn (elements.js sets them) */
+    this.elementInput = { specs: [], frames: null };
+    /** @type {ForceGlyph[]} one per element force drawn, made when first needed */
+    this.elementGlyphs = [];
     this.scale = 1; // N per m of arrow
     this.visible = false;
     // reused every frame
@@ -145,6 +152,7 @@ export class FreeBodyDiagram {
       s.net.add(s.v);
       this.place(glyph, s.origin, s.v, SOURCE_NAMES[load.source] ?? 'F', 'N', extent, radius, textHeight, labels);
     }
+    this.drawElements(spec?.Name, frame, view.cg, extent, radius, textHeight, labels);
     this.place(this.net, view.cg, s.net, 'net', 'N', extent, radius * 0.55, textHeight, labels);
     const M = s.v.fromArray(frame.Moment);
     const size = M.length();
@@ -158,6 +166,32 @@ export class FreeBodyDiagram {
       this.moment.visible = false;
       this.momentLabel.visible = false;
     }
+  }
+
+  /**
+   * Each element's force on the body `name` at its point (a spring between two bodies: minus
+   * its force at its other end on the other body), labelled with its kind, added to the net.
+   * @param {string | undefined} name @param {import('./messages.gen.js').BodyFrame} frame @param {Vector3} cg  drawn
+   * @param {number} extent @param {number} radius @param {number} textHeight @param {boolean} labels
+   */
+  drawElements(name, frame, cg, extent, radius, textHeight, labels) {
+    const s = this.scratch;
+    const { specs, frames } = this.elementInput;
+    let n = 0;
+    for (let k = 0; frames && k < specs.length; k++) {
+      const e = specs[k];
+      const other = e.kind === 'spring' && !Array.isArray(e.to) && e.to.body === name;
+      if (e.body !== name && !other) continue;
+      const f = frames[k];
+      // where it acts relative to the CG at the frame's state, turned onto the drawn pose
+      s.origin.fromArray(other ? f.other : f.point).sub(s.tip.fromArray(frame.CGPos)).applyQuaternion(s.qRel).add(cg);
+      s.v.fromArray(f.force).multiplyScalar(other ? -1 : 1);
+      s.net.add(s.v);
+      const glyph = (this.elementGlyphs[n] ??= new ForceGlyph(this.group, TEACH_COLOURS.force));
+      this.place(glyph, s.origin, s.v, KIND_NAMES[e.kind], 'N', extent, radius, textHeight, labels);
+      n++;
+    }
+    for (; n < this.elementGlyphs.length; n++) this.elementGlyphs[n].hide();
   }
 
   /**

@@ -34,6 +34,7 @@ import { quatFromWxyz } from './frames.js';
  * @property {number} t
  * @property {BodySample[]} bodies
  * @property {Posed<GhostBody>[] | null} [ghost]
+ * @property {import('./messages.gen.js').ElementFrame[] | null} [elements]  the nearest frame's (as each body's `frame`)
  */
 
 const LAG = 1.6; // frames behind the newest: absorbs jitter of about one frame
@@ -65,7 +66,7 @@ export class StateBuffer {
     /** @type {(frame: StateFrame) => void} called with the frame that broke the sequence */
     this.onDiscontinuity = () => {};
     /** @type {Sample} The sample `sample()` returns: refilled on every call (read it before the next). */
-    this.out = { gen: 0, t: 0, bodies: [], ghost: null };
+    this.out = { gen: 0, t: 0, bodies: [], ghost: null, elements: null };
   }
 
   clear() {
@@ -138,6 +139,7 @@ export class StateBuffer {
       o.quat.slerpQuaternions(a.quats[k], b.quats[k], s);
       o.frame = s < 0.5 ? a.bodies[k] : b.bodies[k];
     }
+    out.elements = (s < 0.5 ? a : b).elements ?? null;
     // the ghost run, interpolated the same way (only between two frames that both carry it)
     // (ghostQuats is there exactly when ghost is)
     if (b.ghost && a.ghost && a.ghostQuats && b.ghostQuats && a.ghost.bodies.length === b.ghost.bodies.length) {

@@ -17,6 +17,7 @@ import { nedToThree } from './frames.js';
  * @param {import('./plots.js').Plots} d.plots
  * @param {import('./hud.js').Hud} d.hud
  * @param {import('./clip.js').Clip} d.clip
+ * @param {import('./elements.js').ElementViews} d.elements
  * @param {() => import('./body.js').BodyView | null} d.selectedView
  * @param {() => number} d.selectedIndex
  * @param {() => void} d.resetView
@@ -51,6 +52,7 @@ export function startRenderLoop(d) {
       sample.bodies.forEach((b, k) => bodies.views.get(b.frame.Name ?? hello.scenario.bodies[k]?.Name)?.update(b, d.show));
       bodies.drawGhosts(sample.ghost ?? null, d.show);
       const v = d.selectedView();
+      d.elements.draw(bodies.views, sample.elements, v); // before the overlays: the FBD draws their forces
       if (v && session.pendingView !== null && sample.gen >= session.pendingView) {
         session.pendingView = null;
         d.resetView();
