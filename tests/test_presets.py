@@ -13,7 +13,8 @@ import pytest
 from sixdof.dynamics.quaternion import rotate
 from sixdof.headless import RunResult, run_scenario
 from sixdof.scenario import Scenario
-from sixdof.scenario.presets import DEFAULT_PRESET, PRESETS, Preset, preset_scenario
+from sixdof.scenario import presets as P
+from sixdof.scenario.presets import DEFAULT_PRESET, PRESETS, Preset, elliptic_k, preset_scenario
 
 ROOT = Path(__file__).resolve().parents[1]
 G = 9.81
@@ -28,7 +29,14 @@ NAMES = [
     "coriolis_full",
     "coriolis_fhsim",
     "offset_cg",
+    "compound_pendulum",
+    "heavy_top",
+    "gyroscope",
+    "two_masses_spring",
+    "bouncing_ball",
+    "spring_mount",
 ]
+WITH_ELEMENTS = NAMES[NAMES.index("compound_pendulum") :]
 
 
 def run(name: str, t_end: float | None = None, **changes: object) -> RunResult:
@@ -51,6 +59,7 @@ def test_names_default_and_settings() -> None:
         expected_model = "fhsim" if name == "coriolis_fhsim" else "full"
         assert all(b.model == expected_model for b in scenario.bodies)
         assert Scenario.model_validate_json(scenario.model_dump_json()) == scenario
+        assert bool(scenario.elements) == (name in WITH_ELEMENTS), name
     assert preset_scenario("hover") == PRESETS["hover"].scenario()
     with pytest.raises(KeyError, match="presets are"):
         preset_scenario("nope")
@@ -133,6 +142,8 @@ def test_symmetric_top_precesses_as_captioned() -> None:
     cone = np.degrees(np.arccos(axis @ unit_l))
     np.testing.assert_allclose(cone, cone[0], atol=1e-6)
     caption = PRESETS["symmetric_top"].caption
+    assert PRESETS["symmetric_top"].title.startswith("Free symmetric top")
+    assert "Weightless and held by nothing" in caption
     assert f"cone of {cone[0]:.0f}°" in caption
     period = float(re.search(r"once every ([\d.]+) s", caption).group(1))
     rate = np.linalg.norm(l_world[0]) / inertia[0]
@@ -176,3 +187,157 @@ def test_offset_cg_turns_about_its_cg() -> None:
     np.testing.assert_allclose(cg, np.outer(r.times, [0.0, 1.0, 0.0]) + cg[0], atol=1e-9)
     np.testing.assert_allclose(np.linalg.norm(x[:, 0:3] - cg, axis=1), 0.5, atol=1e-12)
     assert np.ptp(x[:, 0]) == pytest.approx(1.0, abs=1e-3)  # Pos swings ±0.5 m around the CG
+
+
+# -- bodies in a world: each preset does what its caption says ---------------------------
+
+
+def _number(caption: str, before: str, after: str = "") -> float:
+    """The number the caption writes between `before` and `after`."""
+    match = re.search(re.escape(before) + r"\s*([\d.]+)\s*" + re.escape(after), caption)
+    assert match, (before, caption)
+    return float(match.group(1))
+
+
+def _crossings(t: np.ndarray, y: np.ndarray, rising: bool = True) -> np.ndarray:
+    """Times where y crosses zero (rising or falling), linearly interpolated."""
+    a, b = (y[:-1] < 0) & (y[1:] >= 0), (y[:-1] > 0) & (y[1:] <= 0)
+    k = np.nonzero(a if rising else b)[0]
+    return t[k] - y[k] * (t[k + 1] - t[k]) / (y[k + 1] - y[k])
+
+
+def _world(x: np.ndarray, v: tuple[float, float, float]) -> np.ndarray:
+    """Body vector v in world axes along a run's states (the pivot holds R(q/|q|) a)."""
+    q = x[:, 3:7] / np.linalg.norm(x[:, 3:7], axis=1, keepdims=True)
+    return rotate(q, np.broadcast_to(np.asarray(v, dtype=float), (len(x), 3)))
+
+
+def test_elliptic_k() -> None:
+    assert elliptic_k(0.0) == pytest.approx(math.pi / 2, rel=1e-15)
+    assert elliptic_k(0.5) == pytest.approx(1.8540746773013719, rel=1e-14)  # K(1/2), tables
+    assert elliptic_k(0.9) == pytest.approx(2.5780921133481733, rel=1e-14)
+
+
+def test_compound_pendulum_swings_with_the_elliptic_period() -> None:
+    r = run("compound_pendulum", 4.0)
+    x = r.states[:, 0]
+    angle = 2.0 * np.arctan2(x[:, 4], x[:, 3])  # the swing about x
+    assert angle[0] == pytest.approx(1.0, abs=1e-12)
+    periods = np.diff(_crossings(r.times, angle, rising=False))
+    assert len(periods) == 2
+    np.testing.assert_allclose(periods, P.PEND_PERIOD, rtol=1e-5)  # measured 2e-7
+    (pivot,) = r.scenario.elements
+    held = x[:, 0:3] + _world(x, pivot.point)
+    np.testing.assert_allclose(held, 0.0, atol=1e-8)
+    caption = PRESETS["compound_pendulum"].caption
+    assert _number(caption, "= ", "s released") == pytest.approx(P.PEND_PERIOD, abs=6e-4)
+    assert _number(caption, "m g d)) =", "s for small") == pytest.approx(
+        2 * math.pi * math.sqrt(2 * (1.0 + 0.05**2) / (3 * G)), abs=6e-3
+    )  # a bar of length L, pivot at its end: I_o = m (L² + b²) / 3, d = L / 2
+    assert "0.67 m" in caption  # 2 L / 3 for a thin bar
+
+
+def test_heavy_top_precesses_near_the_gyroscopic_estimate_and_nods() -> None:
+    r = run("heavy_top", 8.0)
+    b = r.scenario.bodies[0]
+    x = r.states[:, 0]
+    np.testing.assert_allclose(x[:, 0:3], 0.0, atol=1e-12)  # the tip is Pos, held
+    np.testing.assert_allclose(x[:, 12], b.AngVel[2], rtol=1e-9)  # spin ω₃ is conserved
+    up = _world(x, (0.0, 0.0, -1.0))  # the axis, base to top
+    azimuth = np.unwrap(np.arctan2(up[:, 1], up[:, 0]))
+    rate = abs(np.polyfit(r.times, azimuth, 1)[0])
+    caption = PRESETS["heavy_top"].caption
+    estimate = _number(caption, "(I₃ ω₃) =", "rad/s")
+    i3 = b.Mass * b.InertiaRadi[2] ** 2
+    assert estimate == pytest.approx(b.Mass * G * -b.CGOffset[2] / (i3 * b.AngVel[2]), abs=0.006)
+    assert rate == pytest.approx(estimate, rel=0.03)  # measured 2.3 % above it
+    tilt = np.degrees(np.arccos(-up[:, 2]))
+    assert tilt.min() == pytest.approx(60.0, abs=1e-6)  # it only dips below its start
+    dip = _number(caption, "dipping about", "°")
+    assert np.ptp(tilt) == pytest.approx(dip, rel=0.1)  # measured 4.96°
+    nods = 1.0 / np.diff(_crossings(r.times, tilt - tilt.mean())).mean()
+    assert nods == pytest.approx(_number(caption, "and back", "times a second"), rel=0.08)
+
+
+def test_gyroscope_goes_round_level_at_m_g_l_over_i3_w3() -> None:
+    r = run("gyroscope", 4.0)
+    b = r.scenario.bodies[0]
+    x = r.states[:, 0]
+    (pivot,) = r.scenario.elements
+    np.testing.assert_allclose(x[:, 0:3] + _world(x, pivot.point), 0.0, atol=1e-8)
+    axle = _world(x, (0.0, 0.0, 1.0))
+    np.testing.assert_allclose(axle[:, 2], 0.0, atol=1e-6)  # stays level (measured 3e-7)
+    azimuth = np.unwrap(np.arctan2(axle[:, 1], axle[:, 0]))
+    i3 = b.Mass * b.InertiaRadi[2] ** 2
+    omega = b.Mass * G * -pivot.point[2] / (i3 * P.GYRO_SPIN)
+    np.testing.assert_allclose(-azimuth, omega * r.times, atol=1e-5)  # round, west of north
+    caption = PRESETS["gyroscope"].caption
+    assert _number(caption, "(I₃ ω₃) =", "rad/s") == pytest.approx(omega, abs=0.006)
+    assert _number(caption, "once every", "s") == pytest.approx(2 * math.pi / omega, abs=0.006)
+
+
+def test_two_masses_oscillate_in_the_normal_mode_with_zero_momentum() -> None:
+    r = run("two_masses_spring", 5.0)
+    (m1, m2) = (b.Mass for b in r.scenario.bodies)
+    x = r.states
+    gap = x[:, 1, 0] - x[:, 0, 0]
+    omega = math.sqrt(P.DUO_K * (m1 + m2) / (m1 * m2))
+    periods = np.diff(_crossings(r.times, gap - gap.mean()))
+    np.testing.assert_allclose(periods, 2 * math.pi / omega, rtol=1e-5)
+    momentum = m1 * rotate(x[:, 0, 3:7], x[:, 0, 7:10]) + m2 * rotate(x[:, 1, 3:7], x[:, 1, 7:10])
+    np.testing.assert_allclose(momentum, 0.0, atol=1e-9)
+    assert np.ptp(x[:, 0, 0]) == pytest.approx(m2 / m1 * np.ptp(x[:, 1, 0]), rel=1e-6)
+    caption = PRESETS["two_masses_spring"].caption
+    assert _number(caption, "m₁m₂)) =", "rad/s") == pytest.approx(omega, abs=0.006)
+    assert _number(caption, "period", "s") == pytest.approx(2 * math.pi / omega, abs=6e-4)
+    assert _number(caption, "would take", "s") == pytest.approx(
+        2 * math.pi * math.sqrt(m1 / P.DUO_K), abs=0.006
+    )
+
+
+def test_bouncing_ball_rebounds_to_e_squared_and_rolls_at_five_sevenths() -> None:
+    r = run("bouncing_ball", 6.0)
+    b = r.scenario.bodies[0]
+    x = r.states[:, 0]
+    radius = b.Size[0] / 2
+    height = -x[:, 2] - radius  # of its lowest point
+    apex = [k for k in range(1, len(height) - 1) if height[k - 1] < height[k] >= height[k + 1]]
+    e = r.scenario.elements[0].restitution
+    assert height[apex[0]] == pytest.approx(e**2 * height[0], rel=0.05)  # measured 0.4 %
+    assert height[apex[1]] / height[apex[0]] == pytest.approx(e**2, rel=0.05)
+    vel = rotate(x[:, 3:7], x[:, 7:10])
+    assert vel[-1, 0] == pytest.approx(5 / 7 * b.LocalVel[0], rel=0.02)  # measured 4e-6
+    assert x[-1, 11] * radius == pytest.approx(-vel[-1, 0], rel=0.02)  # rolling: v = ω r
+    assert abs(height[-1]) < 1e-3 and abs(vel[-1, 2]) < 1e-3  # at rest on the ground
+    caption = PRESETS["bouncing_ball"].caption
+    assert f"e² = {e**2:.2f}" in caption and f"{5 / 7 * b.LocalVel[0]:.3f} m/s" in caption
+
+
+def test_spring_mount_heave_and_pitch_periods_as_captioned() -> None:
+    def periods(r: RunResult, rest: float = 0.0) -> tuple[float, float]:
+        """Heave and pitch periods: zero crossings of z − rest and of the pitch angle."""
+        x = r.states[:, 0]
+        pitch = 2.0 * np.arctan2(x[:, 5], x[:, 3])
+        return (
+            float(np.diff(_crossings(r.times, x[:, 2] - rest)).mean()),
+            float(np.diff(_crossings(r.times, pitch)).mean()),
+        )
+
+    heave, pitch = periods(run("spring_mount", 6.0))
+    caption = PRESETS["spring_mount"].caption
+    assert heave == pytest.approx(P.MOUNT_HEAVE_PERIOD, rel=1e-4)
+    assert pitch == pytest.approx(P.MOUNT_PITCH_PERIOD, rel=1e-3)  # measured 2.4e-4
+    assert _number(caption, "√(1−ζ²)) =", "s and") == pytest.approx(heave, abs=6e-3)
+    assert _number(caption, "I_y) √(1−ζ²)) =", "s.") == pytest.approx(pitch, abs=6e-3)
+    # as the caption says: double the Mass, both grow by √2; widen InertiaRadi y, only pitch
+    scenario = PRESETS["spring_mount"].scenario()
+    heavy = scenario.model_copy(deep=True)
+    heavy.bodies[0].Mass *= 2  # hangs lower by m g / 2k, bobs and rocks about there
+    sag = scenario.bodies[0].Mass * G / (2 * P.MOUNT_K)
+    h2, p2 = periods(run_scenario(heavy, t_end=6.0), sag)
+    assert (h2 / heave, p2 / pitch) == pytest.approx((math.sqrt(2),) * 2, rel=0.01)
+    wide = scenario.model_copy(deep=True)
+    rx, ry, rz = wide.bodies[0].InertiaRadi
+    wide.bodies[0].InertiaRadi = (rx, 1.1 * ry, rz)  # more breaks the triangle inequality
+    h3, p3 = periods(run_scenario(wide, t_end=6.0))
+    assert (h3 / heave, p3 / pitch) == pytest.approx((1.0, 1.1), rel=0.01)

@@ -5,6 +5,11 @@ integrated with RK4 at h = 1 ms. Visuals: `Size` is the body's extent in metres
 along body x, y, z (the shipped meshes fit a unit box), and the inertia is
 that of the solid the mesh depicts, so what you see spins the way it looks
 like it should. Numbers in the captions are computed from the parameters.
+
+The first presets are free bodies; the later ones are bodies in a world, held,
+sprung or stopped by elements (DESIGN.md section 8): a preset's `elements` builds
+them beside its bodies. Lengths such as a pivot's distance from the CG are the
+drawn body's own (a bar pivoted at its end, a top on the centre of its base).
 """
 
 from __future__ import annotations
@@ -14,6 +19,13 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from ..dynamics.names import Model
+from .elements import (
+    BodyPoint,
+    ElementSpec,
+    GroundElement,
+    PivotElement,
+    SpringElement,
+)
 from .model import BodySpec, Integration, Scenario
 
 G = 9.81  # m/s², the default Gravity
@@ -23,7 +35,8 @@ G = 9.81  # m/s², the default Gravity
 class Preset:
     """A named scenario: `title` for menus, `caption` says what to watch, `question` asks
     the class to predict it first; `flip_axis` (0, 1, 2: body x, y, z) names the axis whose
-    AngVel component changes sign at each flip, for presets that count flips."""
+    AngVel component changes sign at each flip, for presets that count flips; `elements`
+    builds the pivots, springs and grounds that act on the bodies (none for a free body)."""
 
     name: str
     title: str
@@ -32,6 +45,7 @@ class Preset:
     t_end: float = 10.0  # s, the end of TOutput for headless runs
     question: str = ""
     flip_axis: int | None = None
+    elements: Callable[[], list[ElementSpec]] | None = None
 
     def scenario(self) -> Scenario:
         """A fresh, validated Scenario (rk4, h = 1 ms, output every 10 ms)."""
@@ -40,6 +54,7 @@ class Preset:
             caption=self.caption,
             bodies=self.build(),
             integration=Integration(method="rk4", stepsize=1e-3, TOutput=f"0:0.01:{self.t_end:g}"),
+            elements=self.elements() if self.elements is not None else [],
         )
 
 
@@ -65,6 +80,51 @@ def cylinder_radii(diameter: float, height: float) -> tuple[float, float, float]
     return (transverse, transverse, round(r / math.sqrt(2.0), 6))
 
 
+def elliptic_k(m: float) -> float:
+    """The complete elliptic integral of the first kind K(m) = ∫₀^{π/2} dφ / √(1 − m sin²φ)
+    (parameter m = k², 0 ≤ m < 1), from the arithmetic-geometric mean: π / (2 AGM(1, √(1 − m)))."""
+    a, b = 1.0, math.sqrt(1.0 - m)
+    while abs(a - b) > 1e-15 * a:
+        a, b = 0.5 * (a + b), math.sqrt(a * b)
+    return math.pi / (2.0 * a)
+
+
+Quat = tuple[float, float, float, float]
+Vec = tuple[float, float, float]
+
+
+def _turn(axis: int, angle: float) -> Quat:
+    """The quaternion of a turn by `angle` about body axis 0, 1 or 2 (x, y, z)."""
+    q = [math.cos(angle / 2.0), 0.0, 0.0, 0.0]
+    q[1 + axis] = math.sin(angle / 2.0)
+    return (q[0], q[1], q[2], q[3])
+
+
+def _rotate(q: Quat, v: Vec) -> Vec:
+    """R(q) v: body coordinates into global ones (DESIGN.md section 1)."""
+    w, x, y, z = q
+    r = (
+        (1 - 2 * (y * y + z * z), 2 * (x * y - w * z), 2 * (x * z + w * y)),
+        (2 * (x * y + w * z), 1 - 2 * (x * x + z * z), 2 * (y * z - w * x)),
+        (2 * (x * z - w * y), 2 * (y * z + w * x), 1 - 2 * (x * x + y * y)),
+    )
+    return (
+        r[0][0] * v[0] + r[0][1] * v[1] + r[0][2] * v[2],
+        r[1][0] * v[0] + r[1][1] * v[1] + r[1][2] * v[2],
+        r[2][0] * v[0] + r[2][1] * v[1] + r[2][2] * v[2],
+    )
+
+
+def _cross(a: Vec, b: Vec) -> Vec:
+    return (a[1] * b[2] - a[2] * b[1], a[2] * b[0] - a[0] * b[2], a[0] * b[1] - a[1] * b[0])
+
+
+def _held_at_origin(q: Quat, point: Vec) -> Vec:
+    """Pos that puts body point `point` at the world origin when the body is turned by q."""
+    p = _rotate(q, point)
+    return (-p[0] + 0.0, -p[1] + 0.0, -p[2] + 0.0)
+
+
 # -- the numbers the captions quote ---------------------------------------------------
 HOVER_MASS, HOVER_BOX = 2.0, (0.8, 0.5, 0.3)
 FALL_D = 0.5
@@ -76,6 +136,57 @@ TOP_D, TOP_H, TOP_SPIN, TOP_TILT = 1.0, 0.2, 2.0, 0.8
 SPIN_MASS, SPIN_BOX, SPIN_MOMENT = 2.0, (1.0, 0.4, 0.2), 0.2
 SHIP_RADII, SHIP_V, SHIP_W = (0.072, 0.26, 0.2629), 5.0, 2.0
 BAR_BOX, BAR_OFFSET, BAR_W = (1.0, 0.3, 0.3), 0.5, 2.0
+
+# Bodies in a world (elements).
+PEND_BAR, PEND_MASS, PEND_ANGLE = (0.05, 0.05, 1.0), 1.0, 1.0  # a 1 m bar released at 1 rad
+HEAVY_D, HEAVY_H, HEAVY_MASS, HEAVY_TILT, HEAVY_SPIN = 0.4, 0.2, 1.0, math.radians(60.0), 35.0
+GYRO_D, GYRO_H, GYRO_MASS, GYRO_AXLE, GYRO_SPIN = 0.4, 0.05, 1.0, 0.25, 60.0
+DUO_MASSES, DUO_D, DUO_K, DUO_REST, DUO_STRETCH = (1.0, 3.0), 0.24, 30.0, 0.6, 0.2
+BALL_D, BALL_MASS, BALL_DROP, BALL_V = 0.3, 0.5, 1.0, 1.0
+BALL_RESTITUTION, BALL_FRICTION = 0.8, 0.3
+MOUNT_BOX, MOUNT_MASS, MOUNT_K, MOUNT_C, MOUNT_HANG = (0.8, 0.3, 0.2), 4.0, 50.0, 1.0, 1.0
+MOUNT_DROP, MOUNT_PITCH = 0.1, 0.15  # initial heave (m, down) and pitch (rad)
+
+# compound pendulum: pivot at the bar's top end, d = L/2 from the CG
+_pend_d = PEND_BAR[2] / 2.0
+_pend_io = PEND_MASS * (box_radii(*PEND_BAR)[0] ** 2 + _pend_d**2)  # about the pivot's x axis
+_pend_scale = math.sqrt(_pend_io / (PEND_MASS * G * _pend_d))
+PEND_SMALL_PERIOD = 2.0 * math.pi * _pend_scale
+PEND_PERIOD = 4.0 * elliptic_k(math.sin(PEND_ANGLE / 2.0) ** 2) * _pend_scale
+PEND_LENGTH = _pend_io / (PEND_MASS * _pend_d)  # the simple pendulum that swings alike
+
+# heavy top: a thick disc on the centre of its base, d = H/2 below the CG
+_heavy_r = cylinder_radii(HEAVY_D, HEAVY_H)
+_heavy_d = HEAVY_H / 2.0
+_heavy_i3 = HEAVY_MASS * _heavy_r[2] ** 2
+_heavy_i1 = HEAVY_MASS * (_heavy_r[0] ** 2 + _heavy_d**2)  # about the tip
+_heavy_mgd = HEAVY_MASS * G * _heavy_d  # the gravity moment's size at 90° tilt
+HEAVY_PRECESSION = _heavy_mgd / (_heavy_i3 * HEAVY_SPIN)  # Ω ≈ m g d / (I₃ ω₃)
+HEAVY_NUTATION = _heavy_i3 * HEAVY_SPIN / _heavy_i1  # rad/s, the fast top's nodding
+#: the axis's dip below its starting tilt at the bottom of each nod (fast-top estimate), rad
+HEAVY_DIP = 2.0 * _heavy_i1 * _heavy_mgd * math.sin(HEAVY_TILT) / (_heavy_i3 * HEAVY_SPIN) ** 2
+
+# gyroscope: a wheel at the end of a light axle, held at the axle's far end, axle level
+_gyro_r = cylinder_radii(GYRO_D, GYRO_H)
+_gyro_i3 = GYRO_MASS * _gyro_r[2] ** 2
+GYRO_PRECESSION = GYRO_MASS * G * GYRO_AXLE / (_gyro_i3 * GYRO_SPIN)  # exact for a level axle
+
+# two masses on a spring
+_duo_m1, _duo_m2 = DUO_MASSES
+DUO_OMEGA = math.sqrt(DUO_K * (_duo_m1 + _duo_m2) / (_duo_m1 * _duo_m2))
+DUO_ALONE = 2.0 * math.pi * math.sqrt(_duo_m1 / DUO_K)  # the light ball on the spring alone
+_duo_diameters = (DUO_D, round(DUO_D * (_duo_m2 / _duo_m1) ** (1.0 / 3.0), 6))  # same density
+
+# damped spring mount: two springs at the box's end faces, hanging from above
+_mount_l = MOUNT_BOX[0] / 2.0
+_mount_iy = MOUNT_MASS * box_radii(*MOUNT_BOX)[1] ** 2
+MOUNT_REST = round(MOUNT_HANG - MOUNT_MASS * G / (2.0 * MOUNT_K), 9)  # at rest at Pos = 0
+_mount_wh = math.sqrt(2.0 * MOUNT_K / MOUNT_MASS)
+_mount_zh = 2.0 * MOUNT_C / (2.0 * math.sqrt(2.0 * MOUNT_K * MOUNT_MASS))
+_mount_wp = math.sqrt(2.0 * MOUNT_K * _mount_l**2 / _mount_iy)
+_mount_zp = 2.0 * MOUNT_C * _mount_l**2 / (2.0 * _mount_iy * _mount_wp)
+MOUNT_HEAVE_PERIOD = 2.0 * math.pi / (_mount_wh * math.sqrt(1.0 - _mount_zh**2))
+MOUNT_PITCH_PERIOD = 2.0 * math.pi / (_mount_wp * math.sqrt(1.0 - _mount_zp**2))
 
 _top_r = cylinder_radii(TOP_D, TOP_H)
 _top_l = (_top_r[0] ** 2 * TOP_TILT, _top_r[2] ** 2 * TOP_SPIN)  # L in body axes (x, z), m = 1
@@ -217,6 +328,186 @@ def _offset_cg() -> list[BodySpec]:
     ]
 
 
+_pend_q = _turn(0, PEND_ANGLE)
+_pend_point: Vec = (0.0, 0.0, -_pend_d)  # the bar's top end (body z points down the bar)
+
+
+def _pendulum() -> list[BodySpec]:
+    return [
+        BodySpec(
+            Name="Bar",
+            Mass=PEND_MASS,
+            InertiaRadi=box_radii(*PEND_BAR),
+            model="full",
+            Pos=_held_at_origin(_pend_q, _pend_point),
+            Quater=_pend_q,
+            Mesh="box",
+            Size=PEND_BAR,
+            Material="Simple/Brown",
+        )
+    ]
+
+
+def _pendulum_elements() -> list[ElementSpec]:
+    return [PivotElement(kind="pivot", body="Bar", point=_pend_point)]
+
+
+def _heavy_top() -> list[BodySpec]:
+    # Pos is the tip (the centre of the base, below the CG): CGOffset points up to the CG.
+    return [
+        BodySpec(
+            Name="Top",
+            Mass=HEAVY_MASS,
+            InertiaRadi=_heavy_r,
+            CGOffset=(0.0, 0.0, -_heavy_d),
+            model="full",
+            Quater=_turn(0, HEAVY_TILT),
+            AngVel=(0.0, 0.0, HEAVY_SPIN),
+            Mesh="cylinder",
+            Size=(HEAVY_D, HEAVY_D, HEAVY_H),
+            Material="Simple/Red",
+        )
+    ]
+
+
+def _heavy_top_elements() -> list[ElementSpec]:
+    return [PivotElement(kind="pivot", body="Top", point=(0.0, 0.0, 0.0))]
+
+
+# The wheel's axis is body z, turned to point north; the axle's free end is held.
+_gyro_q = _turn(1, math.pi / 2.0)
+_gyro_point: Vec = (0.0, 0.0, -GYRO_AXLE)
+# Started with its steady precession: Ω about the world's up (−z) axis, spin ω₃ about z.
+_gyro_w = _rotate((_gyro_q[0], -_gyro_q[1], -_gyro_q[2], -_gyro_q[3]), (0.0, 0.0, -GYRO_PRECESSION))
+_gyro_angvel: Vec = (_gyro_w[0] + 0.0, _gyro_w[1] + 0.0, _gyro_w[2] + GYRO_SPIN)
+
+
+def _gyroscope() -> list[BodySpec]:
+    return [
+        BodySpec(
+            Name="Wheel",
+            Mass=GYRO_MASS,
+            InertiaRadi=_gyro_r,
+            model="full",
+            Pos=_held_at_origin(_gyro_q, _gyro_point),
+            Quater=_gyro_q,
+            LocalVel=_cross(_gyro_point, _gyro_angvel),  # the held point at rest
+            AngVel=_gyro_angvel,
+            Mesh="cylinder",
+            Size=(GYRO_D, GYRO_D, GYRO_H),
+            Material="Simple/Metal",
+        )
+    ]
+
+
+def _gyroscope_elements() -> list[ElementSpec]:
+    return [PivotElement(kind="pivot", body="Wheel", point=_gyro_point)]
+
+
+_duo_gap = DUO_REST + DUO_STRETCH + (_duo_diameters[0] + _duo_diameters[1]) / 2.0  # centres
+_duo_x = (
+    round(-_duo_m2 * _duo_gap / (_duo_m1 + _duo_m2), 9),
+    round(_duo_m1 * _duo_gap / (_duo_m1 + _duo_m2), 9),
+)  # the CG at the origin
+
+
+def _two_masses() -> list[BodySpec]:
+    return [
+        BodySpec(
+            Name=name,
+            Mass=mass,
+            InertiaRadi=sphere_radii(d),
+            model="full",
+            Gravity=0.0,
+            Pos=(x, 0.0, 0.0),
+            Mesh="sphere",
+            Size=(d, d, d),
+            Material=material,
+        )
+        for name, mass, d, x, material in zip(
+            ("Light", "Heavy"),
+            DUO_MASSES,
+            _duo_diameters,
+            _duo_x,
+            ("Simple/Yellow", "Simple/Blue"),
+            strict=True,
+        )
+    ]
+
+
+def _two_masses_elements() -> list[ElementSpec]:
+    # from the light ball's side facing the heavy one to the heavy ball's facing side
+    return [
+        SpringElement(
+            kind="spring",
+            body="Light",
+            point=(_duo_diameters[0] / 2.0, 0.0, 0.0),
+            to=BodyPoint(body="Heavy", point=(-_duo_diameters[1] / 2.0, 0.0, 0.0)),
+            stiffness=DUO_K,
+            rest_length=DUO_REST,
+        )
+    ]
+
+
+def _ball() -> list[BodySpec]:
+    return [
+        BodySpec(
+            Name="Ball",
+            Mass=BALL_MASS,
+            InertiaRadi=sphere_radii(BALL_D),
+            model="full",
+            Pos=(0.0, 0.0, -(BALL_DROP + BALL_D / 2.0)),  # its lowest point BALL_DROP up
+            LocalVel=(BALL_V, 0.0, 0.0),
+            Mesh="sphere",
+            Size=(BALL_D,) * 3,
+            Material="Simple/Orange",
+        )
+    ]
+
+
+def _ball_elements() -> list[ElementSpec]:
+    return [
+        GroundElement(
+            kind="ground",
+            body="Ball",
+            height=0.0,
+            restitution=BALL_RESTITUTION,
+            friction=BALL_FRICTION,
+        )
+    ]
+
+
+def _mount() -> list[BodySpec]:
+    return [
+        BodySpec(
+            Name="Box",
+            Mass=MOUNT_MASS,
+            InertiaRadi=box_radii(*MOUNT_BOX),
+            model="full",
+            Pos=(0.0, 0.0, MOUNT_DROP),
+            Quater=_turn(1, MOUNT_PITCH),
+            Mesh="box",
+            Size=MOUNT_BOX,
+            Material="Simple/Grey",
+        )
+    ]
+
+
+def _mount_elements() -> list[ElementSpec]:
+    return [
+        SpringElement(
+            kind="spring",
+            body="Box",
+            point=(side * _mount_l, 0.0, 0.0),
+            to=(side * _mount_l, 0.0, -MOUNT_HANG),
+            stiffness=MOUNT_K,
+            damping=MOUNT_C,
+            rest_length=MOUNT_REST,
+        )
+        for side in (-1.0, 1.0)
+    ]
+
+
 _PRESET_LIST = [
     Preset(
         "hover",
@@ -270,9 +561,9 @@ _PRESET_LIST = [
     ),
     Preset(
         "symmetric_top",
-        "Symmetric top: precession",
-        "The disc spins about its axis, tilted from its angular momentum. With no "
-        "torque the angular momentum stays fixed and the axis sweeps a cone of "
+        "Free symmetric top: torque-free precession",
+        "Weightless and held by nothing, the disc spins about its axis, tilted from its angular "
+        "momentum. With no torque the angular momentum stays fixed and the axis sweeps a cone of "
         f"{math.degrees(math.atan2(*_top_l)):.0f}° around it, once every "
         f"{2 * math.pi / _top_rate:.2f} s (rate |L|/I⊥ = {_top_rate:.2f} rad/s).",
         _symmetric_top,
@@ -328,6 +619,98 @@ _PRESET_LIST = [
         question=(
             "The bar is spun about its end. Which point of the bar will move in a straight line?"
         ),
+    ),
+    Preset(
+        "compound_pendulum",
+        "Compound pendulum",
+        f"The {PEND_BAR[2]:g} m bar swings about a pivot at its top end like a simple pendulum "
+        f"of length I_o/(m d) = {PEND_LENGTH:.2f} m, not {PEND_BAR[2]:g} m: period "
+        f"2π √(I_o/(m g d)) = {PEND_SMALL_PERIOD:.2f} s for small swings, and "
+        f"4 K(sin²(θ₀/2)) √(I_o/(m g d)) = {PEND_PERIOD:.3f} s released at θ₀ = "
+        f"{math.degrees(PEND_ANGLE):.0f}°.",
+        _pendulum,
+        question=(
+            f"A {PEND_BAR[2]:g} m bar and a ball on a {PEND_BAR[2]:g} m string are released "
+            "side by side: which one swings back first?"
+        ),
+        elements=_pendulum_elements,
+    ),
+    Preset(
+        "heavy_top",
+        "Heavy symmetric top: precession and nutation",
+        f"Spun at ω₃ = {HEAVY_SPIN:g} rad/s on the centre of its base, tilted "
+        f"{math.degrees(HEAVY_TILT):.0f}°, the top does not fall: gravity turns its axis round "
+        f"the vertical at Ω ≈ m g d / (I₃ ω₃) = {HEAVY_PRECESSION:.2f} rad/s (once every "
+        f"{2 * math.pi / HEAVY_PRECESSION:.1f} s). Released with no precession to start "
+        f"with, it also nods (nutation), its axis dipping about {math.degrees(HEAVY_DIP):.0f}° "
+        f"and back {HEAVY_NUTATION / (2 * math.pi):.1f} times a second.",
+        _heavy_top,
+        question=(
+            "The spinning top stands tilted on its point, and gravity pulls it over: will it "
+            "fall, and if not, what will its axis do?"
+        ),
+        elements=_heavy_top_elements,
+    ),
+    Preset(
+        "gyroscope",
+        "Gyroscope held at one end of its axle",
+        f"The wheel spins at {GYRO_SPIN:g} rad/s on a light {GYRO_AXLE:g} m axle held only at "
+        "its far end, level: instead of dropping, the axle swings round the vertical at "
+        f"Ω = m g ℓ / (I₃ ω₃) = {GYRO_PRECESSION:.2f} rad/s, once every "
+        f"{2 * math.pi / GYRO_PRECESSION:.2f} s, and stays level. Halve the spin and it goes "
+        "round twice as fast.",
+        _gyroscope,
+        question=(
+            "The spinning wheel is held only at one end of its axle. What will the free end do: "
+            "drop, stay, or something else?"
+        ),
+        elements=_gyroscope_elements,
+    ),
+    Preset(
+        "two_masses_spring",
+        "Two masses on a spring: normal modes",
+        f"Weightless, a {_duo_m1:g} kg and a {_duo_m2:g} kg ball on a spring (k = {DUO_K:g} N/m) "
+        f"oscillate in opposition at ω = √(k(m₁+m₂)/(m₁m₂)) = {DUO_OMEGA:.2f} rad/s, period "
+        f"{2 * math.pi / DUO_OMEGA:.3f} s, the light one moving {_duo_m2 / _duo_m1:g} times as far "
+        f"while their CG stays put (the other mode, both moving together, has frequency 0). "
+        f"The light ball alone on the spring tied to a wall would take {DUO_ALONE:.2f} s.",
+        _two_masses,
+        5.0,
+        question=(
+            "Stretched and let go: which ball moves more, and is the swing quicker or slower than "
+            "the light ball's alone on the spring tied to a wall?"
+        ),
+        elements=_two_masses_elements,
+    ),
+    Preset(
+        "bouncing_ball",
+        "Ball bouncing and rolling on the ground",
+        f"Dropped from {BALL_DROP:g} m while moving at {BALL_V:g} m/s, the ball rebounds to "
+        f"e² = {BALL_RESTITUTION**2:.2f} of its height each bounce (restitution e = "
+        f"{BALL_RESTITUTION:g}), and friction (μ = {BALL_FRICTION:g}) sets it spinning until it "
+        f"rolls without slipping at 5/7 of its speed, {5 * BALL_V / 7:.3f} m/s.",
+        _ball,
+        6.0,
+        question=(
+            "The ball is dropped while moving sideways, without spin. How high is its next "
+            "bounce, and how fast will it roll in the end?"
+        ),
+        elements=_ball_elements,
+    ),
+    Preset(
+        "spring_mount",
+        "Damped spring mount: mass, inertia and period",
+        f"Two damped springs (k = {MOUNT_K:g} N/m, c = {MOUNT_C:g} N·s/m each, "
+        f"{2 * _mount_l:g} m apart) hold the {MOUNT_MASS:g} kg box: it bobs with period "
+        f"2π/(√(2k/m) √(1−ζ²)) = {MOUNT_HEAVE_PERIOD:.2f} s and rocks with "
+        f"2π/(√(2kℓ²/I_y) √(1−ζ²)) = {MOUNT_PITCH_PERIOD:.2f} s. Double the Mass and both periods "
+        "grow by √2; raise InertiaRadi y and only the rocking slows.",
+        _mount,
+        question=(
+            "Make the box twice as heavy: will it bob faster, slower, or the same? And if only "
+            "its inertia grows?"
+        ),
+        elements=_mount_elements,
     ),
 ]
 
