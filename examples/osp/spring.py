@@ -12,6 +12,10 @@ SimObject whose output is wired to the body's Force port.
 
 from pythonfmu import Fmi2Causality, Fmi2Slave, Fmi2Variability, Real
 
+# pythonfmu 0.7's binary releases a reference to this module's namespace it does not own when
+# it instantiates the FMU: this one pays for it (docs/fmu.md).
+_NAMESPACE = globals()
+
 
 class Spring(Fmi2Slave):
     author = "sixdof"

@@ -21,6 +21,10 @@ SCRIPT = '''"""A sixdof scenario as an FMU (made by `sixdof fmu`); needs sixdof 
 
 from sixdof.fmu.slave import ScenarioSlave
 
+# pythonfmu 0.7's binary releases one reference to this module's namespace that it does not
+# own each time it instantiates the FMU; this one pays for it (sixdof/fmu/slave.py).
+_NAMESPACE = globals()
+
 
 class {name}(ScenarioSlave):
     """The scenario in resources/{resource}."""

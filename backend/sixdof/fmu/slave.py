@@ -24,12 +24,6 @@ from .body import ScenarioModel, Variable
 #: The scenario's file inside the FMU's resources folder.
 SCENARIO_RESOURCE = "scenario.json"
 
-#: The FMU scripts' modules and their namespaces, held for the life of the process:
-#: pythonfmu 0.7's binary releases a reference to the script module's namespace it does not
-#: own, which leaves `sys.modules[script]` an empty `<module '?'>` and fails the next
-#: instantiation in the same process ("module has no attribute …"), or corrupts memory.
-_HELD: list[object] = []
-
 _CAUSALITY = {
     "input": (Fmi2Causality.input, Fmi2Variability.continuous),
     "output": (Fmi2Causality.output, Fmi2Variability.continuous),
@@ -103,12 +97,14 @@ class ScenarioSlave(Fmi2Slave):
 
 
 def _release_script_module(name: str) -> None:
-    """Hold the FMU script's module (and its namespace) for good, and take it out of
-    `sys.modules`, so that the next instance, of this FMU or of another with the same
-    model identifier, imports its own script from its own resources (see `_HELD`)."""
-    module = sys.modules.get(name)
-    if module is None or not name.startswith("sixdof_"):
-        return
-    _HELD.append(module)
-    _HELD.append(vars(module))
-    del sys.modules[name]
+    """Take the FMU's script module out of `sys.modules`, so that the next instance (of this
+    FMU or of another with the same model identifier) imports the script afresh.
+
+    pythonfmu 0.7's binary, at each instantiation, imports the script module, runs it once
+    more and then releases a reference to the module's namespace that it does not own. The
+    script holds one reference to its own namespace (`_NAMESPACE = globals()`, build.SCRIPT),
+    which pays for one such release: one instantiation per import. Left in `sys.modules`, a
+    second instance would release the namespace again, leaving an empty `<module '?'>` ("module
+    has no attribute …") or a corrupted heap at exit."""
+    if name.startswith("sixdof_") and name in sys.modules:
+        del sys.modules[name]
