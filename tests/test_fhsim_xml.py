@@ -276,7 +276,14 @@ BAD_FILES = [
         10,
         "<Connection>",
         "B.Force",
-        "port-to-port connections are not supported",
+        "'Other' is not an element; a body's Force takes an element's output",
+    ),
+    (
+        body_xml(initial='B.Pos="Other.Pos"'),
+        11,
+        "<InitialCondition>",
+        "B.Pos",
+        "'Other.Pos' is a port; only a body's Force and Moment in a <Connection>",
     ),
     (body_xml(connection='B.Moment="1,2"'), 10, "<Connection>", "B.Moment", "expected 3"),
     (body_xml(connection='B.Force="1e7,0,2e7"'), 10, "<Connection>", "B.Force", "1e+07] N"),
@@ -446,3 +453,263 @@ def test_bad_json_is_located(
     err = info.value
     assert (err.path, err.line, err.element, err.attribute) == ("s.json", line, element, attribute)
     assert reason in err.reason and str(err).startswith(f"s.json:{line}: ")
+
+
+# -- elements: SimObjects of the library sixdof, wired by Connections ---------------------
+
+
+def _world_scenario() -> Scenario:
+    """Two bodies and every kind of element, each field away from its default."""
+    return Scenario.model_validate(
+        {
+            "name": "world",
+            "bodies": [
+                {"Name": "A", "Mass": 2.0, "InertiaRadi": [0.3, 0.3, 0.3], "Pos": [0, 0, -1]},
+                {
+                    "Name": "Spring1",
+                    "Mass": 1.5,
+                    "InertiaRadi": [0.2, 0.2, 0.2],
+                    "Pos": [1, 0, -1],
+                },  # a body with an element's usual name
+            ],
+            "elements": [
+                {"kind": "pivot", "body": "A", "point": [0, 0, -0.5], "at": [0.1, 0.2, -1.3]},
+                {
+                    "kind": "spring",
+                    "body": "A",
+                    "point": [0.1, 0, 0],
+                    "to": [1, 2, -3],
+                    "stiffness": 12.5,
+                    "damping": 0.25,
+                    "rest_length": 0.75,
+                },
+                {
+                    "kind": "spring",
+                    "body": "A",
+                    "to": {"body": "Spring1", "point": [-0.1, 0, 0]},
+                    "stiffness": 40,
+                },
+                {"kind": "spring", "body": "Spring1", "to": {"body": "A"}, "stiffness": 1 / 3},
+                {
+                    "kind": "damper",
+                    "body": "Spring1",
+                    "linear": [1, 2, 3, 4, 5, 6],
+                    "quadratic": [0.1, 0.2, 0.3, 0.4, 0.5, 0.6],
+                },
+                {
+                    "kind": "ground",
+                    "body": "A",
+                    "height": 0.5,
+                    "restitution": 0.7,
+                    "friction": 0.4,
+                    "stiffness": 1e5,
+                },
+                {"kind": "ground", "body": "Spring1"},
+                {
+                    "kind": "load",
+                    "body": "A",
+                    "force": [1, 2, 3],
+                    "moment": [0, 0, 0.5],
+                    "frame": "body",
+                    "point": [0.2, 0, 0],
+                    "signal": "sine",
+                    "start": 0.5,
+                    "amplitude": 2,
+                    "frequency": 1.5,
+                    "phase": -0.3,
+                },
+                {
+                    "kind": "load",
+                    "body": "Spring1",
+                    "force": [0, 0, -1],
+                    "signal": "table",
+                    "table": [[0, 0], [0.5, 1e-3], [2, -2.5]],
+                },
+            ],
+        }
+    )
+
+
+def test_every_element_kind_round_trips_through_xml() -> None:
+    scenario = _world_scenario()
+    assert {e.kind for e in scenario.elements} == {"pivot", "spring", "damper", "ground", "load"}
+    text = scenario_to_xml(scenario)
+    assert '<Lib LibName="sixdof" SimObject="Element/Spring" Name="Spring2"' in text
+    assert (
+        '<Connection A.Force="Spring3.Force" A.Moment="Spring3.Moment" '
+        'Spring1.Force="Spring3.ForceB" Spring1.Moment="Spring3.MomentB" />' in text
+    )
+    assert 'Table="0,0; 0.5,0.001; 2,-2.5"' in text and "At=" in text
+    again = scenario_from_xml(text)
+    assert again == scenario
+    assert scenario_to_xml(again) == text
+
+
+def test_convert_json_to_xml_to_json_gives_the_same_scenario(tmp_path: Path) -> None:
+    from sixdof.cli import main
+
+    scenario = _world_scenario()
+    (tmp_path / "w.json").write_text(scenario.model_dump_json(indent=1))
+    assert main(["convert", str(tmp_path / "w.json"), str(tmp_path / "w.xml")]) == 0
+    assert main(["convert", str(tmp_path / "w.xml"), str(tmp_path / "back.json")]) == 0
+    assert load_scenario_file(tmp_path / "back.json") == scenario
+    assert load_scenario_file(tmp_path / "w.xml") == scenario
+
+
+WORLD_XML = """\
+<Contents Name="hand written">
+  <OBJECTS>
+    <Lib LibName="fhsim_base" SimObject="Body/6DBody" Name="Bob" Mass="2" InertiaRadi="0.1,0.1,0.1"
+         Coriolis="1"/>
+    <Lib LibName="sixdof" SimObject="Element/Pivot" Name="Hinge" Point="0,0,-1"/>
+    <Lib LibName="sixdof" SimObject="Element/Load" Name="Push" Force="0,3,0" Signal="step"
+         Start="1" Csv="push.csv"/>
+  </OBJECTS>
+  <INTERCONNECTIONS>
+    <Connection Bob.Force="0,1,0"/>
+    <Connection Bob.Force="Hinge.Force" Bob.Moment="Hinge.Moment"/>
+    <Connection Bob.Moment="Push.Moment"/>
+    <Connection Bob.Force="Push.Force"/>
+  </INTERCONNECTIONS>
+</Contents>
+"""
+
+
+def test_hand_written_wiring_and_a_table_file_next_to_the_input(tmp_path: Path) -> None:
+    (tmp_path / "push.csv").write_text("t,value\n0,0\n1,1\n2,0.5\n")
+    (tmp_path / "w.xml").write_text(WORLD_XML)
+    scenario = read_fhsim_xml(tmp_path / "w.xml")
+    pivot, load = scenario.elements
+    assert (pivot.kind, pivot.body, pivot.point, pivot.at) == ("pivot", "Bob", (0, 0, -1), None)
+    assert (load.kind, load.body, load.force, load.signal) == ("load", "Bob", (0, 3, 0), "step")
+    assert load.table == [(0, 0), (1, 1), (2, 0.5)] and load.start == 1
+    assert scenario.bodies[0].Force == (0, 1, 0)  # the constant input beside the elements
+    assert load_scenario_file(tmp_path / "w.xml") == scenario
+    # the table is written inline, so the XML reads back anywhere
+    assert scenario_from_xml(scenario_to_xml(scenario)) == scenario
+    with pytest.raises(ScenarioFileError) as info:  # text without a file: no folder
+        scenario_from_xml(WORLD_XML)
+    err = info.value
+    assert (err.line, err.attribute) == (7, "Csv") and "next to an input file" in err.reason
+    (tmp_path / "push.csv").write_text("t,value\n0,0\n1,x\n")
+    with pytest.raises(ScenarioFileError, match=r"push\.csv:3: expected two numbers"):
+        read_fhsim_xml(tmp_path / "w.xml")
+
+
+def element_xml(lib: str, wires: str = 'B.Force="E1.Force" B.Moment="E1.Moment"',
+                engine: str = "") -> str:  # fmt: skip
+    """Bodies B and C and one element E1: its Lib on line 5, `lib` (with its SimObject)
+    on line 6, the Connection on line 8, the Engine on line 9."""
+    return (
+        "<Contents>\n"
+        "  <OBJECTS>\n"
+        '    <Lib LibName="fhsim_base" SimObject="Body/6DBody" Name="B" Mass="2" '
+        'InertiaRadi="0.5,0.6,0.7"/>\n'
+        '    <Lib LibName="fhsim_base" SimObject="Body/6DBody" Name="C" Mass="1" '
+        'InertiaRadi="0.5,0.6,0.7" Coriolis="1"/>\n'
+        '    <Lib LibName="sixdof" Name="E1"\n'
+        f"         {lib}/>\n"
+        "  </OBJECTS>\n"
+        f"  <INTERCONNECTIONS><Connection {wires}/></INTERCONNECTIONS>\n"
+        f"  <INTEGRATION><Engine {engine}/></INTEGRATION>\n"
+        "</Contents>\n"
+    )
+
+
+GROUND = 'SimObject="Element/Ground"'
+SPRING = 'SimObject="Element/Spring"'
+LOAD = 'SimObject="Element/Load"'
+TWO = 'B.Force="E1.Force" B.Moment="E1.Moment" C.Force="E1.ForceB" C.Moment="E1.MomentB"'
+
+#: (file text, line, element, attribute, words the reason must contain)
+BAD_ELEMENTS = [
+    (element_xml(f'{GROUND} Restitution="2"'), 6, '<Lib Name="E1">', "Restitution",
+     "must be in [0, 1], got 2"),
+    (element_xml(f'{GROUND} Friction="-0.1"'), 6, '<Lib Name="E1">', "Friction", "[0, 2]"),
+    (element_xml(f'{GROUND} Height="1,2"'), 6, '<Lib Name="E1">', "Height", "expected a number"),
+    (element_xml(f'{SPRING} Stiffness="-1"'), 6, '<Lib Name="E1">', "Stiffness",
+     "must be in [0, 1e+09] N/m, got -1"),
+    (element_xml(f'{SPRING} RestLength="nan"'), 6, '<Lib Name="E1">', "RestLength",
+     "not a finite number"),
+    (element_xml('SimObject="Element/Damper" Linear="1,2,3"'), 6, '<Lib Name="E1">', "Linear",
+     "expected 6 comma-separated numbers, got 3"),
+    (element_xml('SimObject="Element/Pivot" Point="0,x,0"'), 6, '<Lib Name="E1">', "Point",
+     "'x' is not a number"),
+    (element_xml(f'{LOAD} Signal="square"'), 6, '<Lib Name="E1">', "Signal",
+     "'constant', 'step', 'sine' or 'table'"),
+    (element_xml(f'{LOAD} Frame="local"'), 6, '<Lib Name="E1">', "Frame", "'global' or 'body'"),
+    (element_xml(f'{LOAD} Table="0,1; 0,2"'), 6, '<Lib Name="E1">', "Table",
+     "times must increase"),
+    (element_xml(f'{LOAD} Table="0,1; 1"'), 6, '<Lib Name="E1">', "Table",
+     "row 1: expected two numbers"),
+    (element_xml(f'{LOAD} Table="0,1" Csv="x.csv"'), 6, '<Lib Name="E1">', "Csv",
+     "Table gives the table already"),
+    (element_xml('SimObject="Element/Rope"'), 6, '<Lib Name="E1">', "SimObject",
+     "unknown SimObject 'Element/Rope'; expected 'Body/6DBody' (a body) or an element"),
+    (element_xml(GROUND, wires='B.Force="0,0,1"'), 5, '<Lib Name="E1">', None,
+     'not connected: wire its outputs to the body it acts on, e.g. <Connection B.Force="E1.Force"'),
+    (element_xml(GROUND, wires='B.Force="E1.Force"'), 8, "<Connection>", "B.Force",
+     "E1.Moment is not wired"),
+    (element_xml(GROUND, wires='B.Force="E1.Force" C.Moment="E1.Moment"'), 8, "<Connection>",
+     "C.Moment", "E1.Force drives 'B' but E1.Moment drives 'C'"),
+    (element_xml(GROUND, wires='B.Force="E1.Push" B.Moment="E1.Moment"'), 8, "<Connection>",
+     "B.Force", "'Push' is not an output port of Element/Ground 'E1'; expected one of Force"),
+    (element_xml(GROUND, wires=TWO), 8, "<Connection>", "C.Force",
+     "'ForceB' is not an output port of Element/Ground"),
+    (element_xml(GROUND, wires='B.Force="E1.Moment"'), 8, "<Connection>", "B.Force",
+     "E1.Moment drives a body's Moment, not its Force"),
+    (element_xml(GROUND, wires='E1.Force="1,2,3"'), 8, "<Connection>", "E1.Force",
+     "'E1' is an element: its ports are outputs"),
+    (element_xml(GROUND, wires='B.Force="C.Pos"'), 8, "<Connection>", "B.Force",
+     "'C' is a body (a body drives no other body)"),
+    (element_xml(GROUND, wires='B.Force="E1.Force" B.Moment="E1.Moment"/><Connection '
+                 'C.Force="E1.Force"'), 8, "<Connection>", "C.Force",
+     "E1.Force is wired twice (first on line 8)"),
+    (element_xml(f'{SPRING} To="0,0,-1"', wires=TWO), 6, '<Lib Name="E1">', "To",
+     "a spring ends at a world point (To) or on the body wired to E1.ForceB"),
+    (element_xml(f'{SPRING} ToPoint="0,0,-1"'), 6, '<Lib Name="E1">', "ToPoint",
+     "no Connection wires E1.ForceB and E1.MomentB"),
+    (element_xml(SPRING, wires='B.Force="E1.Force" B.Moment="E1.Moment"/><Connection '
+                 'B.Force="E1.ForceB" B.Moment="E1.MomentB"'), 5, '<Lib Name="E1">', "ToPoint",
+     "not a body to itself"),
+    (element_xml(GROUND, engine='stepsize="0.005"'), 9, "<Engine>", "stepsize",
+     "with a ground the step must be at most 0.002 s"),
+    (element_xml(GROUND, engine='IntegratorMethod="2"'), 9, "<Engine>", "IntegratorMethod",
+     "dopri5 steps free bodies only"),
+    (element_xml(GROUND).replace('Name="E1"', 'Name="B"'), 5, '<Lib Name="B">', "Name",
+     "'B' is used by another <Lib>"),
+    (element_xml(GROUND).replace('Name="E1"', ""), 5, "<Lib>", "Name", "missing"),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize("text, line, element, attribute, reason", BAD_ELEMENTS)
+def test_bad_elements_are_located(
+    text: str, line: int, element: str | None, attribute: str | None, reason: str
+) -> None:
+    err = _error(text)
+    assert (err.line, err.attribute) == (line, attribute), str(err)
+    assert err.element is not None and err.element.startswith(element or ""), str(err)
+    assert reason in err.reason, str(err)
+
+
+def test_two_pivots_on_one_body_point_at_the_second() -> None:
+    text = element_xml('SimObject="Element/Pivot"').replace(
+        "  </OBJECTS>",
+        '    <Lib LibName="sixdof" SimObject="Element/Pivot" Name="E2"/>\n  </OBJECTS>',
+    ).replace("</INTERCONNECTIONS>", '<Connection B.Force="E2.Force" B.Moment="E2.Moment"/>'
+              "</INTERCONNECTIONS>")  # fmt: skip
+    err = _error(text)
+    assert (err.line, err.element) == (7, '<Lib Name="E2">') and "has a pivot already" in err.reason
+
+
+def test_an_element_lib_in_another_library_is_warned_and_read() -> None:
+    text = element_xml(GROUND).replace('LibName="sixdof"', 'LibName="fhsim_base"')
+    with pytest.warns(
+        ScenarioFileWarning, match=r":5: <Lib Name=\"E1\"> LibName: expected 'sixdof'"
+    ):
+        scenario = scenario_from_xml(text)
+    assert scenario.elements[0].kind == "ground"
+    with pytest.warns(
+        ScenarioFileWarning, match=r"E1\"> Colour: unknown attribute of Element/Ground"
+    ):
+        scenario_from_xml(element_xml(f'{GROUND} Colour="red"'))

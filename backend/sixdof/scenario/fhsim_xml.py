@@ -7,6 +7,21 @@ that XML → Scenario → XML → Scenario compares equal. Our extensions are
 attributes FhSim itself ignores: ``Coriolis``, ``Inertia``, ``CGOffset`` and
 ``Gravity`` on ``Lib``, ``Name`` and ``Caption`` on ``Contents``. docs/fhsim.md
 describes the format; every error names the file, line, element and attribute.
+
+A scenario's elements (pivots, springs, dampers, the ground, timed loads) are
+SimObjects of our library ``sixdof`` in FhSim's style, parameters as attributes:
+
+    <Lib LibName="sixdof" SimObject="Element/Spring" Name="Spring1" Point="0,0,-0.5"
+         To="0,0,-2" Stiffness="100" Damping="0.5" RestLength="1"/>
+
+wired to the body they act on by ``Connection``s from their outputs ``Force`` and
+``Moment`` (global, about the CG, as a body's inputs) to the body's inputs:
+
+    <Connection B.Force="Spring1.Force" B.Moment="Spring1.Moment"/>
+
+A spring between two bodies also has ``ForceB`` and ``MomentB``, wired to the other
+body (its point there is ``ToPoint``). A body sums every element wired to it and its
+constant Force and Moment.
 """
 
 from __future__ import annotations
@@ -21,9 +36,18 @@ from pydantic import ValidationError
 from pydantic_core import ErrorDetails
 
 from ..dynamics.names import INTEGRATOR_NUMBERS, ImpossibleInertiaWarning
-from .errors import reason
+from ..fields import FieldError
+from .elements import (
+    DamperElement,
+    GroundElement,
+    LoadElement,
+    PivotElement,
+    SpringElement,
+)
+from .errors import first_error, reason
 from .file_errors import ScenarioFileError, warn_at
 from .model import BodySpec, Integration, Scenario, toutput_rows
+from .tables import read_table
 from .xml_tree import XmlNode, parse_xml
 
 SIM_OBJECT = "Body/6DBody"
@@ -48,6 +72,86 @@ STATE_PORTS = {"Pos": 3, "Quater": 4, "LocalVel": 3, "AngVel": 3}
 ENGINE_NUMBERS = ("stepsize", "HMax", "HMin", "AbsTol", "RelTol")
 ENGINE_ATTRIBUTES = ("IntegratorMethod", *ENGINE_NUMBERS, "TOutput")
 _NUMBER_LIST = ", ".join(f"{n} ({m})" for n, m in INTEGRATOR_NUMBERS.items())
+
+#: The library of the element SimObjects (ours, not FhSim's).
+ELEMENT_LIB_NAME = "sixdof"
+#: SimObject of each element kind.
+ELEMENT_OBJECTS = {
+    "pivot": "Element/Pivot",
+    "spring": "Element/Spring",
+    "damper": "Element/Damper",
+    "ground": "Element/Ground",
+    "load": "Element/Load",
+}
+_KIND_OF = {sim_object: kind for kind, sim_object in ELEMENT_OBJECTS.items()}
+_ElementModel = (
+    type[PivotElement]
+    | type[SpringElement]
+    | type[DamperElement]
+    | type[GroundElement]
+    | type[LoadElement]
+)
+_ELEMENT_MODELS: dict[str, _ElementModel] = {
+    "pivot": PivotElement,
+    "spring": SpringElement,
+    "damper": DamperElement,
+    "ground": GroundElement,
+    "load": LoadElement,
+}
+#: Each element's attributes: XML name -> (the JSON field, its width, or "text", "table"
+#: for rows 't,value; t,value; ...', "csv" for a table file next to the input file).
+ELEMENT_ATTRIBUTES: dict[str, dict[str, tuple[str, int | str]]] = {
+    "pivot": {"Point": ("point", 3), "At": ("at", 3)},
+    "spring": {
+        "Point": ("point", 3),
+        "To": ("to", 3),
+        "ToPoint": ("to_point", 3),
+        "Stiffness": ("stiffness", 1),
+        "Damping": ("damping", 1),
+        "RestLength": ("rest_length", 1),
+    },
+    "damper": {"Linear": ("linear", 6), "Quadratic": ("quadratic", 6)},
+    "ground": {
+        "Height": ("height", 1),
+        "Restitution": ("restitution", 1),
+        "Friction": ("friction", 1),
+        "Stiffness": ("stiffness", 1),
+    },
+    "load": {
+        "Force": ("force", 3),
+        "Moment": ("moment", 3),
+        "Frame": ("frame", "text"),
+        "Point": ("point", 3),
+        "Signal": ("signal", "text"),
+        "Start": ("start", 1),
+        "Amplitude": ("amplitude", 1),
+        "Frequency": ("frequency", 1),
+        "Phase": ("phase", 1),
+        "Table": ("table", "table"),
+        "Csv": ("table", "csv"),
+    },
+}
+#: Output ports of the elements and the body input each drives (B: a spring's other body).
+ELEMENT_PORTS = {"Force": "Force", "Moment": "Moment", "ForceB": "Force", "MomentB": "Moment"}
+_PORT_REF = re.compile(r"\s*([A-Za-z_][\w\-]*)\.([A-Za-z_]\w*)\s*")
+
+
+def element_ports(kind: str) -> tuple[str, ...]:
+    """The output ports of an element kind: Force, Moment (and ForceB, MomentB of a spring)."""
+    return tuple(ELEMENT_PORTS) if kind == "spring" else ("Force", "Moment")
+
+
+class _Element:
+    """An element's Lib as read: its kind, node, fields (JSON names), the attribute each
+    field came from, and the Connections wiring its outputs (port -> body, node, attribute)."""
+
+    def __init__(self, kind: str, node: XmlNode) -> None:
+        self.kind = kind
+        self.node = node
+        self.fields: dict[str, Any] = {}
+        self.origin: dict[str, str] = {}
+        self.wires: dict[str, tuple[str, XmlNode, str]] = {}
+
 
 Where = tuple[XmlNode, str]  # the element and attribute a Scenario field came from
 
@@ -86,12 +190,13 @@ class _Reader:
     def numbers(self, node: XmlNode, attr: str, width: int) -> tuple:
         """`width` comma-separated finite numbers from an attribute."""
         text = node.attrib[attr]
-        if re.fullmatch(r"\s*[A-Za-z_][\w\-]*\.[A-Za-z_]\w*\s*", text):
+        if _PORT_REF.fullmatch(text):
             raise self.fail(
                 node,
                 attr,
-                f"{text.strip()!r} is a port; port-to-port connections "
-                "are not supported, only constant inputs such as '0,0,-9.81'",
+                f"{text.strip()!r} is a port; only a body's Force and Moment in a <Connection> "
+                'take an element\'s output (e.g. B.Force="Spring1.Force"); here give numbers '
+                "such as '0,0,-9.81'",
             )
         items = [s.strip() for s in text.split(",")]
         if len(items) != width:
@@ -132,22 +237,27 @@ class _Reader:
                     child, None, f"unsupported section, ignored (read: {', '.join(SECTIONS)})"
                 )
         libs = self.children(sections["OBJECTS"], "Lib")
-        if not libs:
+        bodies: dict[str, dict[str, Any]] = {}
+        where: dict[str, dict[str, Where]] = {}
+        elements: dict[str, _Element] = {}
+        for lib in libs:
+            if lib.attrib.get("SimObject") in _KIND_OF:
+                self.element_lib(lib, bodies, elements)
+                continue
+            name, fields, origin = self.lib(lib, bodies, elements)
+            bodies[name], where[name] = fields, origin
+        if not bodies:
             raise self.fail(
                 sections["OBJECTS"][0] if sections["OBJECTS"] else root,
                 None,
                 f'no bodies: expected <OBJECTS> with at least one <Lib SimObject="{SIM_OBJECT}">',
             )
-        bodies: dict[str, dict[str, Any]] = {}
-        where: dict[str, dict[str, Where]] = {}
-        for lib in libs:
-            name, fields, origin = self.lib(lib, bodies)
-            bodies[name], where[name] = fields, origin
         for node in self.children(sections["INTERCONNECTIONS"], "Connection"):
-            self.ports(node, INPUT_PORTS, "input", bodies, where)
+            self.ports(node, INPUT_PORTS, "input", bodies, where, elements)
         for node in self.children(sections["INITIALIZATION"], "InitialCondition"):
-            self.ports(node, STATE_PORTS, "state", bodies, where)
+            self.ports(node, STATE_PORTS, "state", bodies, where, elements)
         specs = [self.body(fields, where[name]) for name, fields in bodies.items()]
+        found = [self.element(name, e) for name, e in elements.items()]
         engines = self.children(sections["INTEGRATION"], "Engine")
         if len(engines) > 1:
             raise self.fail(
@@ -166,12 +276,33 @@ class _Reader:
                     caption=root.attrib.get("Caption", ""),
                     bodies=specs,
                     integration=integration,
+                    elements=found,
                 )
         except ValidationError as exc:
             err = exc.errors()[0]
             field = str(err["loc"][0]) if err["loc"] else ""
             named = {"caption": "Caption", "name": "Name"}.get(field)
+            inner = err.get("ctx", {}).get("error")
+            if isinstance(inner, FieldError) and not named:  # the elements against the rest
+                raise self.scenario_fail(inner, root, engines, list(elements.values())) from None
             raise self.fail(root, named, _reason(err)) from None
+
+    def scenario_fail(
+        self, inner: FieldError, root: XmlNode, engines: list[XmlNode], elements: list[_Element]
+    ) -> ScenarioFileError:
+        """A check of the elements against the bodies and the integration, located: at the
+        Engine for the step or the method, else at the element's Lib."""
+        message = inner.message.removeprefix(f"{inner.field}: ")
+        if inner.field in ("stepsize", "method"):
+            engine_attr = "stepsize" if inner.field == "stepsize" else "IntegratorMethod"
+            return self.fail(engines[0] if engines else root, engine_attr, message)
+        match = re.match(r"elements\[(\d+)\](?:\.([\w.]+))?: ", inner.message)
+        if match and int(match.group(1)) < len(elements):
+            e = elements[int(match.group(1))]
+            field = (match.group(2) or "").split(".")[0]
+            attr = e.origin.get(field) or ("ToPoint" if field == "to" else None)
+            return self.fail(e.node, attr, inner.message[match.end() :])
+        return self.fail(root, None, message)
 
     def children(self, sections: list[XmlNode], tag: str) -> list[XmlNode]:
         found = []
@@ -188,7 +319,7 @@ class _Reader:
         return found
 
     def lib(
-        self, node: XmlNode, bodies: dict[str, dict[str, Any]]
+        self, node: XmlNode, bodies: dict[str, dict[str, Any]], elements: dict[str, _Element]
     ) -> tuple[str, dict[str, Any], dict[str, Where]]:
         attrib = node.attrib
         sim_object = attrib.get("SimObject")
@@ -197,7 +328,8 @@ class _Reader:
             raise self.fail(
                 node,
                 "SimObject",
-                f"{got}; expected {SIM_OBJECT!r} (the only SimObject sixdof simulates)",
+                f"{got}; expected {SIM_OBJECT!r} (a body) or an element: "
+                + ", ".join(repr(o) for o in ELEMENT_OBJECTS.values()),
             )
         if attrib.get("LibName") not in LIB_NAMES:
             names = " or ".join(repr(n) for n in LIB_NAMES)
@@ -222,19 +354,7 @@ class _Reader:
                 "missing; expected 3 radii of gyration "
                 "'rx,ry,rz' in m (or our Inertia='Ixx,Iyy,Izz,Ixy,Ixz,Iyz')",
             )
-        name = attrib["Name"]
-        if not re.fullmatch(r"[A-Za-z_][A-Za-z0-9_\-]{0,63}", name):
-            raise self.fail(
-                node,
-                "Name",
-                f"{name!r} is not a body name; expected a letter or _ "
-                "then letters, digits, _ or -, at most 64 characters (no dots: "
-                "Connections refer to Name.Port)",
-            )
-        if name in bodies:
-            raise self.fail(
-                node, "Name", f"{name!r} is used by another <Lib>; Names must be unique"
-            )
+        name = self.lib_name(node, bodies, elements, "body")
         fields: dict[str, Any] = {"Name": name, "model": "fhsim"}
         origin: dict[str, Where] = {"Name": (node, "Name"), "model": (node, "Coriolis")}
         for attr, text in attrib.items():
@@ -264,6 +384,222 @@ class _Reader:
             raise self.fail(node, "Mass", f"must be a mass > 0 kg, got {attrib['Mass']!r}")
         return name, fields, origin
 
+    def lib_name(
+        self,
+        node: XmlNode,
+        bodies: dict[str, dict[str, Any]],
+        elements: dict[str, _Element],
+        what: str,
+    ) -> str:
+        """The Lib's Name: a word, unique among bodies and elements."""
+        name = node.attrib["Name"]
+        if not re.fullmatch(r"[A-Za-z_][A-Za-z0-9_\-]{0,63}", name):
+            raise self.fail(
+                node,
+                "Name",
+                f"{name!r} is not a {what} name; expected a letter or _ "
+                "then letters, digits, _ or -, at most 64 characters (no dots: "
+                "Connections refer to Name.Port)",
+            )
+        if name in bodies or name in elements:
+            raise self.fail(
+                node, "Name", f"{name!r} is used by another <Lib>; Names must be unique"
+            )
+        return name
+
+    def element_lib(
+        self, node: XmlNode, bodies: dict[str, dict[str, Any]], elements: dict[str, _Element]
+    ) -> None:
+        """An element's Lib: its parameters, checked for width here and for range later."""
+        kind = _KIND_OF[node.attrib["SimObject"]]
+        known = ELEMENT_ATTRIBUTES[kind]
+        if node.attrib.get("LibName") != ELEMENT_LIB_NAME:
+            self.warn(
+                node,
+                "LibName",
+                f"expected {ELEMENT_LIB_NAME!r} (sixdof's library of elements), got "
+                f"{node.attrib.get('LibName')!r}; read as {ELEMENT_OBJECTS[kind]}",
+            )
+        if "Name" not in node.attrib:
+            raise self.fail(
+                node,
+                "Name",
+                "missing; every element <Lib> needs a Name (Connections wire Name.Force)",
+            )
+        e = _Element(kind, node)
+        name = self.lib_name(node, bodies, elements, "element")
+        for attr, text in node.attrib.items():
+            if attr in ("LibName", "SimObject", "Name"):
+                continue
+            if attr not in known:
+                self.warn(
+                    node,
+                    attr,
+                    f"unknown attribute of {ELEMENT_OBJECTS[kind]}, ignored (known: "
+                    f"{', '.join(known)})",
+                )
+                continue
+            field, width = known[attr]
+            if field in e.origin:
+                raise self.fail(
+                    node, attr, f"{e.origin[field]} gives the table already; give one of them"
+                )
+            e.origin[field] = attr
+            if isinstance(width, int):
+                values = self.numbers(node, attr, width)
+                e.fields[field] = values[0] if width == 1 else values
+            elif width == "table":
+                e.fields[field] = self.table(node, attr)
+            elif width == "csv":
+                e.fields[field] = self.csv_table(node, attr)
+            else:
+                e.fields[field] = text.strip()
+        if "table" in e.fields:
+            e.fields.setdefault("signal", "table")
+        elements[name] = e
+
+    def table(self, node: XmlNode, attr: str) -> list[tuple[float, float]]:
+        """Rows 't,value; t,value; ...' of a load's Table."""
+        rows = []
+        for k, row in enumerate(r for r in node.attrib[attr].split(";") if r.strip()):
+            items = [c.strip() for c in row.split(",")]
+            try:
+                t, v = (float(c) for c in items)
+            except ValueError:
+                raise self.fail(
+                    node,
+                    attr,
+                    f"row {k}: expected two numbers 't,value' (rows separated by ';'), "
+                    f"got {row.strip()!r}",
+                ) from None
+            if not (math.isfinite(t) and math.isfinite(v)):
+                raise self.fail(node, attr, f"row {k}: {row.strip()!r} is not finite")
+            rows.append((t, v))
+        return rows
+
+    def csv_table(self, node: XmlNode, attr: str) -> list[list[float]]:
+        """The (t, value) rows of the CSV file a load's Csv names, next to the input file."""
+        if self.path == "<string>":
+            raise self.fail(
+                node,
+                attr,
+                "a table file is read next to an input file; give the rows inline "
+                "instead, Table='t,value; t,value; ...'",
+            )
+        return read_table(Path(self.path).parent / node.attrib[attr])
+
+    def wire(
+        self,
+        node: XmlNode,
+        attr: str,
+        body: str,
+        port: str,
+        bodies: dict[str, dict[str, Any]],
+        elements: dict[str, _Element],
+    ) -> None:
+        """Body.Port="Element.Output": that element's output drives this body's input."""
+        match = _PORT_REF.fullmatch(node.attrib[attr])
+        assert match is not None
+        source, output = match.groups()
+        e = elements.get(source)
+        if e is None:
+            what = "a body (a body drives no other body)" if source in bodies else "not an element"
+            raise self.fail(
+                node,
+                attr,
+                f"{source!r} is {what}; a body's {port} takes an element's output "
+                f"({', '.join(elements) or 'none in <OBJECTS>'}) or constant numbers",
+            )
+        outputs = element_ports(e.kind)
+        if output not in outputs:
+            raise self.fail(
+                node,
+                attr,
+                f"{output!r} is not an output port of {ELEMENT_OBJECTS[e.kind]} {source!r}; "
+                f"expected one of {', '.join(outputs)}",
+            )
+        if ELEMENT_PORTS[output] != port:
+            raise self.fail(
+                node,
+                attr,
+                f"{source}.{output} drives a body's {ELEMENT_PORTS[output]}, not its {port}",
+            )
+        if output in e.wires:
+            first = e.wires[output]
+            raise self.fail(
+                node,
+                attr,
+                f"{source}.{output} is wired twice (first on line {first[1].line_of(first[2])}); "
+                "an element acts on one body",
+            )
+        e.wires[output] = (body, node, attr)
+
+    def end(self, name: str, e: _Element, force: str, moment: str) -> str | None:
+        """The body an element's Force and Moment outputs (or ForceB and MomentB) drive."""
+        f, m = e.wires.get(force), e.wires.get(moment)
+        if f is None and m is None:
+            return None
+        if f is None or m is None:
+            body, node, attr = f or m  # type: ignore[misc]  # one of them is set
+            missing = moment if m is None else force
+            raise self.fail(
+                node,
+                attr,
+                f"{name}.{missing} is not wired: an element's {force} and {moment} both drive "
+                f'the body it acts on ({body}.{ELEMENT_PORTS[missing]}="{name}.{missing}")',
+            )
+        if f[0] != m[0]:
+            raise self.fail(
+                m[1],
+                m[2],
+                f"{name}.{force} drives {f[0]!r} but {name}.{moment} drives {m[0]!r}; "
+                "both drive the body it acts on",
+            )
+        return f[0]
+
+    def element(self, name: str, e: _Element) -> Any:
+        """The element's JSON spec, checked: its body from the Connections, its numbers
+        against the limits table (errors name the attribute)."""
+        body = self.end(name, e, "Force", "Moment")
+        if body is None:
+            raise self.fail(
+                e.node,
+                None,
+                "not connected: wire its outputs to the body it acts on, e.g. <Connection "
+                f'B.Force="{name}.Force" B.Moment="{name}.Moment"/>',
+            )
+        spec = {"kind": e.kind, "body": body, **e.fields}
+        if e.kind == "spring":
+            other = self.end(name, e, "ForceB", "MomentB")
+            point = spec.pop("to_point", None)
+            if other is not None:
+                if "to" in spec:
+                    raise self.fail(
+                        e.node,
+                        "To",
+                        f"a spring ends at a world point (To) or on the body wired to "
+                        f"{name}.ForceB and {name}.MomentB ({other!r}), not both",
+                    )
+                spec["to"] = {"body": other} if point is None else {"body": other, "point": point}
+                e.origin["to"] = e.origin.get("to_point", "ToPoint")
+            elif point is not None:
+                raise self.fail(
+                    e.node,
+                    "ToPoint",
+                    f"a point on the spring's other body, but no Connection wires "
+                    f'{name}.ForceB and {name}.MomentB to one (C.Force="{name}.ForceB" '
+                    f'C.Moment="{name}.MomentB")',
+                )
+        try:
+            return _ELEMENT_MODELS[e.kind].model_validate(spec)
+        except ValidationError as exc:
+            err = first_error(exc)
+            inner = err.get("ctx", {}).get("error")
+            field = str(err["loc"][0]) if err["loc"] else ""
+            if not field and isinstance(inner, FieldError):
+                field = inner.field
+            raise self.fail(e.node, e.origin.get(field), _reason(err)) from None
+
     def ports(
         self,
         node: XmlNode,
@@ -271,8 +607,10 @@ class _Reader:
         kind: str,
         bodies: dict[str, dict[str, Any]],
         where: dict[str, dict[str, Where]],
+        elements: dict[str, _Element],
     ) -> None:
-        """Body.Port="numbers" attributes of a Connection (inputs) or InitialCondition."""
+        """Body.Port="numbers" attributes of a Connection (inputs) or InitialCondition; in a
+        Connection also Body.Port="Element.Output", an element driving the body."""
         known = ", ".join(ports)
         for attr in node.attrib:
             body, dot, port = attr.partition(".")
@@ -282,6 +620,13 @@ class _Reader:
                     attr,
                     f"expected an attribute Body.Port with an {kind} "
                     f"port ({known}), e.g. B.{next(iter(ports))}",
+                )
+            if body in elements:
+                raise self.fail(
+                    node,
+                    attr,
+                    f"{body!r} is an element: its ports are outputs, wired to a body's "
+                    f'input as B.Force="{body}.Force" B.Moment="{body}.Moment"',
                 )
             if body not in bodies:
                 raise self.fail(
@@ -293,6 +638,9 @@ class _Reader:
                     attr,
                     f"{port!r} is not an {kind} port of {SIM_OBJECT}; expected one of {known}",
                 )
+            if kind == "input" and port in ports and _PORT_REF.fullmatch(node.attrib[attr]):
+                self.wire(node, attr, body, port, bodies, elements)
+                continue
             if port in where[body]:
                 first = where[body][port]
                 raise self.fail(

@@ -3,7 +3,9 @@
 Every field is written, numbers as the shortest text that reads back as the
 same double, so XML → Scenario → XML → Scenario compares equal. Our extension
 attributes (Coriolis, Inertia, CGOffset, Gravity, Contents Name and Caption)
-are ignored by FhSim itself.
+are ignored by FhSim itself. Elements are written as `sixdof` SimObjects named by
+kind and number (Pivot1, Spring1, Spring2, ...), after the bodies, each wired to its
+body by one Connection (fhsim_xml's docstring, docs/fhsim.md).
 """
 
 from __future__ import annotations
@@ -11,7 +13,17 @@ from __future__ import annotations
 import xml.etree.ElementTree as ET
 
 from ..dynamics.names import INTEGRATOR_NUMBERS
-from .fhsim_xml import ENGINE_NUMBERS, INPUT_PORTS, LIB_NAME, SIM_OBJECT, STATE_PORTS
+from .elements import BodyPoint, ElementSpec
+from .fhsim_xml import (
+    ELEMENT_ATTRIBUTES,
+    ELEMENT_LIB_NAME,
+    ELEMENT_OBJECTS,
+    ENGINE_NUMBERS,
+    INPUT_PORTS,
+    LIB_NAME,
+    SIM_OBJECT,
+    STATE_PORTS,
+)
 from .model import Scenario
 
 METHOD_NUMBERS = {method: number for number, method in INTEGRATOR_NUMBERS.items()}
@@ -25,6 +37,53 @@ def _num(x: float) -> str:
 
 def _vec(values: tuple[float, ...] | list[float]) -> str:
     return ",".join(_num(v) for v in values)
+
+
+def _element_names(scenario: Scenario) -> list[str]:
+    """Pivot1, Spring1, Spring2, ... for the elements in order, clear of the body Names."""
+    taken = {b.Name for b in scenario.bodies}
+    counts: dict[str, int] = {}
+    names = []
+    for e in scenario.elements:
+        while True:
+            counts[e.kind] = counts.get(e.kind, 0) + 1
+            name = f"{e.kind.capitalize()}{counts[e.kind]}"
+            if name not in taken:
+                break
+        taken.add(name)
+        names.append(name)
+    return names
+
+
+def _element_lib(e: ElementSpec, name: str) -> dict[str, str]:
+    """The Lib attributes of one element: every field that is set (None is left out)."""
+    lib = {"LibName": ELEMENT_LIB_NAME, "SimObject": ELEMENT_OBJECTS[e.kind], "Name": name}
+    for attr, (field, width) in ELEMENT_ATTRIBUTES[e.kind].items():
+        if width == "csv" or field == "to_point":
+            continue
+        value = getattr(e, field)
+        if field == "to" and isinstance(value, BodyPoint):
+            lib["ToPoint"] = _vec(value.point)
+        elif value is None:
+            continue
+        elif width == "table":
+            lib[attr] = "; ".join(f"{_num(t)},{_num(v)}" for t, v in value)
+        elif width == "text":
+            lib[attr] = str(value)
+        elif width == 1:
+            lib[attr] = _num(value)
+        else:
+            lib[attr] = _vec(value)
+    return lib
+
+
+def _element_wires(e: ElementSpec, name: str) -> dict[str, str]:
+    """The Connection of one element: its outputs to the inputs of the body (or bodies)."""
+    wires = {f"{e.body}.Force": f"{name}.Force", f"{e.body}.Moment": f"{name}.Moment"}
+    to = getattr(e, "to", None)
+    if isinstance(to, BodyPoint):
+        wires.update({f"{to.body}.Force": f"{name}.ForceB", f"{to.body}.Moment": f"{name}.MomentB"})
+    return wires
 
 
 def scenario_to_xml(scenario: Scenario) -> str:
@@ -60,6 +119,9 @@ def scenario_to_xml(scenario: Scenario) -> str:
         ET.SubElement(connections, "Connection", ports)
         states = {f"{b.Name}.{port}": _vec(getattr(b, port)) for port in STATE_PORTS}
         ET.SubElement(initial, "InitialCondition", states)
+    for e, name in zip(scenario.elements, _element_names(scenario), strict=True):
+        ET.SubElement(objects, "Lib", _element_lib(e, name))
+        ET.SubElement(connections, "Connection", _element_wires(e, name))
     integ = scenario.integration
     engine = {"IntegratorMethod": str(METHOD_NUMBERS[integ.method])}
     engine.update({attr: _num(getattr(integ, attr)) for attr in ENGINE_NUMBERS})
