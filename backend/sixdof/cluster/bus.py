@@ -75,7 +75,7 @@ MAX_REPLICAS = 5  # JetStream's own limit on a stream's copies
 # measured with nats-server 2.15), and a worker must not sit in one call meanwhile.
 JS_TIMEOUT = 1.0
 RECONNECT_WAIT = 0.25  # s before trying a server of the pool again
-PING_EVERY = 1  # s between pings: a server gone silently (a lost machine) is left after ~3 s
+PING_EVERY = 2  # s between pings: a server gone silently (a lost machine) is left after ~6 s
 CONNECT_WAIT = 30.0  # s a worker or gateway waits at start for a server and its JetStream
 
 
@@ -115,7 +115,7 @@ async def connect(
                 name=name,
                 max_reconnect_attempts=-1,
                 ping_interval=PING_EVERY,
-                max_outstanding_pings=2,
+                max_outstanding_pings=3,  # a loop stalled by load is not a lost server
                 error_cb=on_error,
                 disconnected_cb=on_disconnect,
                 reconnected_cb=on_reconnected,

@@ -1,21 +1,30 @@
 """Room leases in the `sixdof-leases` bucket, as one worker holds and watches them.
 
-A lease is a key (the room) whose value is the owner's id; the owner renews it every
-LEASE_RENEW s by compare-and-set. Every worker learns of every lease change from one
-key-value watch (pushed to it by JetStream; nothing is listed or polled) and notes when it
-saw each revision. A lease whose revision has not changed for LEASE_TIMEOUT s is stale: its
-owner is gone, and the first worker to swap its own id in by compare-and-set runs the room.
+Two kinds of keys:
 
-"Not renewed" must mean the owner stopped, not that the bucket could not be written. While
+- `<room>` → the id of the worker that owns the room: written when a worker claims the room
+  (`create`, fails if anyone has it) or takes it over (compare-and-set on the revision it
+  saw, so exactly one worker wins), deleted when the room closes. Not rewritten otherwise.
+- `worker.<id>` (a room name has no ".") → the worker's heartbeat, rewritten every
+  LEASE_RENEW s. A worker is alive while its heartbeat changes; the leases of one whose
+  heartbeat has not changed for LEASE_TIMEOUT s are stale, and taken over room by room.
+
+Every worker learns of every change from one key-value watch (JetStream pushes them;
+nothing is listed or polled), and notes when each revision reached it. Liveness is per
+worker, not per room: the watch carries 2 heartbeats a second per worker however many
+rooms there are (a renewal per room and half-second, tried first, made 2,000 updates a
+second at 1,000 rooms: more than a worker could read, so its view lagged and it took live
+rooms over).
+
+"Not renewed" must mean the worker stopped, not that the bucket could not be written. While
 a NATS node is lost the bucket's copies elect a new leader and take no writes for several
-seconds (4-7 s measured): nobody renews, and every lease would look stale at once. So each
-worker also writes a heartbeat key (`worker.<id>`) every LEASE_RENEW s; a failed write (or
-a reconnection) means "the bucket is not taking writes", and staleness is only counted from
-RECOVERY_GRACE s after writes succeed again (`ok_since`), which gives every owner time to
-renew first. The heartbeat also checks the watch: it must come back through it within
-WATCH_LAG s, or the watch (an ephemeral consumer, lost with its NATS node) is made anew.
-Before a takeover the lease is read once more from the bucket's leader: a renewal the watch
-has not delivered yet is never mistaken for silence.
+seconds (4-7 s measured): nobody's heartbeat changes. So a failed write of one's own
+heartbeat (or a reconnection) means "the bucket is not taking writes", and silence is only
+counted from RECOVERY_GRACE s after writes succeed again (`ok_since`). The heartbeat also
+checks the watch: it must come back through it within WATCH_LAG s, or the watch (an
+ephemeral consumer, lost with its NATS node) is made anew. Before a worker is declared dead
+its heartbeat is read once more from the bucket's leader: a beat the watch has not
+delivered yet is never mistaken for silence.
 """
 
 from __future__ import annotations
@@ -24,7 +33,6 @@ import asyncio
 import logging
 import time
 from collections import deque
-from collections.abc import Iterable
 from dataclasses import dataclass
 
 from nats.js.errors import KeyNotFoundError, KeyWrongLastSequenceError
@@ -35,28 +43,29 @@ from . import bus
 log = logging.getLogger("sixdof.worker")
 
 HEARTBEAT = "worker."  # key prefix of the workers' heartbeats (a room name has no ".")
-RECOVERY_GRACE = 1.5  # s after the bucket takes writes again before any lease counts stale
+RECOVERY_GRACE = 1.5  # s after the bucket takes writes again before any worker counts dead
 WATCH_LAG = 1.5  # s a heartbeat may take to come back through the watch
 
 
 @dataclass
 class Seen:
-    """A lease as the watch last delivered it."""
+    """A key as the watch last delivered it."""
 
     revision: int
-    owner: str
+    value: str  # a lease: the owner's id
     at: float  # time.monotonic() when this revision reached this worker
 
 
 class Leases:
-    """This worker's view of the lease bucket: `claim`, `renew`, `take`, and which leases
-    are `stale`, kept current by a watch (`start`)."""
+    """This worker's view of the lease bucket: `claim` and `take` rooms, `beat`, and which
+    workers are `dead`, kept current by a watch (`start`)."""
 
     def __init__(self, kv: KeyValue, worker_id: str) -> None:
         self.kv = kv
         self.id = worker_id
         self._me = worker_id.encode()
-        self.seen: dict[str, Seen] = {}
+        self.rooms: dict[str, Seen] = {}  # room → its lease
+        self.beats: dict[str, Seen] = {}  # worker id → its heartbeat
         self.ok_since: float | None = None  # the bucket takes this worker's writes since
         self.watch_restarts = 0
         self._beat_key = HEARTBEAT + worker_id
@@ -69,9 +78,15 @@ class Leases:
         self._task = asyncio.get_running_loop().create_task(self._watch_forever())
 
     async def stop(self) -> None:
+        """Stop watching, and delete this worker's heartbeat: the others take its rooms
+        over at once instead of after LEASE_TIMEOUT (a graceful stop)."""
         if self._task is not None:
             self._task.cancel()
         await self.restart_watch()
+        try:
+            await self.kv.delete(self._beat_key)
+        except Exception as exc:  # the bus is away: the heartbeat goes silent instead
+            log.warning("worker %s: heartbeat not deleted: %r", self.id, exc)
 
     async def _watch_forever(self) -> None:
         while True:
@@ -84,11 +99,11 @@ class Leases:
             except asyncio.CancelledError:
                 raise
             except Exception as exc:  # the bus is away: watch again once it answers
-                log.warning("worker %s: lease watch failed (%s); again", self.id, exc)
+                log.warning("worker %s: lease watch failed (%r); again", self.id, exc)
                 await asyncio.sleep(bus.RECONNECT_WAIT)
 
     async def restart_watch(self) -> None:
-        """Make the watch anew (it then delivers every lease's latest revision again)."""
+        """Make the watch anew (it then delivers every key's latest revision again)."""
         watcher, self._watcher = self._watcher, None
         self._beats.clear()
         if watcher is not None:
@@ -100,25 +115,26 @@ class Leases:
 
     def _note(self, key: str, revision: int, value: bytes | None, op: str | None) -> None:
         if key.startswith(HEARTBEAT):
-            if key == self._beat_key:
+            table, key = self.beats, key[len(HEARTBEAT) :]
+            if key == self.id:
                 while self._beats and self._beats[0][0] <= revision:
                     self._beats.popleft()
-            return
+        else:
+            table = self.rooms
         if op in (KV_DEL, KV_PURGE):
-            self.seen.pop(key, None)  # the room was closed: nobody's to take over
+            table.pop(key, None)  # a room closed, a worker stopped
             return
-        old = self.seen.get(key)
+        old = table.get(key)
         if old is None or revision > old.revision:  # a replayed revision keeps its time
-            self.seen[key] = Seen(revision, (value or b"").decode(errors="replace"),
-                                  time.monotonic())  # fmt: skip
+            table[key] = Seen(revision, (value or b"").decode(errors="replace"), time.monotonic())
 
     def watch_lagging(self, now: float) -> bool:
         """Whether a heartbeat written WATCH_LAG s ago has not come back through the watch."""
         return bool(self._beats) and now - self._beats[0][1] > WATCH_LAG
 
-    # ------------------------------------------------------------------ bucket health
+    # ------------------------------------------------------------------ liveness
     async def beat(self, rooms: int) -> None:
-        """Write this worker's heartbeat (its room count): proof that the bucket takes
+        """Write this worker's heartbeat (its room count): it is alive, and the bucket takes
         writes. Raises what the bucket raised (after noting it down)."""
         try:
             revision = await self.kv.put(self._beat_key, str(rooms).encode())
@@ -137,66 +153,77 @@ class Leases:
             log.warning("worker %s: the lease bucket takes no writes; no takeovers", self.id)
         self.ok_since = None
 
-    def stale(self, now: float, running: Iterable[str]) -> list[tuple[str, Seen]]:
-        """The leases of rooms not `running` here that have not been renewed for
-        LEASE_TIMEOUT s while the bucket took writes."""
+    def dead(self, now: float) -> dict[str, Seen | None]:
+        """The other workers that own rooms and have not beaten for LEASE_TIMEOUT s while
+        the bucket took writes (→ their heartbeat as seen; None: none seen, it stopped)."""
         if self.ok_since is None:
-            return []
+            return {}
         healthy = self.ok_since + RECOVERY_GRACE
-        skip = set(running)
-        return [
-            (name, seen)
-            for name, seen in self.seen.items()
-            if name not in skip and now - max(seen.at, healthy) >= bus.LEASE_TIMEOUT
-        ]
+        found: dict[str, Seen | None] = {}
+        for lease in self.rooms.values():
+            owner = lease.value
+            if owner == self.id or owner in found:
+                continue
+            beat = self.beats.get(owner)
+            # a worker never heard of: silent since its lease reached us
+            last = beat.at if beat is not None else lease.at
+            if now - max(last, healthy) >= bus.LEASE_TIMEOUT:
+                found[owner] = beat
+        return found
+
+    async def confirm_dead(self, owner: str, beat: Seen | None) -> bool:
+        """Read `owner`'s heartbeat from the bucket's leader: still the one `dead` saw?
+        (If not, the watch lags: it is made anew.)"""
+        try:
+            entry = await self.kv.get(HEARTBEAT + owner)
+            revision = int(entry.revision or 0)
+        except KeyNotFoundError:
+            revision = 0  # stopped (deleted its heartbeat), or never beat
+        if revision == (beat.revision if beat is not None else 0):
+            return True
+        log.warning("worker %s: the lease watch missed a heartbeat of %s", self.id, owner)
+        self._note(HEARTBEAT + owner, revision, b"", None)
+        await self.restart_watch()
+        return False
+
+    def rooms_of(self, owner: str) -> list[tuple[str, Seen]]:
+        return [(name, lease) for name, lease in self.rooms.items() if lease.value == owner]
 
     # ------------------------------------------------------------------ claiming
-    async def _latest(self, name: str) -> KeyValue.Entry | None:
-        try:
-            return await self.kv.get(name)
-        except KeyNotFoundError:  # never made, or deleted
-            return None
-
     async def claim(self, name: str) -> int | None:
         """Make the lease of a room nobody owns: its revision, or None if someone has it."""
         try:
             return await self.kv.create(name, self._me)
         except KeyWrongLastSequenceError:
-            entry = await self._latest(name)
-            if entry is not None and entry.value == self._me:
+            try:
+                entry = await self.kv.get(name)
+            except KeyNotFoundError:
+                return None
+            if entry.value == self._me:
                 return int(entry.revision or 0)  # ours: an earlier answer was lost
             return None
 
-    async def renew(self, name: str, revision: int) -> int | None:
-        """Renew a lease this worker holds at `revision`: the new revision, or None if
-        another worker holds it now. Raises if the bucket does not answer (nothing lost)."""
+    async def take(self, name: str, lease: Seen) -> int | None:
+        """Take over room `name` from its dead owner (`lease` as seen): the new revision,
+        or None if the lease changed since (another worker was first)."""
         try:
-            return await self.kv.update(name, self._me, last=revision)
+            return await self.kv.update(name, self._me, last=lease.revision)
         except KeyWrongLastSequenceError:
-            pass
-        entry = await self._latest(name)
-        if entry is None:  # deleted meanwhile (its bucket's TTL): made again, ours
-            return await self.claim(name)
-        if entry.value != self._me:
             return None
-        # our own renewal went through but its answer was lost (a NATS node died): carry on
-        return await self.kv.update(name, self._me, last=int(entry.revision or 0))
 
-    async def take(self, name: str, seen: Seen) -> int | None:
-        """Take over the stale lease `seen` of `name`: the revision if this worker won it;
-        None if it was renewed after all (the watch lags: it is made anew), deleted, or
-        another worker was first."""
-        entry = await self._latest(name)
-        if entry is None:
-            self.seen.pop(name, None)
-            return None
-        revision = int(entry.revision or 0)
-        if revision != seen.revision:
-            log.warning("worker %s: the lease watch missed a renewal of %s", self.id, name)
-            self._note(name, revision, entry.value, None)
-            await self.restart_watch()
-            return None
+    async def holds(self, name: str) -> bool | None:
+        """Whether this worker still holds the lease of `name`, read from the bucket (after
+        a reconnection: was it cut off long enough to lose it?); None: no answer."""
         try:
-            return await self.kv.update(name, self._me, last=revision)
-        except KeyWrongLastSequenceError:
-            return None  # another worker was first
+            entry = await self.kv.get(name)
+        except KeyNotFoundError:
+            return False
+        except Exception:
+            return None
+        return entry.value == self._me
+
+    def lost(self, name: str, revision: int) -> bool:
+        """Whether the watch shows room `name`, which this worker holds at `revision`, in
+        another worker's hands since."""
+        lease = self.rooms.get(name)
+        return lease is not None and lease.revision > revision and lease.value != self.id

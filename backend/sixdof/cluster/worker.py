@@ -6,10 +6,11 @@ would send a websocket (frames, hellos, errors) goes on the room's subjects inst
 per tick, however many viewers the gateways hold. Control messages and REST requests arrive
 as NATS requests and are carried out exactly as `sixdof serve` carries them out.
 
-Ownership is a lease in the `sixdof-leases` bucket (leases.py), renewed every 0.5 s; every
-second the owner writes the room's keyframe to `sixdof-snapshots`. Every worker watches the
-leases: one not renewed for 1.5 s belongs to a dead worker, and the first worker to swap
-its own id in (compare-and-set) resumes the room from the last snapshot.
+Ownership is a lease in the `sixdof-leases` bucket (leases.py): the room's key holds its
+owner's id, and each worker rewrites its own heartbeat key every 0.5 s; every second the
+owner writes each room's keyframe to `sixdof-snapshots`. Every worker watches the bucket:
+a worker silent for 1.5 s is dead, and for each of its rooms the first worker to swap its
+own id in (compare-and-set) resumes the room from its last snapshot.
 
 The worker is on the bus before its physics is loaded (a cold numba cache compiles ~10 s):
 meanwhile it answers `sixdof.preparing`, not `sixdof.open`, and takes over no room.
@@ -87,6 +88,7 @@ class Worker:
         self._stop = asyncio.Event()
         self._renew_now = asyncio.Event()
         self._tasks: set[asyncio.Task[Any]] = set()
+        self._outbox: list[tuple[str, bytes]] = []  # published by the next _send_outbox
         self._preparing: Subscription | None = None
         self.nc: Nats | None = None
         self.leases: Leases | None = None
@@ -95,12 +97,23 @@ class Worker:
 
     # ------------------------------------------------------------------ bus
     def publish(self, subject: str, data: bytes) -> None:
-        """Publish from synchronous code (a room's tick): nats-py only buffers it. Nothing
-        is buffered while the connection is down: a frame is stale by the time it is back,
-        and hundreds of rooms' frames would overflow nats-py's reconnect buffer."""
+        """Publish from synchronous code (a room's tick). A tick's messages (one frame per
+        room: hundreds) go out from one task, not one task each. Nothing is kept while the
+        connection is down: a frame is stale by the time it is back, and hundreds of rooms'
+        frames would overflow nats-py's reconnect buffer."""
         if self.nc is None or not self.nc.is_connected:
             return
-        self._spawn(self.nc.publish(subject, data))
+        if not self._outbox:
+            self._spawn(self._send_outbox())
+        self._outbox.append((subject, data))
+
+    async def _send_outbox(self) -> None:
+        batch, self._outbox = self._outbox, []
+        nc = self.nc
+        if nc is None:
+            return
+        for subject, data in batch:  # nats-py appends each to its buffer: no wait
+            await nc.publish(subject, data)
 
     def _spawn(self, work: Awaitable[Any]) -> None:
         task = asyncio.ensure_future(work)
@@ -120,7 +133,7 @@ class Worker:
 
     async def _on_reconnect(self) -> None:
         """nats-py has subscribed again; the lease watch is made anew, and every lease this
-        worker holds is checked at once (a worker cut off for long finds its rooms taken)."""
+        worker holds is read at once (a worker cut off for long finds its rooms taken)."""
         if self.leases is None:
             return  # still connecting: nothing to check yet
         self.leases.failed()  # until a heartbeat goes through again
@@ -139,6 +152,8 @@ class Worker:
         finally:
             for task in loops:
                 task.cancel()
+            if self.owned and self.nc is not None and self.nc.is_connected:
+                await self._write_snapshots()  # the next owner resumes them from now
             for name in list(self.owned):
                 await self._close(name, forget=False)
             if self.leases is not None:
@@ -253,20 +268,29 @@ class Worker:
 
     # ------------------------------------------------------------------ the loops
     async def _lease_loop(self) -> None:
-        """Close rooms nobody watches; every LEASE_RENEW s write the heartbeat and renew
-        every lease (all at once: a thousand rooms renew in one round trip's time); every
-        round take over the stale leases of others."""
+        """Close rooms nobody watches; every LEASE_RENEW s write the heartbeat; every round
+        close the rooms the watch shows in other hands and take over the rooms of workers
+        gone silent."""
         assert self.leases is not None
         leases = self.leases
-        renewed_at = 0.0
+        beat_at = 0.0
         while True:
             try:
                 now = time.monotonic()
                 await self._close_unwatched(now)
-                if now - renewed_at >= bus.LEASE_RENEW or self._renew_now.is_set():
+                if self._renew_now.is_set():  # reconnected: were we cut off long?
                     self._renew_now.clear()
-                    renewed_at = now
-                    await self._renew(len(self.owned))
+                    await self._recheck()
+                if now - beat_at >= bus.LEASE_RENEW:
+                    beat_at = now
+                    try:
+                        await leases.beat(len(self.owned))
+                    except Exception as exc:  # noted by `beat`: no takeovers meanwhile
+                        log.debug("worker %s: heartbeat not written: %r", self.id, exc)
+                for name, owned in list(self.owned.items()):
+                    if leases.lost(name, owned.revision):  # taken while we were stalled
+                        log.warning("worker %s lost the lease of %s", self.id, name)
+                        await self._close(name, forget=False)
                 if leases.watch_lagging(now):
                     log.warning("worker %s: the lease watch lags; watching anew", self.id)
                     await leases.restart_watch()
@@ -293,45 +317,41 @@ class Worker:
             elif now - owned.empty_since > self.settings.room_ttl:
                 await self._close(name, forget=True)
 
-    async def _renew(self, rooms: int) -> None:
-        """The heartbeat and every lease held, concurrently. A lease another worker holds
-        now closes its room here; one the bucket did not answer for stays (retried)."""
+    async def _recheck(self) -> None:
+        """Read every lease this worker holds from the bucket; close the rooms it lost."""
         assert self.leases is not None
         held = list(self.owned.items())
-        results = await asyncio.gather(
-            self.leases.beat(rooms),
-            *(self.leases.renew(name, owned.revision) for name, owned in held),
-            return_exceptions=True,
-        )
-        failed = False
-        for (name, owned), result in zip(held, results[1:], strict=True):
-            if isinstance(result, BaseException):
-                failed = True
-            elif self.owned.get(name) is not owned:
-                pass  # closed meanwhile
-            elif result is None:  # another worker took it: we were gone
+        answers = await asyncio.gather(*(self.leases.holds(name) for name, _ in held))
+        for (name, owned), holds in zip(held, answers, strict=True):
+            if holds is False and self.owned.get(name) is owned:
                 log.warning("worker %s lost the lease of %s", self.id, name)
                 await self._close(name, forget=False)
-            else:
-                owned.revision = result
-        if failed:
-            self.leases.failed()
 
     async def _take_over(self, now: float) -> None:
+        """The rooms of every worker gone silent, all at once (one per compare-and-set:
+        of several workers trying, one wins each room)."""
         assert self.leases is not None
-        stale = self.leases.stale(now, self.owned)
-        if stale:
-            await asyncio.gather(*(self._take(name, seen, now) for name, seen in stale))
+        for owner, beat in self.leases.dead(now).items():
+            try:
+                if not await self.leases.confirm_dead(owner, beat):
+                    continue
+            except Exception as exc:  # the bus did not answer: tried again next round
+                log.warning("worker %s: could not read %s's heartbeat: %r", self.id, owner, exc)
+                continue
+            rooms = [(n, lease) for n, lease in self.leases.rooms_of(owner) if n not in self.owned]
+            log.warning("worker %s: worker %s is silent; taking over its %d rooms",
+                        self.id, owner, len(rooms))  # fmt: skip
+            await asyncio.gather(*(self._take(name, lease, now) for name, lease in rooms))
 
-    async def _take(self, name: str, seen: Seen, now: float) -> None:
+    async def _take(self, name: str, lease: Seen, now: float) -> None:
         assert self.leases is not None
         try:
-            revision = await self.leases.take(name, seen)
+            revision = await self.leases.take(name, lease)
             if revision is None or name in self.owned:
                 return
-            log.warning("worker %s takes over room %s (its owner stopped renewing)", self.id, name)
+            log.info("worker %s takes over room %s (its owner stopped)", self.id, name)
             await self._own(name, revision, await self._snapshot(name))
-        except Exception as exc:  # the bus did not answer: the lease stays stale, tried again
+        except Exception as exc:  # the bus did not answer: the owner stays dead, tried again
             log.warning("worker %s: takeover of %s failed: %r", self.id, name, exc)
             return
         owned = self.owned[name]
@@ -339,8 +359,15 @@ class Worker:
         owned.gateways = {"(takeover)": now}
 
     async def _snapshot_loop(self) -> None:
-        """Every SNAPSHOT_EVERY s, each room's snapshot, written concurrently (a NATS node
-        lost does not hold the others up), encoded in batches between yields."""
+        """Every SNAPSHOT_EVERY s, each room's snapshot."""
+        while True:
+            started = time.monotonic()
+            await self._write_snapshots()
+            await asyncio.sleep(max(0.05, bus.SNAPSHOT_EVERY - (time.monotonic() - started)))
+
+    async def _write_snapshots(self) -> None:
+        """Each room's snapshot, written concurrently (a NATS node lost does not hold the
+        others up), encoded in batches between yields to the event loop."""
         assert self.snapshots is not None
         snapshots = self.snapshots
 
@@ -350,16 +377,13 @@ class Worker:
             except Exception as exc:  # the bucket is electing a leader: next round
                 log.debug("worker %s: snapshot of %s not written: %r", self.id, name, exc)
 
-        while True:
-            started = time.monotonic()
-            writes = []
-            for i, (name, owned) in enumerate(list(self.owned.items())):
-                if self.owned.get(name) is owned:
-                    writes.append(put(name, snapshot_of(owned.room)))
-                if i % SNAPSHOT_BATCH == SNAPSHOT_BATCH - 1:
-                    await asyncio.sleep(0)
-            await asyncio.gather(*writes)
-            await asyncio.sleep(max(0.05, bus.SNAPSHOT_EVERY - (time.monotonic() - started)))
+        writes = []
+        for i, (name, owned) in enumerate(list(self.owned.items())):
+            if self.owned.get(name) is owned:
+                writes.append(put(name, snapshot_of(owned.room)))
+            if i % SNAPSHOT_BATCH == SNAPSHOT_BATCH - 1:
+                await asyncio.sleep(0)
+        await asyncio.gather(*writes)
 
     # ------------------------------------------------------------------ requests
     async def _publish_share(self, sid: str) -> None:
