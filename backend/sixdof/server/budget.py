@@ -6,19 +6,42 @@ time is measured and charged to a token bucket of *seconds* kept per address (al
 connections from one address share it, so opening more sockets buys nothing); a message
 arriving with the bucket empty is refused before it is even validated, and a costly one
 (a `step`, a scenario) is refused up front when its estimate is over what is left.
+
+Looking back (a past frame, going back; simulation/replay.py) costs tens of ms: it runs in
+pieces of ~2 ms with the event loop free between them (`run_pieces`), each piece charged to
+the address, one look back of an address at a time (`WorkBudget.lane`: the others wait
+their turn, at most LOOKBACK_QUEUE of them) and at most LOOKBACK_PARALLEL of all addresses
+at once (`Budgets.lookbacks`), so the pieces of many clients cannot pile up before a tick.
 """
 
 from __future__ import annotations
 
+import asyncio
+import contextvars
 import time
-from collections.abc import Callable
+from collections.abc import AsyncIterator, Callable
+from contextlib import asynccontextmanager
 from functools import partial
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from .errors import Refusal
 
+if TYPE_CHECKING:
+    from ..simulation.replay import Pieces
+
+#: Look backs of one address waiting for their turn; more are refused at once (429), which
+#: costs the server nothing but the request's parsing.
+LOOKBACK_QUEUE = 16
+#: Look backs running at once, of all addresses: their pieces take turns on the event loop,
+#: and a tick waits for at most this many pieces (~2 ms each).
+LOOKBACK_PARALLEL = 2
+
+T = TypeVar("T")
+
 
 class WorkBudget:
-    """A token bucket of compute seconds: `rate` s per s, holding at most `burst` s."""
+    """A token bucket of compute seconds: `rate` s per s, holding at most `burst` s; and
+    the address's queue of look backs (`lane`, `queued`)."""
 
     def __init__(
         self, rate: float, burst: float, clock: Callable[[], float] = time.monotonic
@@ -28,6 +51,8 @@ class WorkBudget:
         self.clock = clock
         self._tokens = burst
         self._last = clock()
+        self.lane = asyncio.Lock()  # FIFO: one look back of this address at a time
+        self.queued = 0  # look backs of this address running or waiting
 
     def left(self) -> float:
         """Seconds available now (negative after a message that cost more than was left)."""
@@ -57,14 +82,80 @@ class Budgets:
     ) -> None:
         self._new = partial(WorkBudget, rate, burst, clock)
         self._by_address: dict[str, WorkBudget] = {}
+        self.lookbacks = asyncio.Semaphore(LOOKBACK_PARALLEL)
 
     def of(self, address: str) -> WorkBudget:
         budget = self._by_address.get(address)
         if budget is None:
             if len(self._by_address) > 1024:  # forget the addresses that owe nothing
-                self._by_address = {a: b for a, b in self._by_address.items() if not b.full}
+                self._by_address = {
+                    a: b for a, b in self._by_address.items() if b.queued or not b.full
+                }
             budget = self._by_address[address] = self._new()
         return budget
+
+    @asynccontextmanager
+    async def lookback(self, budget: WorkBudget, kind: str) -> AsyncIterator[None]:
+        """A turn to look back for `budget`'s address: after its earlier look backs (FIFO),
+        once its budget is not spent, and while fewer than LOOKBACK_PARALLEL others run.
+        Refusal `rate_limited` at once when LOOKBACK_QUEUE already wait, or when the budget
+        would take longer than `burst / rate` s to come back."""
+        if budget.queued >= LOOKBACK_QUEUE:
+            raise Refusal(
+                "rate_limited",
+                f"{kind}: {budget.queued} look backs of your address are waiting already "
+                f"(at most {LOOKBACK_QUEUE}); wait for their answers",
+            )
+        budget.queued += 1
+        try:
+            async with budget.lane:
+                wait = budget.wait_for(0.0) if budget.left() <= 0.0 else 0.0
+                if wait > budget.burst / budget.rate:
+                    raise over_budget(kind, 0.0, budget.left(), budget.rate, budget.burst, None)
+                if wait > 0.0:  # queued, not refused: the client waits instead of asking again
+                    await asyncio.sleep(wait)
+                async with self.lookbacks:
+                    yield
+        finally:
+            budget.queued -= 1
+
+
+#: The budget of the client whose message is being handled (ws.py sets it for each
+#: connection's receive loop): control.py's `go_back` takes its turn in that address's lane.
+CURRENT: contextvars.ContextVar[tuple[Budgets, WorkBudget] | None] = contextvars.ContextVar(
+    "sixdof_budget", default=None
+)
+
+
+async def run_pieces(pieces: Pieces[T], budget: WorkBudget | None = None) -> tuple[T, float]:
+    """Run a look back's pieces (simulation/replay.py) with the event loop free between
+    them, and its uncuttable pieces (`Offload`) in a thread; its result and the computing
+    seconds it took, each piece charged to `budget` as it ends (so a client's look backs
+    are refused as soon as its budget is spent, not after the whole burst)."""
+    spent = 0.0
+    value: Any = None
+    while True:
+        started = time.perf_counter()
+        try:
+            asked = pieces.send(value)
+        except StopIteration as done:
+            result: T = done.value
+            return result, spent + _charge(budget, time.perf_counter() - started)
+        spent += _charge(budget, time.perf_counter() - started)
+        value = None
+        if asked is None:
+            await asyncio.sleep(0)  # the rooms tick between pieces
+        else:
+            started = time.perf_counter()
+            value = await asyncio.to_thread(asked.fn, *asked.args)
+            # wall time in the thread: it ran beside the event loop, taking turns for the GIL
+            spent += _charge(budget, time.perf_counter() - started)
+
+
+def _charge(budget: WorkBudget | None, seconds: float) -> float:
+    if budget is not None:
+        budget.charge(seconds)
+    return seconds
 
 
 def over_budget(

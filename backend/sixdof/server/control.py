@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Any, Protocol
 
 from ..fields import FieldError
 from . import presets
-from .budget import over_budget
+from .budget import CURRENT, over_budget, run_pieces
 from .errors import Refusal, read_client_message, validate_client_message
 from .protocol import (
     Ack,
@@ -179,15 +179,41 @@ async def carry_out(
     up front when its estimate is over that, and runs in slices of about
     `settings.slice_seconds` with the event loop free between them. The replies (an ack)
     and None (the caller measures the time)."""
+    spent = None
     if isinstance(msg, Step):
         estimate = room.step_cost() * msg.n
         if estimate > left:
             rate, burst = settings.work_rate, settings.work_burst
             raise over_budget("step", estimate, left, rate, burst, msg.id)
         await step_in_slices(room, msg.n, settings.slice_seconds)
+    elif isinstance(msg, GoBack):
+        spent = await go_back_in_pieces(room, msg)
     else:
         apply(room, msg)
-    return [Ack(id=msg.id, of=msg.type).model_dump_json()], None
+    return [Ack(id=msg.id, of=msg.type).model_dump_json()], spent
+
+
+async def go_back_in_pieces(room: Room, msg: GoBack) -> float:
+    """`go_back`, its re-simulation in pieces of ~2 ms with the event loop free between them
+    (budget.run_pieces), in its address's lane of look backs (one at a time, as
+    GET /api/rooms/R/recording/frame), each piece charged to that address as it ends. The
+    computing seconds still to charge: 0 here, all of it on a cluster worker (no address:
+    its gateway charges what the worker reports)."""
+    from ..simulation.replay import going_back  # loaded with the physics (Rooms.physics_ready)
+
+    current = CURRENT.get()
+    try:
+        if current is None:
+            _, spent = await run_pieces(going_back(room.sim, msg.t))
+            return spent
+        budgets, budget = current
+        async with budgets.lookback(budget, "go_back"):
+            await run_pieces(going_back(room.sim, msg.t), budget)
+        return 0.0
+    except FieldError as exc:
+        raise Refusal(exc.code, exc.message, exc.field, msg.id) from None
+    except Refusal as exc:
+        raise Refusal(exc.code, exc.message, exc.field, msg.id) from None
 
 
 async def step_in_slices(room: Room, n: int, slice_seconds: float) -> None:

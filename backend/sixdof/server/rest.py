@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import asyncio
 import json
-import time
 from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Annotated, Any
@@ -18,7 +17,7 @@ from ..fields import FieldError
 from ..scenario import Scenario
 from ..scenario.errors import dotted, field_error, reason
 from . import presets
-from .budget import Budgets
+from .budget import LOOKBACK_QUEUE, Budgets, WorkBudget, run_pieces
 from .errors import Refusal, strict_loads
 from .protocol import PresetInfo, json_schema
 from .registry import Rooms
@@ -269,33 +268,42 @@ async def recording_frame(
     """The room's state at a past time t of its current run, re-simulated from the nearest
     keyframe (not interpolated): the `state` message's {"t", "bodies"} at the last frame at
     or before t (`offset` frames from it: -1 the one before), and "last": whether it is the
-    latest recorded frame. Anyone who may watch may ask (it shows what the room showed);
-    the work is charged to the client's address as a websocket message's is (429 when its
-    budget is spent); 404 outside the recorded run."""
-    sim = _room(request, room).sim
+    latest recorded frame. Anyone who may watch may ask (it shows what the room showed).
+
+    The work (up to ~40 ms of a core) runs in pieces of ~2 ms with the event loop free
+    between them, charged to the client's address as a websocket message's is; an
+    address's requests wait their turn one after another (and for its budget to refill)
+    rather than run side by side, and are refused at once (429) only when 16 already wait
+    or its budget is far overspent; 404 outside the recorded run."""
     budgets: Budgets = request.app.state.budgets
     budget = budgets.of(request.client.host if request.client else "unknown")
-    left = budget.left()
-    if left <= 0.0:
-        wait = budget.wait_for(0.0)
-        raise HTTPException(
-            429,
-            f"recording/frame: your address has spent its computing budget; try again in "
-            f"{wait:.2g} s",
-            headers={"Retry-After": str(max(1, round(wait)))},
-        )
-    from ..simulation.replay import past_frame  # a room exists: its physics are loaded
+    if budget.queued >= LOOKBACK_QUEUE:  # first, before anything else is looked at
+        raise _too_many(budget, "recording/frame")
+    sim = _room(request, room).sim
+    from ..simulation.replay import past_frame_pieces  # a room exists: its physics are loaded
 
-    started = time.perf_counter()
     try:
-        # on the event loop, not in a thread: numba's parallel kernels must not run from two
-        # threads at once; a segment replay is bounded (KEYFRAME_BODY_STEPS) to ~40 ms
-        frame = past_frame(sim, t, offset)
-    finally:
-        budget.charge(time.perf_counter() - started)
+        async with budgets.lookback(budget, "recording/frame"):
+            frame, _ = await run_pieces(past_frame_pieces(sim, t, offset), budget)
+    except Refusal:
+        raise _too_many(budget, "recording/frame") from None
     if frame is None:
         raise HTTPException(404, f"t: no recorded frame at or before {t:g} s in room {room!r}")
     return frame
+
+
+def _too_many(budget: WorkBudget, kind: str) -> HTTPException:
+    """429 for a look back refused before any work: its queue is full or its budget spent."""
+    wait = max(budget.wait_for(0.0), 1.0 if budget.queued >= LOOKBACK_QUEUE else 0.0)
+    if budget.queued >= LOOKBACK_QUEUE:
+        why = f"{budget.queued} requests of your address wait already (at most {LOOKBACK_QUEUE})"
+    else:
+        why = "your address has spent its computing budget"
+    return HTTPException(
+        429,
+        f"{kind}: {why}; try again in {wait:.2g} s",
+        headers={"Retry-After": str(max(1, round(wait)))},
+    )
 
 
 @router.post("/rooms/{room}/share")

@@ -23,7 +23,7 @@ from urllib.parse import urlsplit
 from starlette.datastructures import Headers
 from starlette.websockets import WebSocket
 
-from .budget import Budgets, WorkBudget
+from .budget import CURRENT, Budgets, WorkBudget
 from .clients import Client, RateLimiter
 from .control import Gate, LiveRoom, Reply, handle
 from .errors import Refusal, validate_client_message
@@ -142,6 +142,7 @@ async def websocket_endpoint(ws: WebSocket) -> None:
         return
     address = ws.client.host if ws.client else "unknown"
     budgets: Budgets = ws.app.state.budgets
+    CURRENT.set((budgets, budgets.of(address)))  # this connection's look backs: its lane
     try:
         await _receive_loop(ws, client, room, settings, budgets.of(address))
     finally:

@@ -6,13 +6,24 @@ the live room used (set_input, set_params, reset), and takes a history row at ea
 stamp, computed as the live engine computes it. Fixed steps and identical arithmetic make
 the rows equal to the room's own history (tests/test_recording.py checks ≤ 1e-9; they
 are in fact bit-identical).
+
+Looking back in a live room (`past_frame`, `go_back`) is done in pieces: each is a
+generator (`Pieces`) that yields after about `piece_seconds` of work, so that the server can
+give its event loop back between pieces (the other rooms tick meanwhile) and charge each
+piece to the client who asked; `finish` runs one to its end at once. A piece that cannot be
+cut (reading a keyframe's scenario, ~15 ms for 64 bodies) is yielded as an `Offload` for
+the caller to run where it likes (the server: in a thread), and is cached by its keyframe.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+import json
+import time
+from collections import OrderedDict
+from collections.abc import Callable, Generator, Iterator, Mapping, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, TypeVar
 
 import numpy as np
 
@@ -22,9 +33,49 @@ from ..fields import FieldError
 from .history import COLUMNS, History
 from .live import LiveSimulation
 from .recording import check_format
+from .timeline import Moment, moment_of
 
 #: Events that change the physics, and the LiveSimulation method each calls.
 PHYSICS_EVENTS = ("set_input", "set_params", "set_elements", "reset")
+
+#: Wall time one piece of a look back may take before it yields: ~2 ms, an eighth of a
+#: frame period, so a tick waits at most that for a piece to end.
+PIECE_SECONDS = 0.002
+#: Body-steps of a re-simulation's first piece, before its speed here is measured (~0.2 µs
+#: a body-step for 64 bodies, ~0.5 µs for one on the development machine).
+FIRST_PIECE_BODY_STEPS = 2_000
+#: Keyframes whose world (`Moment`) is kept, by their JSON text: reading one's scenario again
+#: costs ~15 ms for 64 bodies, and a look back starts from the same few keyframes over and
+#: over (a slider dragged across the past).
+MOMENTS_KEPT = 32
+
+T = TypeVar("T")
+
+
+@dataclass(frozen=True)
+class Offload:
+    """A piece of a look back that cannot be cut: `fn(*args)`, whose result is sent back
+    into the generator. The server runs it in a thread (it holds the GIL but lets the
+    event loop in every few ms); `finish` runs it in place."""
+
+    fn: Callable[..., Any]
+    args: tuple[Any, ...]
+
+
+#: A look back in pieces: yields None (a pause) or an Offload (run this, send me the result);
+#: returns its result.
+Pieces = Generator["Offload | None", Any, T]
+
+
+def finish(pieces: Pieces[T]) -> T:
+    """Run `pieces` to its end now, offloaded pieces in place; its result."""
+    value: Any = None
+    while True:
+        try:
+            asked = pieces.send(value)
+        except StopIteration as done:
+            return done.value
+        value = asked.fn(*asked.args) if asked is not None else None
 
 
 @dataclass
@@ -147,48 +198,154 @@ class Cursor:
     frames: int
 
 
-def _replay_to(
+class _Moments:
+    """The worlds of the last MOMENTS_KEPT keyframes asked for, by their JSON text."""
+
+    def __init__(self) -> None:
+        self._kept: OrderedDict[str, Moment] = OrderedDict()
+
+    def starting(
+        self, keyframe: str, parsed: Mapping[str, Any], frame_rate: float
+    ) -> Pieces[LiveSimulation]:
+        """A paused simulation exactly at `keyframe` (its JSON text, and `parsed`): made
+        from its kept world (~1 ms), or off the caller's loop (`Offload`) when the
+        keyframe's scenario must be read first (~15 ms for 64 bodies, not to be cut)."""
+        moment = self._kept.get(keyframe)
+        if moment is not None:  # ~1 ms: here (a thread's turns for the GIL cost the loop more)
+            self._kept.move_to_end(keyframe)
+            return _made(moment, parsed, frame_rate)[0]
+        sim, moment = yield Offload(_made, (None, parsed, frame_rate))
+        self._kept[keyframe] = moment
+        while len(self._kept) > MOMENTS_KEPT:
+            self._kept.popitem(last=False)
+        return sim
+
+
+def _made(
+    moment: Moment | None, keyframe: Mapping[str, Any], frame_rate: float
+) -> tuple[LiveSimulation, Moment]:
+    """A paused simulation at `keyframe`, whose world is `moment` (read from the keyframe
+    if None), and that moment."""
+    moment = moment_of(keyframe) if moment is None else moment
+    sim = LiveSimulation(_BLANK, running=False, frame_rate=frame_rate, history_seconds=1.0)
+    own = Moment(moment.plan, moment.x.copy(), moment.inputs.copy(), moment.t_base,
+                 moment.n_steps)  # fmt: skip  # the replay changes its state and inputs
+    with sim.lock:
+        sim.timeline.become(keyframe, own)
+    return sim, moment
+
+
+#: A one-body scenario: what a replay's simulation is made with before it becomes the
+#: keyframe's world (making it with the keyframe's scenario would read that again).
+_BLANK: dict[str, Any] = {"name": "replay", "bodies": [{"Name": "B"}]}
+
+
+MOMENTS = _Moments()
+
+
+def _replaying(
     segment: Mapping[str, Any],
+    keyframe: str,
     frame_rate: float,
     t: float,
     wanted: int | None = None,
     cursor: Cursor | None = None,
-) -> tuple[LiveSimulation, int, Cursor] | None:
-    """A simulation exactly at the segment's last frame at or before t (with the events
-    before that frame applied, none after), or at its `wanted`-th frame stamp, how many
-    frame stamps that is, and a cursor there; None when there is no such frame. `cursor`:
-    a previous result in this segment to go on from, used when it is not past `wanted`."""
+    piece_seconds: float = PIECE_SECONDS,
+) -> Pieces[tuple[LiveSimulation, int, Cursor] | None]:
+    """In pieces: a simulation exactly at the segment's last frame at or before t (with the
+    events before that frame applied, none after), or at its `wanted`-th frame stamp, how
+    many frame stamps that is, and a cursor there; None when there is no such frame.
+    `keyframe`: the segment's keyframe as its JSON text (`Segment.keyframe`). `cursor`: a
+    previous result in this segment to go on from, used when it is not past `wanted`."""
     wanted = _frames_until(segment, t) if wanted is None else wanted
     if wanted < 1:
         return None
-    keyframe = segment["keyframe"]
-    key = int(keyframe["step"])
+    key = int(segment["keyframe"]["step"])
     if cursor is not None and cursor.segment_step == key and cursor.frames <= wanted:
         sim, index, step, frames = cursor.sim, cursor.index, cursor.step, cursor.frames
     else:
-        sim = LiveSimulation.from_keyframe(keyframe, frame_rate=frame_rate)
+        sim = yield from MOMENTS.starting(keyframe, segment["keyframe"], frame_rate)
         index, step, frames = 0, key, 0
+    clock = time.perf_counter
+    since = clock()
+    per_step: float | None = None  # s per step, measured on the first piece
     items = segment["items"]
     while frames < wanted and index < len(items):
         item = items[index]
         index += 1
         ahead = int(item["step"]) - step
-        if ahead and sim.run_steps(ahead) < ahead:
+        diverged = False
+        while ahead > 0:  # in pieces of about piece_seconds
+            if per_step is None:
+                k = max(1, FIRST_PIECE_BODY_STEPS // max(1, len(sim.names)))
+            else:
+                k = max(1, int((piece_seconds - (clock() - since)) / per_step))
+            k = min(k, ahead)
+            started = clock()
+            with _serial():
+                taken = sim.run_steps(k)
+            per_step = (clock() - started) / max(taken, 1)
+            ahead -= taken
+            if taken < k:
+                diverged = True
+                break
+            if ahead and clock() - since >= piece_seconds * 0.8:
+                yield None
+                since = clock()
+        if diverged:
             break
         step = int(item["step"])
         if item["kind"] == "frame":
             frames += 1
         elif item["kind"] in PHYSICS_EVENTS:
             apply_event(sim, item)
+        if clock() - since >= piece_seconds:
+            yield None
+            since = clock()
     if frames < 1:
         return None
     return sim, frames, Cursor(key, sim, index, step, frames)
+
+
+@contextmanager
+def _serial() -> Iterator[None]:
+    """numba's kernels without their worker threads while a piece runs (the setting is
+    this thread's own): a look back is background work, and a parallel call waits for all
+    its threads, so on a busy machine a ~1 ms piece waited tens of ms for a worker thread
+    the OS had given to something else, holding the event loop all that time."""
+    from numba import get_num_threads, set_num_threads
+
+    before = get_num_threads()
+    set_num_threads(1)
+    try:
+        yield
+    finally:
+        set_num_threads(before)
+
+
+def _replay_to(
+    segment: Mapping[str, Any],
+    keyframe: str,
+    frame_rate: float,
+    t: float,
+    wanted: int | None = None,
+    cursor: Cursor | None = None,
+) -> tuple[LiveSimulation, int, Cursor] | None:
+    """`_replaying` at once."""
+    return finish(_replaying(segment, keyframe, frame_rate, t, wanted, cursor))
 
 
 def go_back(sim: LiveSimulation, t: float) -> float:
     """Take the live `sim` back to its frame at or before simulated time t of the current
     run and let it go on from there (`Timeline.go_back`); returns that frame's t.
     FieldError when t is outside the recorded run."""
+    return finish(going_back(sim, t))
+
+
+def going_back(
+    sim: LiveSimulation, t: float, piece_seconds: float = PIECE_SECONDS
+) -> Pieces[float]:
+    """`go_back` in pieces (the module docstring); the room ticks on between them."""
     rec = sim.recording
     if rec is None:
         raise FieldError("t", "invalid", "t: this simulation keeps no recording")
@@ -196,11 +353,13 @@ def go_back(sim: LiveSimulation, t: float) -> float:
         found = rec.segment_at(t)
         first = rec.first_time()
         now = sim.t
-    if found is None or t > now + 1e-9:
+        keyframe = None if found is None else rec.segments[found[0]].keyframe
+    if found is None or keyframe is None or t > now + 1e-9:
         span = f"[{first:g}, {now:g}] s" if first is not None else "the recorded run"
         raise FieldError("t", "out_of_range", f"t: must be within {span}, got {t:g}")
     _, segment = found
-    replayed = _replay_to(segment, sim.frame_rate, t)
+    replayed = yield from _replaying(segment, keyframe, sim.frame_rate, t,
+                                     piece_seconds=piece_seconds)  # fmt: skip
     if replayed is None:
         raise FieldError("t", "out_of_range", f"t: no frame at or before {t:g} s")
     there, frames, _ = replayed
@@ -209,7 +368,9 @@ def go_back(sim: LiveSimulation, t: float) -> float:
         index = next((i for i, s in enumerate(rec.segments) if s.step == key), None)
         if index is None or sim.recording is not rec:  # dropped, or an undo replaced it
             raise FieldError("t", "out_of_range", f"t: {t:g} s has just left the recording")
-        sim.timeline.go_back(there.keyframe("go_back"), index, frames)
+        with there.lock:  # `there` is ours alone: its world is handed over as it is
+            moment = there.moment()
+        sim.timeline.go_back(there.keyframe("go_back"), index, frames, moment)
     return there.t
 
 
@@ -217,7 +378,8 @@ def frame_at(segment: Mapping[str, Any], frame_rate: float, t: float) -> dict[st
     """The room's frame at simulated time t, re-simulated from one segment (Recording.
     segment_at): the last frame stamp at or before t, as the state message's payload
     {"t", "bodies"} (no status: it is the past); None when no frame of it is that early."""
-    replayed = _replay_to(segment, frame_rate, t)
+    keyframe = json.dumps(segment["keyframe"])  # what Recording.start wrote for it
+    replayed = _replay_to(segment, keyframe, frame_rate, t)
     if replayed is None:
         return None
     frame = replayed[0].frame()
@@ -228,13 +390,21 @@ def past_frame(sim: LiveSimulation, t: float, offset: int = 0) -> dict[str, Any]
     """The frame at or before t of `sim`'s current run, or `offset` frames from it (−1: the
     one before), re-simulated from its recording; None outside the recorded run. The
     result also says whether it is the run's latest recorded frame ("last")."""
+    return finish(past_frame_pieces(sim, t, offset))
+
+
+def past_frame_pieces(
+    sim: LiveSimulation, t: float, offset: int = 0, piece_seconds: float = PIECE_SECONDS
+) -> Pieces[dict[str, Any] | None]:
+    """`past_frame` in pieces (the module docstring)."""
     timeline = sim.timeline
     with sim.lock:
         rec = timeline.recording
-        found = None if rec is None else rec.segment_at(t)
-        if rec is None or found is None:
+        index = None if rec is None else rec.index_at(t)
+        if rec is None or index is None:
             return None
-        index, segment = found
+        found = index
+        segment = rec.segments[index].to_json()
         wanted = _frames_until(segment, t) + offset
         first = rec.run_start()
         while wanted < 1 and index > first:  # step over segment boundaries
@@ -245,10 +415,16 @@ def past_frame(sim: LiveSimulation, t: float, offset: int = 0) -> dict[str, Any]
             index += 1
         wanted = max(1, min(wanted, rec.frame_count(index)))
         last = index == len(rec.segments) - 1 and wanted == rec.frame_count(index)
-        segment = rec.segments[index].to_json()
+        if index != found:  # `offset` went into another segment
+            segment = rec.segments[index].to_json()
+        keyframe = rec.segments[index].keyframe
+        # the cursor is taken, not shared: two look backs at once (pieces interleave on the
+        # server) must not step one simulation
         cursor, epoch = timeline.cursor, timeline.epoch
+        timeline.cursor = None
     ours = cursor if isinstance(cursor, Cursor) else None
-    replayed = _replay_to(segment, sim.frame_rate, float("inf"), wanted, ours)
+    replayed = yield from _replaying(segment, keyframe, sim.frame_rate, float("inf"), wanted,
+                                     ours, piece_seconds)  # fmt: skip
     if replayed is None:
         return None
     with sim.lock:

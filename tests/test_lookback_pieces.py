@@ -1,0 +1,80 @@
+"""A look back in pieces (simulation/replay.py) is the same look back: the frame a past_frame
+cut into pieces of a few steps gives is bit for bit the one it gives at once, two look backs
+interleaved do not share a simulation, and go_back in pieces lands where go_back does."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from sixdof.scenario import Scenario
+from sixdof.simulation.live import LiveSimulation
+from sixdof.simulation.replay import (
+    MOMENTS,
+    Offload,
+    finish,
+    going_back,
+    past_frame,
+    past_frame_pieces,
+)
+
+CROWD = Scenario.model_validate(
+    {"name": "crowd", "bodies": [{"Name": f"B{i}", "Pos": [i, 0, 0.1 * i]} for i in range(8)]}
+)
+
+
+def driven() -> LiveSimulation:
+    sim = LiveSimulation(CROWD, running=False, recording_bytes=8 << 20)
+    sim.set_input("B1", [1.0, 0.0, 0.0], [0.0, 0.0, 0.2])
+    sim.step(4000)  # segments of 200,000 / 8 = 25,000 steps: force shorter ones by time
+    sim.set_params("B2", Mass=3.0)
+    sim.step(3000)
+    return sim
+
+
+def in_pieces(pieces: Any) -> tuple[Any, int]:
+    """Run pieces as the server does (offloads in place here); the result and the count."""
+    count, value = 0, None
+    while True:
+        try:
+            asked = pieces.send(value)
+        except StopIteration as done:
+            return done.value, count
+        count += 1
+        value = asked.fn(*asked.args) if isinstance(asked, Offload) else None
+
+
+def test_a_past_frame_in_tiny_pieces_is_the_frame_at_once() -> None:
+    sim = driven()
+    for t in (0.5, 2.0, 3.9, 6.5):
+        sim.timeline.cursor = None
+        whole = past_frame(sim, t)
+        sim.timeline.cursor = None
+        MOMENTS._kept.clear()  # and read the keyframe again, offloaded
+        cut, pieces = in_pieces(past_frame_pieces(sim, t, piece_seconds=1e-9))
+        assert cut == whole  # exact: the same floats
+        assert pieces > 10
+
+
+def test_two_look_backs_at_once_do_not_share_a_simulation() -> None:
+    sim = driven()
+    past_frame(sim, 1.0)  # a cursor in the first segment
+    a = past_frame_pieces(sim, 1.5, piece_seconds=1e-9)
+    b = past_frame_pieces(sim, 1.7, piece_seconds=1e-9)
+    next(a), next(b)  # both started: only one may have taken the cursor
+    got_a, _ = in_pieces(a)
+    got_b, _ = in_pieces(b)
+    sim.timeline.cursor = None
+    assert got_a == past_frame(sim, 1.5)
+    sim.timeline.cursor = None
+    assert got_b == past_frame(sim, 1.7)
+
+
+def test_go_back_in_pieces_lands_where_go_back_does() -> None:
+    one, other = driven(), driven()
+    t = finish(going_back(one, 2.5))
+    t_cut, _ = in_pieces(going_back(other, 2.5, piece_seconds=1e-9))
+    assert t == t_cut
+    assert (one.state_array() == other.state_array()).all()
+    one.undo_go_back()
+    other.undo_go_back()
+    assert one.t == other.t > 6.9
