@@ -233,9 +233,13 @@ def test_compose_file_matches_the_compose_spec() -> None:
     assert done.returncode == 0, done.stdout + done.stderr
 
 
+NATS_NODES = ("nats1", "nats2", "nats3")
+
+
 def test_the_scale_profile_runs_workers_and_gateways_behind_haproxy() -> None:
-    """`docker compose --profile scale up`: NATS with JetStream, two workers and two gateways
-    on it, and HAProxy sending to every gateway on the port it listens on."""
+    """`docker compose --profile scale up`: three clustered NATS servers with JetStream, two
+    workers and two gateways given all three, and HAProxy sending to every gateway on the
+    port it listens on."""
     services = yaml.safe_load(COMPOSE.read_text())["services"]
     haproxy = (REPO / "deploy" / "haproxy.cfg").read_text()
     roles: dict[str, list[str]] = {"worker": [], "gateway": []}
@@ -244,12 +248,18 @@ def test_the_scale_profile_runs_workers_and_gateways_behind_haproxy() -> None:
         if command[:1] == ["sixdof"] and command[1] in roles:
             roles[command[1]].append(name)
             args = build_parser().parse_args(command[1:])
-            assert args.nats == "nats://nats:4222"
+            # every NATS server of the cluster, and buckets with a copy on each
+            assert args.nats == [f"nats://{n}:4222" for n in NATS_NODES]
+            assert args.nats_replicas == len(NATS_NODES)
             if command[1] == "gateway":
                 assert args.host == "0.0.0.0"
                 assert f"server {name} {name}:{args.port} check" in haproxy
     assert len(roles["worker"]) == 2 and len(roles["gateway"]) == 2
-    assert "-js" in services["nats"]["command"]  # leases and snapshots need JetStream
+    for node in NATS_NODES:  # leases and snapshots need JetStream; one cluster, routed
+        command = services[node]["command"]
+        assert "-js" in command and command[command.index("--cluster_name") + 1] == "sixdof"
+        routes = command[command.index("--routes") + 1].split(",")
+        assert sorted(routes) == [f"nats://{n}:6222" for n in NATS_NODES if n != node]
     (published,) = services["proxy"]["ports"]
     assert published.endswith(":8080") and "bind :8080" in haproxy
     assert "option httpchk GET /api/health" in haproxy
