@@ -89,7 +89,7 @@ class IntegratorSettings:
                 "invalid",
                 f"IntegratorMethod: must be one of {list(METHODS)}, got {self.method!r}",
             )
-        if self.method in FIXED_STEP_METHODS:
+        if self.method in FIXED_STEP_METHODS or self.method == "geometric":
             check_step(self.method, self.step, "stepsize")
         for name, value in (("HMax", self.hmax), ("HMin", self.hmin),
                             ("AbsTol", self.abstol), ("RelTol", self.reltol)):  # fmt: skip
@@ -160,6 +160,10 @@ def integrate(
         return _integrate_radau(bodies, x, u, t_out, settings, progress, system)
     if settings.method in FIXED_STEP_METHODS:
         return _integrate_kernel(bodies, x, u, t_out, settings, progress, system)
+    if settings.method in ("exact", "geometric"):
+        from .free_methods import integrate_free  # exact.py, splitting.py
+
+        return integrate_free(bodies, x, u, t_out, settings, progress, system)
     if system is not None:
         raise ValueError("method: scenarios with elements run with euler, rk4 or radau")
     return _integrate_dopri5(bodies, x, u, t_out, settings, progress)

@@ -22,6 +22,7 @@ from ..fields import FieldError
 from .names import (
     METHODS,
     NORM_TIME_CONSTANT,
+    UNLIMITED_METHODS,
     Method,
 )
 from .quaternion import Array
@@ -96,8 +97,9 @@ TABLEAUS: dict[Method, Tableau] = {"euler": EULER, "rk4": RK4, "dopri5": DOPRI5}
 
 
 def stability_limit(method: Method) -> float:
-    """The largest stable fixed step h (s) of an explicit method; inf for Radau."""
-    if method == "radau":
+    """The largest stable fixed step h (s) of an explicit method; inf for Radau, geometric
+    and exact (no τ term to be unstable on)."""
+    if method in UNLIMITED_METHODS:
         return math.inf
     return TABLEAUS[method].real_stability * NORM_TIME_CONSTANT
 

@@ -13,9 +13,14 @@ from typing import Literal
 Model = Literal["full", "fhsim"]
 MODELS: tuple[Model, ...] = ("full", "fhsim")
 
-Method = Literal["euler", "rk4", "dopri5", "radau"]
-METHODS: tuple[Method, ...] = ("euler", "rk4", "dopri5", "radau")
+Method = Literal["euler", "rk4", "dopri5", "radau", "geometric", "exact"]
+METHODS: tuple[Method, ...] = ("euler", "rk4", "dopri5", "radau", "geometric", "exact")
+#: The compiled kernel's fixed-step methods.
 FIXED_STEP_METHODS: tuple[Method, ...] = ("euler", "rk4")
+#: Methods with no step limit from the quaternion-norm term: Radau (implicit), `geometric`
+#: (dynamics/splitting.py: |q| = 1 by construction, no τ term) and `exact`
+#: (dynamics/exact.py: the closed-form torque-free solution, no steps at all).
+UNLIMITED_METHODS: tuple[Method, ...] = ("radau", "geometric", "exact")
 
 #: FhSim-style `IntegratorMethod` numbers (docs/fhsim.md explains the choice).
 INTEGRATOR_NUMBERS: dict[int, Method] = {0: "euler", 1: "rk4", 2: "dopri5", 3: "radau"}
