@@ -12,14 +12,15 @@ __version__ = "0.1.0"
 
 if TYPE_CHECKING:
     from .api import run as run
+    from .api import stability as stability
 
 
 def __getattr__(name: str) -> Any:
-    if name == "run":  # lazy: `import sixdof` stays light (no numpy, no pydantic)
-        from .api import run
+    if name in ("run", "stability"):  # lazy: `import sixdof` stays light (no numpy, no pydantic)
+        from . import api
 
-        return run
+        return getattr(api, name)
     raise AttributeError(f"module 'sixdof' has no attribute {name!r}")
 
 
-__all__ = ["__version__", "run"]
+__all__ = ["__version__", "run", "stability"]

@@ -12,6 +12,7 @@ from collections.abc import Sequence
 
 import numpy as np
 
+from .dynamics.stability import AxisStability
 from .headless import RunResult, run_scenario
 from .scenario.sources import ScenarioLike, as_scenario, with_overrides
 
@@ -47,3 +48,21 @@ def run(
         t_end=t_end,
     )
     return run_scenario(scenario)
+
+
+def stability(source: ScenarioLike, *, rate: float | None = None) -> dict[str, list[AxisStability]]:
+    """For each body of the scenario, by Name: its three principal axes (ascending moment),
+    each with the eigenvalues of the linearised spin about it (dynamics/stability.py).
+
+    `rate` (rad/s): the spin rate to linearise at; default each body's initial |AngVel|.
+    About the intermediate axis the pair is real, ±ω0 √((I2−I1)(I3−I2)/(I1 I3)): a wobble
+    grows, doubling every `doubling_time` s; about the other two it is imaginary (`period`).
+    """
+    from .dynamics.stability import axis_stability
+
+    scenario = as_scenario(source)
+    out = {}
+    for spec, params in zip(scenario.bodies, scenario.body_params(), strict=True):
+        w = float(np.linalg.norm(spec.AngVel)) if rate is None else float(rate)
+        out[spec.Name] = axis_stability(params.mass, params.inertia_cg, w, params.model)
+    return out
