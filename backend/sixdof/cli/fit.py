@@ -19,6 +19,9 @@ def handle(args: argparse.Namespace, err: TextIO) -> int:
     from ..analysis.gyro import GyroFileError, fit, fitted_scenario, read_gyro_text
 
     path: Path = args.input
+    for option, value, unit in (("--mass", args.mass, "kg"), ("--radius", args.radius, "m")):
+        if not value > 0.0:
+            raise BadInput(f"{option}: must be a number > 0 {unit}, got {value:g}")
     try:
         text = path.read_text(encoding="utf-8-sig")
     except (OSError, UnicodeDecodeError) as exc:

@@ -21,7 +21,6 @@ import time
 import warnings
 from typing import Annotated, Any
 
-import numpy as np
 from fastapi import APIRouter, Header, HTTPException, Query, Request
 
 from ..fields import FieldError
@@ -54,7 +53,8 @@ def _budgets(request: Request) -> Budgets:
     return budgets
 
 
-def _thin(t: np.ndarray, w: np.ndarray) -> dict[str, Any]:
+def _thin(t: Any, w: Any) -> dict[str, Any]:
+    """Every k-th sample of times t (n,) and ω (n, 3), at most SERIES_POINTS of them."""
     stride = max(1, math.ceil(len(t) / SERIES_POINTS))
     return {"t": t[::stride].tolist(), "omega": [w[::stride, k].tolist() for k in range(3)]}
 
