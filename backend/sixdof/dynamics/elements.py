@@ -17,7 +17,10 @@ body axes from its reference point o (`Pos`); world points and heights are NED (
   point, or a box's eight corners): per touching point N = max(0, k δ + c δ̇) up, and
   regularised Coulomb friction −μ N v_t / √(|v_t|² + ε²); k defaults to m · 2·10⁴ N/m per
   kg (0.49 mm under its own weight at g = 9.81, natural frequency 141 rad/s whatever the
-  mass) and c is chosen so that a bounce has the given restitution e exactly.
+  mass) and c is chosen so that a bounce has the given restitution e exactly. The slip
+  speed is ε = max(`slip`, μ N h n κ / FRICTION_STEP_RATE) (`friction_rate`): below it
+  friction is viscous, and this keeps that viscous part inside the explicit step's
+  stability region for every shape (n touching points, κ the largest 1/m_eff of one).
 - `TimedLoad`: a force and moment (global or body frame, at a point or the CG) times a
   signal s(t): 1, a step at t₀, A sin(2π f (t − t₀) + φ) from t₀, or a table.
 
@@ -45,6 +48,7 @@ from .layout import (
     EG_HEIGHT,
     EG_K,
     EG_MU,
+    EG_RATE,
     EG_SHAPE,
     EG_SLIP,
     EL_AMP,
@@ -91,6 +95,11 @@ Signal = Literal["constant", "step", "sine", "table"]
 GROUND_STIFFNESS_PER_KG = 2.0e4
 #: Default slip speed of the regularised friction, m/s: below it friction is viscous.
 GROUND_SLIP = 1e-3
+#: The largest h λ of the friction's viscous part (λ its decay rate of the contact points'
+#: sliding): RK4's real stability limit is 2.785 and explicit Euler's 2; at 1.75 neither
+#: oscillates (RK4's amplification stays in (0.27, 1)). A solid sphere's contact point has
+#: κ = 3.5/m, so its slip speed is at least 2 μ N h / m.
+FRICTION_STEP_RATE = 1.75
 
 
 @dataclass(frozen=True)
@@ -183,6 +192,34 @@ def damping_ratio(restitution: float) -> float:
     return 0.5 * (lo + hi)
 
 
+def _mobility(bodies: Bodies, i: int, point: Array) -> float:
+    """κ = 1/m_eff, the largest over directions t of tᵀ (E/m + S(ℓ) I_g⁻¹ S(ℓ)ᵀ) t: the
+    acceleration of body point `point` (body axes, from the reference point) per newton
+    pushing it along t; ℓ is the point seen from the CG."""
+    lx, ly, lz = point - bodies.r_cg_body[i]
+    s = np.array([[0.0, -lz, ly], [lz, 0.0, -lx], [-ly, lx, 0.0]])
+    w = s @ np.linalg.inv(bodies.inertia_cg[i]) @ s.T
+    return 1.0 / float(bodies.mass[i]) + float(np.linalg.eigvalsh(0.5 * (w + w.T))[-1])
+
+
+def friction_rate(bodies: Bodies, i: int, shape: ContactShape) -> float:
+    """n κ / FRICTION_STEP_RATE, 1/kg: a ground contact's slip speed is at least μ N h times
+    this. The sliding of the touching points decays at λ ≤ Σ μ N κ / ε over at most n of them
+    (one for a sphere, a face's four for a box), so h λ ≤ FRICTION_STEP_RATE. κ is the largest
+    1/m_eff over a box's corners, or over 26 directions of a sphere's surface."""
+    centre = np.asarray(shape.centre, dtype=float)
+    if shape.kind == "sphere":
+        grid = np.array([d for d in np.ndindex(3, 3, 3) if d != (1, 1, 1)], dtype=float) - 1.0
+        points = centre + shape.extent[0] * grid / np.linalg.norm(grid, axis=1, keepdims=True)
+        touching = 1
+    else:
+        signs = np.array([[sx, sy, sz] for sx in (-1, 1) for sy in (-1, 1) for sz in (-1, 1)])
+        points = centre + signs * np.asarray(shape.extent, dtype=float)
+        touching = 4
+    kappa = max(_mobility(bodies, i, c) for c in points)
+    return touching * kappa / FRICTION_STEP_RATE
+
+
 def pivot_inertia(bodies: Bodies, i: int, point: Sequence[float]) -> Array:
     """I_a, the inertia about body point a (body axes): I_g + m (|d|² E − d dᵀ), d = r_g − a."""
     d = bodies.r_cg_body[i] - np.asarray(point, dtype=float)
@@ -259,6 +296,7 @@ def _row(e: Element, local: int, other: int, bodies: Bodies, aux: list[float]) -
         row[EG_SHAPE] = 0.0 if e.shape.kind == "sphere" else 1.0
         row[EG_CENTRE : EG_CENTRE + 3] = e.shape.centre
         row[EG_EXTENT : EG_EXTENT + 3] = e.shape.extent
+        row[EG_RATE] = friction_rate(bodies, i, e.shape)
     else:
         row[E_KIND] = K_LOAD
         row[EL_FRAME] = 1.0 if e.frame == "body" else 0.0
@@ -351,6 +389,7 @@ def concat_systems(systems: Sequence[System]) -> System:
 
 
 __all__ = [
+    "FRICTION_STEP_RATE",
     "GROUND_SLIP",
     "GROUND_STIFFNESS_PER_KG",
     "ContactShape",
@@ -364,6 +403,7 @@ __all__ = [
     "alone",
     "concat_systems",
     "damping_ratio",
+    "friction_rate",
     "pack_system",
     "pivot_inertia",
 ]

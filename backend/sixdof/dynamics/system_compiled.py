@@ -42,6 +42,7 @@ from .layout import (
     EG_HEIGHT,
     EG_K,
     EG_MU,
+    EG_RATE,
     EG_SHAPE,
     EG_SLIP,
     EL_AMP,
@@ -84,10 +85,6 @@ from .names import NORM_TIME_CONSTANT
 _TAU_GAIN = 0.5 / NORM_TIME_CONSTANT
 _B1 = float(RK4.b[0])
 _B2 = float(RK4.b[1])
-#: A ground contact's slip speed is at least FRICTION_GAIN · μ N h / m: below it friction is
-#: viscous (regularised Coulomb), and this keeps that viscous part inside RK4's stability
-#: region (h λ ≤ ~1.75 for a sphere, whose contact point's effective mass is 2/7 m).
-FRICTION_GAIN = 2.0
 
 
 @njit(cache=True, fastmath=False)
@@ -145,16 +142,26 @@ def _push(F, p, i, b, r, px, py, pz, fx, fy, fz):
     F[b, 5] += lx * fy - ly * fx
 
 
+#: A timed load's switch within SWITCH_SNAP · h of a stage time is taken to be at that time:
+#: a start on the step grid stays on it though t0 + s h and an accumulated room time round.
+SWITCH_SNAP = 1e-6
+
+
 @njit(cache=True, fastmath=False)
-def _signal(el, e, aux, t):
-    """The scalar factor of a timed load at time t: 1, a step, a sine or a table."""
+def _signal(el, e, aux, t, h, left):
+    """The scalar factor of a timed load at time t: 1, a step, a sine or a table. A step or
+    a sine switches on at t0; `left` (the stage at the end of a step) takes the value just
+    before t, the other stages the value at t, so a switch on the step grid falls between
+    two steps and RK4 keeps its order (a switch inside a step costs it, as any jump does)."""
     kind = el[e, EL_SIGNAL]
     t0 = el[e, EL_T0]
-    if kind == S_STEP:
-        return 1.0 if t >= t0 else 0.0
-    if kind == S_SINE:
-        if t < t0:
+    if kind == S_STEP or kind == S_SINE:
+        snap = SWITCH_SNAP * h
+        on = t > t0 + snap if left else t >= t0 - snap
+        if not on:
             return 0.0
+        if kind == S_STEP:
+            return 1.0
         return el[e, EL_AMP] * math.sin(2.0 * math.pi * el[e, EL_FREQ] * (t - t0) + el[e, EL_PHASE])
     if kind == S_TABLE:  # (time, value) pairs in aux, linear between them, held outside
         start = int(el[e, EL_TABLE])
@@ -282,7 +289,9 @@ def _contact(p, el, e, first, b, Y, r, cx, cy, cz, h, F):
     if normal <= 0.0:  # the dashpot may slow a parting body, never pull it down
         return 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0
     mu = el[e, EG_MU]
-    slip = max(el[e, EG_SLIP], FRICTION_GAIN * mu * normal * h / p[first + b, P_MASS])
+    # below the slip speed friction is viscous; its floor μ N h × the row's rate keeps that
+    # part inside the step's stability region (elements.friction_rate)
+    slip = max(el[e, EG_SLIP], mu * normal * h * el[e, EG_RATE])
     scale = mu * normal / math.sqrt(vx * vx + vy * vy + slip * slip)
     fx = -scale * vx
     fy = -scale * vy
@@ -335,10 +344,10 @@ def _ground(p, el, e, first, Y, h, F, rec):
 
 
 @njit(cache=True, fastmath=False)
-def _timed_load(p, el, e, aux, first, Y, t, F, rec):
+def _timed_load(p, el, e, aux, first, Y, t, h, left, F, rec):
     b = int(el[e, E_BODY])
     r = _rotation(Y[b])
-    s = _signal(el, e, aux, t)
+    s = _signal(el, e, aux, t, h, left)
     fx = s * el[e, EL_F]
     fy = s * el[e, EL_F + 1]
     fz = s * el[e, EL_F + 2]
@@ -362,7 +371,7 @@ def _timed_load(p, el, e, aux, first, Y, t, F, rec):
 
 
 @njit(cache=True, fastmath=False)
-def _element_loads(p, el, e0, e1, aux, first, Y, t, h, F, rec):
+def _element_loads(p, el, e0, e1, aux, first, Y, t, h, left, F, rec):
     """Add every element's force and moment (global, about each body's CG) to F (cnt, 6)."""
     for e in range(e0, e1):
         kind = el[e, E_KIND]
@@ -373,7 +382,7 @@ def _element_loads(p, el, e0, e1, aux, first, Y, t, h, F, rec):
         elif kind == K_GROUND:
             _ground(p, el, e, first, Y, h, F, rec)
         elif kind == K_LOAD:
-            _timed_load(p, el, e, aux, first, Y, t, F, rec)
+            _timed_load(p, el, e, aux, first, Y, t, h, left, F, rec)
 
 
 @njit(cache=True, fastmath=False)
@@ -442,8 +451,9 @@ def _pivot_body(p, i, el, e, y, fnx, fny, fnz, mnx, mny, mnz):
 
 
 @njit(cache=True, fastmath=False)
-def _group_derivative(p, u, el, e0, e1, aux, first, cnt, pivots, Y, t, h, F, K, rec):
-    """K (cnt, 13) ← ẋ of the group's bodies at stage rows Y (cnt, 13) and time t."""
+def _group_derivative(p, u, el, e0, e1, aux, first, cnt, pivots, Y, t, h, left, F, K, rec):
+    """K (cnt, 13) ← ẋ of the group's bodies at stage rows Y (cnt, 13) and time t (`left`:
+    timed loads just before t, for the stage that ends a step)."""
     for b in range(cnt):
         fx, fy, fz, mx, my, mz = _applied(u, first + b, _load(Y[b]))
         F[b, 0] = fx
@@ -452,7 +462,7 @@ def _group_derivative(p, u, el, e0, e1, aux, first, cnt, pivots, Y, t, h, F, K, 
         F[b, 3] = mx
         F[b, 4] = my
         F[b, 5] = mz
-    _element_loads(p, el, e0, e1, aux, first, Y, t, h, F, rec)
+    _element_loads(p, el, e0, e1, aux, first, Y, t, h, left, F, rec)
     for b in range(cnt):
         y = _load(Y[b])
         e = pivots[b]
@@ -510,7 +520,7 @@ def _group_run(p, u, el, e0, e1, aux, first, cnt, pivots, Y, t0, h, n, method, s
     rec = np.empty((0, 9))
     for s in range(n):
         t = t0 + s * h
-        _group_derivative(p, u, el, e0, e1, aux, first, cnt, pivots, Y, t, h, F, K1, rec)
+        _group_derivative(p, u, el, e0, e1, aux, first, cnt, pivots, Y, t, h, False, F, K1, rec)
         if method == 0:
             for b in range(cnt):
                 for j in range(13):
@@ -520,18 +530,20 @@ def _group_run(p, u, el, e0, e1, aux, first, cnt, pivots, Y, t0, h, n, method, s
                 for j in range(13):
                     S[b, j] = Y[b, j] + 0.5 * h * K1[b, j]
             _group_derivative(
-                p, u, el, e0, e1, aux, first, cnt, pivots, S, t + 0.5 * h, h, F, K2, rec
+                p, u, el, e0, e1, aux, first, cnt, pivots, S, t + 0.5 * h, h, False, F, K2, rec
             )
             for b in range(cnt):
                 for j in range(13):
                     S[b, j] = Y[b, j] + 0.5 * h * K2[b, j]
             _group_derivative(
-                p, u, el, e0, e1, aux, first, cnt, pivots, S, t + 0.5 * h, h, F, K3, rec
+                p, u, el, e0, e1, aux, first, cnt, pivots, S, t + 0.5 * h, h, False, F, K3, rec
             )
             for b in range(cnt):
                 for j in range(13):
                     S[b, j] = Y[b, j] + h * K3[b, j]
-            _group_derivative(p, u, el, e0, e1, aux, first, cnt, pivots, S, t + h, h, F, K4, rec)
+            _group_derivative(
+                p, u, el, e0, e1, aux, first, cnt, pivots, S, t + h, h, True, F, K4, rec
+            )
             for b in range(cnt):
                 for j in range(13):
                     Y[b, j] += h * (
@@ -635,7 +647,7 @@ def system_derivative(p, x, u, groups, el, bounds, aux, t, h, out, rec):
         pivots = _pivots(el, e0, e1, cnt)
         F = np.zeros((cnt, 6))
         K = np.empty((cnt, 13))
-        _group_derivative(p, u, el, e0, e1, aux, first, cnt, pivots, Y, t, h, F, K, rec)
+        _group_derivative(p, u, el, e0, e1, aux, first, cnt, pivots, Y, t, h, False, F, K, rec)
         for b in range(cnt):
             for j in range(13):
                 out[first + b, j] = K[b, j]
