@@ -30,6 +30,7 @@ from sixdof.server.protocol import (
     PresetInfo,
     Status,
 )
+from sixdof.server.gyro import router as gyro_router
 from sixdof.server.rest import router
 from sixdof.server.settings import Settings
 
@@ -99,7 +100,7 @@ def _error_codes() -> list[str]:
 
 def _rest() -> list[str]:
     rows = ["| method | path | what |", "|---|---|---|"]
-    for route in router.routes:
+    for route in [*router.routes, *gyro_router.routes]:
         if isinstance(route, APIRoute):
             doc = " ".join((route.endpoint.__doc__ or route.name.replace("_", " ")).split())
             rows += [f"| {m} | `{route.path}` | {doc} |" for m in sorted(route.methods or ())]
