@@ -106,6 +106,15 @@ def test_plain_columns_without_a_header_in_degrees_too() -> None:
     )
     data = read_gyro_text(deg)
     assert np.allclose(data.omega, w) and data.notes
+    comma = (
+        "\t".join(f'"{c}"' for c in HEADER.replace('"', "").split(","))
+        + "\n"
+        + "\n".join(
+            "\t".join(f"{v:.6f}".replace(".", ",") for v in (ti, x, y, z))
+            for ti, (x, y, z) in zip(t, w, strict=True)
+        )
+    )  # phyphox's "tab, decimal comma" export
+    assert np.allclose(read_gyro_text(comma).omega, w, atol=1e-6)
 
 
 @pytest.mark.parametrize(

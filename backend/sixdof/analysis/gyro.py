@@ -77,8 +77,11 @@ class GyroData:
 
 
 def _split(line: str, sep: str | None) -> list[str]:
+    """The cells of a line, unquoted; with tabs or semicolons between them a decimal comma
+    is read as a point (phyphox's "decimal comma" exports)."""
     cells = line.split(sep) if sep else line.split()
-    return [c.strip().strip('"').strip("'").strip() for c in cells]
+    cells = [c.strip().strip('"').strip("'").strip() for c in cells]
+    return [c.replace(",", ".") for c in cells] if sep in ("\t", ";") else cells
 
 
 def _role(name: str) -> str | None:
