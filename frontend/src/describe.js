@@ -44,6 +44,7 @@ export class Describer {
     this.lastAt = -Infinity;
     /** @type {string | null} a sentence waiting for its turn */
     this.pending = null;
+    this.pendingEvent = false; // it tells an event
     /** @type {ReturnType<typeof setTimeout> | undefined} */
     this.timer = undefined;
     /** the motion now, in words (the summary's last line) */
@@ -92,13 +93,19 @@ export class Describer {
     this.saidPeriod = NaN;
   }
 
-  /** Say `text` when the pace allows (now, or once GAP_MS have passed since the last). @param {string} text */
-  say(text) {
+  /**
+   * Say `text` when the pace allows (now, or once GAP_MS have passed since the last); an
+   * `event` (a flip, coming to rest) waiting for its turn is not replaced by a plain motion.
+   * @param {string} text @param {boolean} [event]
+   */
+  say(text, event = false) {
     if (!this.enabled || !text) return;
     if (text === this.lastSaid && this.pending === null) return;
     const wait = this.lastAt + GAP_MS - performance.now();
     if (wait <= 0) return this.speak(text);
+    if (this.pendingEvent && !event) return;
     this.pending = text;
+    this.pendingEvent = event;
     if (!this.timer) this.timer = setTimeout(() => this.flush(), wait);
   }
 
@@ -106,6 +113,7 @@ export class Describer {
     this.timer = undefined;
     const text = this.pending;
     this.pending = null;
+    this.pendingEvent = false;
     if (text && text !== this.lastSaid) this.speak(text);
   }
 
@@ -137,7 +145,7 @@ export class Describer {
     const swinging = this.swing(b, dt);
     if (speed < REST && omega < REST) {
       this.stillSince ??= time;
-      if (time - this.stillSince >= REST_S) this.enter('rest', this.restText(b));
+      if (time - this.stillSince >= REST_S) this.enter('rest', this.restText(b), false, true);
       return;
     }
     this.stillSince = null;
@@ -164,15 +172,15 @@ export class Describer {
   /**
    * A new state: say it once (again only after another state came between); `update`: a
    * state whose words change (the swing's period) says them when they change by 10 %.
-   * @param {string} state @param {string} text @param {boolean} [update]
+   * @param {string} state @param {string} text @param {boolean} [update] @param {boolean} [event]
    */
-  enter(state, text, update = false) {
+  enter(state, text, update = false, event = false) {
     this.motion = text;
     if (state === this.state && !update) return;
     if (state === this.state && update && Math.abs(this.period - this.saidPeriod) < 0.1 * this.period) return;
     this.state = state;
     if (update) this.saidPeriod = this.period;
-    this.say(text);
+    this.say(text, event);
   }
 
   /**
@@ -193,14 +201,14 @@ export class Describer {
     if (this.flipArmed && share < 0.85 && this.state !== 'flipsoon') {
       this.state = 'flipsoon';
       this.motion = t('describe.flip.soon');
-      this.say(this.motion);
+      this.say(this.motion, true);
     }
     if (this.flipSign !== 0 && w * this.flipSign < -0.5 * omega) {
       this.flipSign = -this.flipSign;
       this.flips += 1;
       this.flipArmed = false;
       this.state = 'flipped';
-      this.say(t('describe.flip', { n: this.flips }));
+      this.say(t('describe.flip', { n: this.flips }), true);
     }
   }
 

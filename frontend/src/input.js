@@ -31,7 +31,10 @@ const CAMERA_KEYS = { KeyT: 'top', KeyY: 'side', KeyU: 'front' };
 /** Whether the key goes to a text field (or other control) rather than the page. @param {KeyboardEvent} ev */
 function typing(ev) {
   const t = ev.target;
-  return t instanceof HTMLElement && (t.isContentEditable || ['INPUT', 'TEXTAREA', 'SELECT'].includes(t.tagName));
+  if (!(t instanceof HTMLElement)) return false;
+  // Space and Enter press a focused button or link: they are its keys then, not the page's
+  if ((ev.code === 'Space' || ev.key === 'Enter') && (t.tagName === 'BUTTON' || t.tagName === 'A')) return true;
+  return t.isContentEditable || ['INPUT', 'TEXTAREA', 'SELECT'].includes(t.tagName);
 }
 
 /**

@@ -1,0 +1,65 @@
+"""Helpers of the accessibility and language tests (issue 29): the page opened in a language
+and a layout, and axe-core (frontend/node_modules, from the lockfile) run on it."""
+
+from __future__ import annotations
+
+import uuid
+from dataclasses import dataclass
+
+from pagekit import REPO, PageRun, wait_connected
+from playwright.sync_api import Browser, Page
+
+AXE = REPO / "frontend" / "node_modules" / "axe-core" / "axe.min.js"
+LANGS = ("en", "de", "nb")
+#: width, height, touch, projector mode
+LAYOUTS: dict[str, tuple[int, int, bool, bool]] = {
+    "desktop": (1280, 720, False, False),
+    "phone": (390, 844, True, False),
+    "projector": (1280, 720, False, True),
+}
+#: the rules of WCAG 2.0, 2.1 and 2.2 at levels A and AA
+WCAG_TAGS = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22aa"]
+
+
+@dataclass
+class Violation:
+    rule: str
+    impact: str
+    help: str
+    targets: list[str]
+
+
+def open_in(browser: Browser, base: str, lang: str, layout: str = "desktop", query: str = "",
+            locale: str | None = None) -> PageRun:  # fmt: skip
+    """The page on a new room in `lang` (None: no ?lang=, the browser's `locale` decides)."""
+    width, height, touch, projector = LAYOUTS[layout]
+    extra = {"has_touch": True, "is_mobile": True, "device_scale_factor": 2} if touch else {}
+    if locale:
+        extra["locale"] = locale
+    context = browser.new_context(viewport={"width": width, "height": height}, **extra)
+    page = context.new_page()
+    errors: list[str] = []
+    page.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    room = f"a{uuid.uuid4().hex[:10]}"
+    lang_q = f"&lang={lang}" if lang else ""
+    page.goto(f"{base}/?room={room}{lang_q}{query}")
+    wait_connected(page, timeout=180_000)  # a cold numba cache compiles first
+    if projector:
+        page.keyboard.press("p")
+        page.wait_for_function("document.body.classList.contains('projector')")
+    return PageRun(page, errors, room)
+
+
+def axe(page: Page) -> list[Violation]:
+    """axe-core's WCAG 2.x A and AA violations on the page as it is now."""
+    if not page.evaluate("typeof window.axe !== 'undefined'"):
+        page.add_script_tag(path=str(AXE))
+    script = "(tags) => axe.run(document, {runOnly: {type: 'tag', values: tags}})"
+    result = page.evaluate(script, WCAG_TAGS)
+    return [
+        Violation(
+            v["id"], v["impact"] or "", v["help"], [", ".join(n["target"]) for n in v["nodes"]]
+        )
+        for v in result["violations"]
+    ]

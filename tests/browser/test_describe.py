@@ -1,0 +1,107 @@
+"""The live description (issue 29): the polite live region #describe says in words what the
+body does, in the page's language, at a listener's pace: a tennis-racket flip (about to flip,
+then flipped), the body coming to rest (and resting on the ground), a pendulum swinging with
+its period. Each test records every sentence the region says (a MutationObserver)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from a11ykit import LANGS, open_in
+from pagekit import Server
+from playwright.sync_api import Browser, Page
+
+pytestmark = pytest.mark.browser
+
+LOCALES = Path(__file__).resolve().parents[2] / "frontend" / "src" / "locales"
+CATALOGUES = {lang: json.loads((LOCALES / f"{lang}.json").read_text()) for lang in LANGS}
+
+
+def words(lang: str, key: str) -> str:
+    """The catalogue message's words before its first placeholder (the part that does not vary)."""
+    return CATALOGUES[lang][key].split("{")[0].strip()
+
+
+def record(page: Page) -> None:
+    page.evaluate(
+        """() => {
+          window.__said = [];
+          const el = document.getElementById('describe');
+          const seen = () => __said.push(el.textContent);
+          const all = {childList: true, characterData: true, subtree: true};
+          new MutationObserver(seen).observe(el, all);
+        }"""
+    )
+
+
+def said(page: Page) -> list[str]:
+    return page.evaluate("window.__said")
+
+
+def wait_said(page: Page, text: str, timeout: float) -> None:
+    try:
+        page.wait_for_function(
+            "(t) => __said.some((s) => s.includes(t))", arg=text, timeout=timeout
+        )
+    except Exception as err:
+        state = page.evaluate("__sixdof.lastState && __sixdof.lastState.bodies[0]")
+        raise AssertionError(f"never said {text!r}; said {said(page)}; body {state}") from err
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_tennis_racket_flip_is_described(browser: Browser, server: Server, lang: str) -> None:
+    run = open_in(browser, server.url, lang)
+    page = run.page
+    record(page)
+    page.evaluate("__sixdof.send({type: 'load_scenario', preset: 'tennis_racket'})")
+    page.evaluate("__sixdof.send({type: 'resume'})")
+    soon = words(lang, "describe.flip.soon")
+    flipped = words(lang, "describe.flip")
+    wait_said(page, flipped, timeout=40_000)
+    sentences = said(page)
+    first_soon = next(i for i, s in enumerate(sentences) if soon in s)
+    first_flip = next(i for i, s in enumerate(sentences) if flipped in s)
+    assert first_soon < first_flip, sentences  # warned first, then told
+    assert page.get_attribute("#describe", "aria-live") == "polite"
+    assert run.errors == []
+    page.context.close()
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_coming_to_rest_is_described(browser: Browser, server: Server, lang: str) -> None:
+    """The hover preset turns slowly; a damper brings it to rest: said once, in words."""
+    run = open_in(browser, server.url, lang)
+    page = run.page
+    page.evaluate("__sixdof.send({type: 'load_scenario', preset: 'hover'})")
+    page.wait_for_function("__sixdof.hello.scenario.name === 'hover'")
+    page.evaluate("__sixdof.send({type: 'resume'})")
+    page.wait_for_function("Math.hypot(...__sixdof.lastState.bodies[0].AngVel) > 0.1")
+    record(page)
+    damper = {"kind": "damper", "body": page.evaluate("__sixdof.lastState.bodies[0].Name"),
+              "linear": [20, 20, 20, 5, 5, 5], "quadratic": [0, 0, 0, 0, 0, 0]}  # fmt: skip
+    page.evaluate("(e) => __sixdof.send({type: 'set_elements', elements: [e]})", damper)
+    rest = words(lang, "describe.rest")
+    wait_said(page, rest, timeout=30_000)
+    assert sum(rest in s for s in said(page)) == 1  # once, not every frame
+    assert run.errors == []
+    page.context.close()
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_resting_on_the_ground_is_described(browser: Browser, server: Server, lang: str) -> None:
+    run = open_in(browser, server.url, lang)
+    page = run.page
+    page.evaluate("__sixdof.send({type: 'pause'})")
+    page.evaluate("__sixdof.send({type: 'load_scenario', preset: 'free_fall'})")
+    page.wait_for_function("__sixdof.hello.scenario.name === 'free_fall'")
+    name = page.evaluate("__sixdof.hello.scenario.bodies[0].Name")
+    ground = {"kind": "ground", "body": name, "height": 0.5, "restitution": 0.0, "friction": 1.0}
+    page.evaluate("(e) => __sixdof.send({type: 'set_elements', elements: [e]})", ground)
+    page.wait_for_function("JSON.stringify(__sixdof.hello.scenario).includes('\"ground\"')")
+    record(page)
+    page.evaluate("__sixdof.send({type: 'resume'})")
+    wait_said(page, words(lang, "describe.rest.ground"), timeout=40_000)
+    assert run.errors == []
+    page.context.close()
