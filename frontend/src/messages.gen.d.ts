@@ -316,7 +316,7 @@ export interface Hello {
 
 /** Integration settings; names as FhSim's `Engine` element where it has them. */
 export interface Integration {
-  method: "euler" | "rk4" | "dopri5" | "radau";
+  method: "euler" | "rk4" | "dopri5" | "radau" | "geometric" | "exact";
   /** fixed step, s */
   stepsize: number;
   HMax: number;
@@ -329,7 +329,7 @@ export interface Integration {
 
 /** Integration settings; names as FhSim's `Engine` element where it has them. */
 export interface IntegrationInput {
-  method?: "euler" | "rk4" | "dopri5" | "radau";
+  method?: "euler" | "rk4" | "dopri5" | "radau" | "geometric" | "exact";
   /** fixed step, s */
   stepsize?: number;
   HMax?: number;
@@ -586,7 +586,7 @@ export interface SetParams {
   Size?: [number, number, number] | null;
   MeshOrigin?: [number, number, number] | null;
   /** simulation-wide */
-  integrator?: "euler" | "rk4" | null;
+  integrator?: "euler" | "rk4" | "geometric" | "exact" | null;
   /** simulation-wide integrator step; must also be below the integrator's stability limit (limits.step in hello: 0.02 s euler, 0.0279 s rk4), else unstable_step; [1e-05, 1] */
   step?: number | null;
 }

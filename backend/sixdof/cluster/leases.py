@@ -133,11 +133,13 @@ class Leases:
         return bool(self._beats) and now - self._beats[0][1] > WATCH_LAG
 
     # ------------------------------------------------------------------ liveness
-    async def beat(self, rooms: int) -> None:
+    async def beat(self, rooms: int, kv: KeyValue | None = None) -> None:
         """Write this worker's heartbeat (its room count): it is alive, and the bucket takes
-        writes. Raises what the bucket raised (after noting it down)."""
+        writes. Raises what the bucket raised (after noting it down). `kv`: the bucket on
+        another connection (heartbeat.py's thread: what it changes here is thread-safe, a
+        deque's append and one attribute's assignment)."""
         try:
-            revision = await self.kv.put(self._beat_key, str(rooms).encode())
+            revision = await (kv or self.kv).put(self._beat_key, str(rooms).encode())
         except Exception:
             self.failed()
             raise

@@ -25,7 +25,6 @@ import secrets
 import signal
 import time
 from collections.abc import Awaitable, Sequence
-from dataclasses import dataclass, field
 from typing import Any
 
 from nats.aio.client import Client as Nats
@@ -38,35 +37,23 @@ from ..server.app import create_app
 from ..server.control import handle
 from ..server.errors import Refusal
 from ..server.registry import Rooms
-from ..server.rooms import Room
 from ..server.settings import Settings
 from ..server.snapshots import Snapshot
 from . import bus
 from .asgi import call_asgi
-from .leases import Leases, Seen
+from .failover import Failover, Owned
+from .heartbeat import Heartbeat
+from .leases import Leases
 from .shares import encode_share, fetch_share
 from .urls import parse_urls
 from .viewer import BusViewer, resume, snapshot_of
 
 log = logging.getLogger("sixdof.worker")
 
-MAINTAIN_EVERY = 0.1  # s between rounds of the lease loop (a stale lease waits at most this)
 SNAPSHOT_BATCH = 64  # snapshots encoded between two yields to the event loop
 
 
-@dataclass
-class Owned:
-    """A room this worker owns: its lease revision, subscriptions and its gateways."""
-
-    room: Room
-    revision: int
-    viewers: dict[bool, BusViewer]
-    subs: list[Subscription] = field(default_factory=list)
-    gateways: dict[str, float] = field(default_factory=dict)  # id → last presence
-    empty_since: float | None = None
-
-
-class Worker:
+class Worker(Failover):
     """Rooms on the bus at `urls` (the servers of one NATS cluster); `run()` until `stop()`.
     `replicas`: the copies of each bucket, if this worker is the first to make it."""
 
@@ -90,8 +77,11 @@ class Worker:
         self._tasks: set[asyncio.Task[Any]] = set()
         self._outbox: list[tuple[str, bytes]] = []  # published by the next _send_outbox
         self._preparing: Subscription | None = None
+        self._starting: set[str] = set()  # rooms being opened or taken over right now
+        self._owning = asyncio.Lock()  # one room set up at a time (_resume)
         self.nc: Nats | None = None
         self.leases: Leases | None = None
+        self.heartbeat: Heartbeat | None = None
         self.snapshots: KeyValue | None = None
         self.shares: KeyValue | None = None
 
@@ -125,6 +115,8 @@ class Worker:
         leases, self.snapshots, self.shares = await bus.open_buckets(self.nc, self.replicas)
         self.leases = Leases(leases, self.id)
         self.leases.start()
+        self.heartbeat = Heartbeat(self.urls, self.leases, lambda: len(self.owned))
+        self.heartbeat.start()
         # answered until the physics is ready, then `sixdof.open` is (_load_physics)
         self._preparing = await self.nc.subscribe(
             bus.PREPARING, queue=bus.WORKERS, cb=self._on_preparing
@@ -156,6 +148,9 @@ class Worker:
                 await self._write_snapshots()  # the next owner resumes them from now
             for name in list(self.owned):
                 await self._close(name, forget=False)
+            if self.heartbeat is not None:  # stopped before its key is deleted (leases.stop)
+                self.heartbeat.stop()
+                await asyncio.to_thread(self.heartbeat.join, 5.0)
             if self.leases is not None:
                 await self.leases.stop()
             if self.nc is not None:
@@ -199,16 +194,23 @@ class Worker:
         if name in self.owned:
             await msg.respond(bus.encode({"owner": self.id}))
             return
-        revision = await self.leases.claim(name)
-        if revision is None:
-            await msg.respond(bus.encode({"owner": None}))  # someone has it, maybe a dead one
+        if name in self._starting:
+            await msg.respond(bus.encode({"owner": None}))  # in a moment: asked again
             return
+        self._starting.add(name)
         try:
-            await self._own(name, revision, await self._snapshot(name), by_watcher, shared)
-        except Refusal as refusal:
-            await self.leases.kv.delete(name)
-            await msg.respond(bus.encode({"refused": refusal.text()}))
-            return
+            revision = await self.leases.claim(name)
+            if revision is None:
+                await msg.respond(bus.encode({"owner": None}))  # someone has it, maybe dead
+                return
+            try:
+                await self._own(name, revision, await self._snapshot(name), by_watcher, shared)
+            except Refusal as refusal:
+                await self.leases.kv.delete(name)
+                await msg.respond(bus.encode({"refused": refusal.text()}))
+                return
+        finally:
+            self._starting.discard(name)
         await msg.respond(bus.encode({"owner": self.id}))
 
     async def _snapshot(self, name: str) -> dict[str, Any] | None:
@@ -267,97 +269,6 @@ class Worker:
         log.info("worker %s left room %s", self.id, name)
 
     # ------------------------------------------------------------------ the loops
-    async def _lease_loop(self) -> None:
-        """Close rooms nobody watches; every LEASE_RENEW s write the heartbeat; every round
-        close the rooms the watch shows in other hands and take over the rooms of workers
-        gone silent."""
-        assert self.leases is not None
-        leases = self.leases
-        beat_at = 0.0
-        while True:
-            try:
-                now = time.monotonic()
-                await self._close_unwatched(now)
-                if self._renew_now.is_set():  # reconnected: were we cut off long?
-                    self._renew_now.clear()
-                    await self._recheck()
-                if now - beat_at >= bus.LEASE_RENEW:
-                    beat_at = now
-                    try:
-                        await leases.beat(len(self.owned))
-                    except Exception as exc:  # noted by `beat`: no takeovers meanwhile
-                        log.debug("worker %s: heartbeat not written: %r", self.id, exc)
-                for name, owned in list(self.owned.items()):
-                    if leases.lost(name, owned.revision):  # taken while we were stalled
-                        log.warning("worker %s lost the lease of %s", self.id, name)
-                        await self._close(name, forget=False)
-                if leases.watch_lagging(now):
-                    log.warning("worker %s: the lease watch lags; watching anew", self.id)
-                    await leases.restart_watch()
-                if self.ready:
-                    await self._take_over(now)
-            except asyncio.CancelledError:
-                raise
-            except Exception:  # a bug, not the bus (each call below handles that): go on
-                log.exception("worker %s: lease round failed", self.id)
-            try:
-                await asyncio.wait_for(self._renew_now.wait(), MAINTAIN_EVERY)
-            except asyncio.TimeoutError:
-                pass
-
-    async def _close_unwatched(self, now: float) -> None:
-        for name, owned in list(self.owned.items()):
-            owned.gateways = {
-                g: at for g, at in owned.gateways.items() if now - at < bus.PRESENCE_TIMEOUT
-            }
-            if owned.gateways:
-                owned.empty_since = None
-            elif owned.empty_since is None:
-                owned.empty_since = now
-            elif now - owned.empty_since > self.settings.room_ttl:
-                await self._close(name, forget=True)
-
-    async def _recheck(self) -> None:
-        """Read every lease this worker holds from the bucket; close the rooms it lost."""
-        assert self.leases is not None
-        held = list(self.owned.items())
-        answers = await asyncio.gather(*(self.leases.holds(name) for name, _ in held))
-        for (name, owned), holds in zip(held, answers, strict=True):
-            if holds is False and self.owned.get(name) is owned:
-                log.warning("worker %s lost the lease of %s", self.id, name)
-                await self._close(name, forget=False)
-
-    async def _take_over(self, now: float) -> None:
-        """The rooms of every worker gone silent, all at once (one per compare-and-set:
-        of several workers trying, one wins each room)."""
-        assert self.leases is not None
-        for owner, beat in self.leases.dead(now).items():
-            try:
-                if not await self.leases.confirm_dead(owner, beat):
-                    continue
-            except Exception as exc:  # the bus did not answer: tried again next round
-                log.warning("worker %s: could not read %s's heartbeat: %r", self.id, owner, exc)
-                continue
-            rooms = [(n, lease) for n, lease in self.leases.rooms_of(owner) if n not in self.owned]
-            log.warning("worker %s: worker %s is silent; taking over its %d rooms",
-                        self.id, owner, len(rooms))  # fmt: skip
-            await asyncio.gather(*(self._take(name, lease, now) for name, lease in rooms))
-
-    async def _take(self, name: str, lease: Seen, now: float) -> None:
-        assert self.leases is not None
-        try:
-            revision = await self.leases.take(name, lease)
-            if revision is None or name in self.owned:
-                return
-            log.info("worker %s takes over room %s (its owner stopped)", self.id, name)
-            await self._own(name, revision, await self._snapshot(name))
-        except Exception as exc:  # the bus did not answer: the owner stays dead, tried again
-            log.warning("worker %s: takeover of %s failed: %r", self.id, name, exc)
-            return
-        owned = self.owned[name]
-        owned.empty_since = None  # its gateways say so within a second
-        owned.gateways = {"(takeover)": now}
-
     async def _snapshot_loop(self) -> None:
         """Every SNAPSHOT_EVERY s, each room's snapshot."""
         while True:

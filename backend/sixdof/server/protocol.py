@@ -298,7 +298,9 @@ class SetParams(ClientModel):
     MeshScale: Annotated[Vec3, Within("MeshScale")] | None = None
     Size: Annotated[Vec3, Within("Size")] | None = None
     MeshOrigin: Annotated[Vec3, Within("MeshOrigin")] | None = None
-    integrator: Literal["euler", "rk4"] | None = Field(None, description="simulation-wide")
+    integrator: Literal["euler", "rk4", "geometric", "exact"] | None = Field(
+        None, description="simulation-wide"
+    )
     step: Annotated[float, Within("step")] | None = Field(
         None,
         description="simulation-wide integrator step; must also be below the integrator's "

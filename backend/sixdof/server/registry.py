@@ -114,9 +114,9 @@ class Rooms(ByName[Room]):
     def engine(self) -> Engine:
         """What advances every ticking room's simulation; made with the first room."""
         if self._engine is None:
-            from ..simulation.engine import Engine
+            from ..simulation.free_engine import FreeEngine
 
-            self._engine = Engine()
+            self._engine = FreeEngine()
         return self._engine
 
     def get_or_create(
