@@ -9,6 +9,9 @@ Sections (targets of the issue "Speed" in the last column; they are benchmarks, 
 - one body, RK4, h = 1 ms, `full` and `fhsim` models: steps/s of the compiled kernel, of
   MuJoCo's rollout and of a Python loop of mj_step (MuJoCo rows only when it is installed);
 - batches of 1, 100 and 10,000 bodies: body-steps/s of the kernel (and of MuJoCo's rollout);
+- elements (bench_elements.py): ns per body-step of a pivoted, sprung, damped, loaded,
+  grounded and joined body against a free body (target: pivot and spring ≤ 2 × free), and
+  100 rooms with elements stepped by one `kernel.advance` a tick (share of a 60 Hz tick);
 - `sixdof serve`: seconds from launching the process to its first answer (compile cache warm);
 - the live server (one process, `--serve` below: `sixdof serve`'s app and uvicorn settings
   with max_rooms raised): clients in one room at 60 Hz (frames delivered per client, p50/p99
@@ -28,6 +31,7 @@ import time
 from pathlib import Path
 from typing import Any
 
+import bench_elements as be
 import bench_kernel as bk
 import bench_server as bs
 import numba
@@ -88,6 +92,43 @@ def physics_rows(scale: float, repeat: int) -> list[dict[str, Any]]:
                 n,
                 bk.mujoco_rollout(bodies, n, repeat, 2)[0],
             )
+    return rows
+
+
+def element_rows(scale: float, repeat: int) -> list[dict[str, Any]]:
+    """bench_elements.py's cases and rooms as table rows (figure and target filled in)."""
+    results = be.run_all(scale, repeat)
+    rows: list[dict[str, Any]] = []
+    for r in results["cases"]:
+        target = ""
+        if r["target"]:
+            ok = r["times_free"] <= be.TARGET_RATIO
+            target = f"≤ {be.TARGET_RATIO:g} × free body: {_ok(ok)}"
+        rows.append(
+            {
+                "section": "elements",
+                "case": r["case"],
+                "bodies": r["bodies"],
+                "value": r["ns_per_body_step"],
+                "unit": "ns/body-step",
+                "figure": f"{r['ns_per_body_step']:,.0f} ns/body-step "
+                f"({r['times_free']:.2f} × free)",
+                "target": target,
+            }
+        )
+    w = results["rooms"]
+    rows.append(
+        {
+            "section": "elements",
+            "case": f"{w['rooms']} rooms with elements, one advance a tick",
+            "bodies": w["bodies"],
+            "value": w["tick_ms"],
+            "unit": "ms/tick",
+            "figure": f"{w['tick_ms']:.2f} ms a tick ({100 * w['share_of_60hz_tick']:.1f} % of "
+            f"16.7 ms), {w['ns_per_body_step']:.0f} ns/body-step",
+            "target": f"< 100 % of a 60 Hz tick: {_ok(w['share_of_60hz_tick'] < 1.0)}",
+        }
+    )
     return rows
 
 
@@ -207,7 +248,8 @@ def table(physics: list[dict[str, Any]], server: dict[str, Any] | None) -> list[
             )
         if r["case"] == "sixdof kernel, 10,000 bodies":
             target = f"≥ 10,000,000: {_ok(r['value'] >= 1e7)}"
-        lines.append([r["section"], r["case"], f"{r['value']:,.0f} {r['unit']}", target])
+        figure = r.get("figure") or f"{r['value']:,.0f} {r['unit']}"
+        lines.append([r["section"], r["case"], figure, r.get("target") or target])
     if server is None:
         return lines
     cold, warm = server["startup_s"]
@@ -317,6 +359,7 @@ def main() -> None:
     load_before = os.getloadavg()
     print(f"compile/load warm-up: {K.warm_up():.2f} s", file=sys.stderr, flush=True)
     physics = physics_rows(0.05 if args.quick else 1.0, 1 if args.quick else 3)
+    physics += element_rows(0.05 if args.quick else 0.25, 1 if args.quick else 3)
     print("physics: done", file=sys.stderr, flush=True)
     server = None if args.no_server else server_results(args)
     machine = {
