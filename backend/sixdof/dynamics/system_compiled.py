@@ -29,7 +29,18 @@ import math
 
 import numpy as np
 
-from .kernel_compiled import _applied, _load, _rigid_body, _store, njit, prange
+from .kernel_compiled import (
+    _applied,
+    _axpy,
+    _load,
+    _rigid_body,
+    _rk4_sum,
+    _step,
+    _step_turning,
+    _store,
+    njit,
+    prange,
+)
 from .layout import (
     E_BODY,
     E_KIND,
@@ -71,6 +82,7 @@ from .layout import (
     K_LOAD,
     K_PIVOT,
     K_SPRING,
+    L_STATE_DEPENDENT,
     P_CORIOLIS,
     P_GRAVITY,
     P_MASS,
@@ -85,9 +97,12 @@ from .names import NORM_TIME_CONSTANT
 _TAU_GAIN = 0.5 / NORM_TIME_CONSTANT
 _B1 = float(RK4.b[0])
 _B2 = float(RK4.b[1])
+#: A timed load's switch within SWITCH_SNAP · h of a stage time is taken to be at that time:
+#: a start on the step grid stays on it though t0 + s h and an accumulated room time round.
+SWITCH_SNAP = 1e-6
 
 
-@njit(cache=True, fastmath=False)
+@njit(cache=True, fastmath=False, error_model="numpy", inline="always")
 def _rotation(y):
     """R(q/|q|) of a state row (a true rotation, as the loads use), 9 entries row-major."""
     qw = y[3]
@@ -102,7 +117,7 @@ def _rotation(y):
     )  # fmt: skip
 
 
-@njit(cache=True, fastmath=False)
+@njit(cache=True, fastmath=False, error_model="numpy", inline="always")
 def _turn(r, x, y, z):
     """R (x, y, z)."""
     return (
@@ -112,42 +127,43 @@ def _turn(r, x, y, z):
     )
 
 
-@njit(cache=True, fastmath=False)
-def _point_motion(Y, b, r, px, py, pz):
+@njit(cache=True, fastmath=False, error_model="numpy")
+def _row(el, e):
+    """Element row e as a tuple: the hot paths pass it by value, not the array."""
+    return (
+        el[e, 0], el[e, 1], el[e, 2], el[e, 3], el[e, 4], el[e, 5], el[e, 6], el[e, 7],
+        el[e, 8], el[e, 9], el[e, 10], el[e, 11], el[e, 12], el[e, 13], el[e, 14], el[e, 15],
+        el[e, 16], el[e, 17], el[e, 18], el[e, 19], el[e, 20], el[e, 21], el[e, 22], el[e, 23],
+        el[e, 24], el[e, 25], el[e, 26], el[e, 27], el[e, 28], el[e, 29], el[e, 30], el[e, 31],
+    )  # fmt: skip
+
+
+@njit(cache=True, fastmath=False, error_model="numpy", inline="always")
+def _point_motion(y, r, px, py, pz):
     """World position and velocity of the body point (px, py, pz) (body axes, from the
-    reference point) of body b at stage rows Y, with R = r its rotation."""
+    reference point) at state y (a 13-tuple) with R = r its rotation."""
     gx, gy, gz = _turn(r, px, py, pz)
-    wx = Y[b, 10]
-    wy = Y[b, 11]
-    wz = Y[b, 12]
+    wx = y[10]
+    wy = y[11]
+    wz = y[12]
     vx, vy, vz = _turn(
         r,
-        Y[b, 7] + (wy * pz - wz * py),
-        Y[b, 8] + (wz * px - wx * pz),
-        Y[b, 9] + (wx * py - wy * px),
+        y[7] + (wy * pz - wz * py),
+        y[8] + (wz * px - wx * pz),
+        y[9] + (wx * py - wy * px),
     )
-    return Y[b, 0] + gx, Y[b, 1] + gy, Y[b, 2] + gz, vx, vy, vz
+    return y[0] + gx, y[1] + gy, y[2] + gz, vx, vy, vz
 
 
-@njit(cache=True, fastmath=False)
-def _push(F, p, i, b, r, px, py, pz, fx, fy, fz):
-    """Add a global force (fx, fy, fz) at body point (px, py, pz) (from the reference point)
-    to body b's global (F_n, M_n) about its CG: the moment is (R (point − r_g)) × F."""
+@njit(cache=True, fastmath=False, error_model="numpy", inline="always")
+def _moment(p, i, r, px, py, pz, fx, fy, fz):
+    """The moment about body i's CG of a global force (fx, fy, fz) at its body point
+    (px, py, pz) (from the reference point): (R (point − r_g)) × F."""
     lx, ly, lz = _turn(r, px - p[i, P_R_CG], py - p[i, P_R_CG + 1], pz - p[i, P_R_CG + 2])
-    F[b, 0] += fx
-    F[b, 1] += fy
-    F[b, 2] += fz
-    F[b, 3] += ly * fz - lz * fy
-    F[b, 4] += lz * fx - lx * fz
-    F[b, 5] += lx * fy - ly * fx
+    return ly * fz - lz * fy, lz * fx - lx * fz, lx * fy - ly * fx
 
 
-#: A timed load's switch within SWITCH_SNAP · h of a stage time is taken to be at that time:
-#: a start on the step grid stays on it though t0 + s h and an accumulated room time round.
-SWITCH_SNAP = 1e-6
-
-
-@njit(cache=True, fastmath=False)
+@njit(cache=True, fastmath=False, error_model="numpy")
 def _signal(el, e, aux, t, h, left):
     """The scalar factor of a timed load at time t: 1, a step, a sine or a table. A step or
     a sine switches on at t0; `left` (the stage at the end of a step) takes the value just
@@ -187,7 +203,7 @@ def _signal(el, e, aux, t, h, left):
     return 1.0
 
 
-@njit(cache=True, fastmath=False)
+@njit(cache=True, fastmath=False, error_model="numpy")
 def _record(rec, e, px, py, pz, fx, fy, fz, ox, oy, oz):
     if rec.shape[0] > 0:
         rec[e, 0] = px
@@ -201,26 +217,28 @@ def _record(rec, e, px, py, pz, fx, fy, fz, ox, oy, oz):
         rec[e, 8] = oz
 
 
-@njit(cache=True, fastmath=False)
-def _spring(p, el, e, first, Y, F, rec):
-    b = int(el[e, E_BODY])
-    other = int(el[e, E_OTHER])
-    ra = _rotation(Y[b])
-    ax, ay, az = el[e, ES_A], el[e, ES_A + 1], el[e, ES_A + 2]
-    pax, pay, paz, vax, vay, vaz = _point_motion(Y, b, ra, ax, ay, az)
-    bx, by, bz = el[e, ES_B], el[e, ES_B + 1], el[e, ES_B + 2]
-    if other >= 0:
-        rb = _rotation(Y[other])
-        pbx, pby, pbz, vbx, vby, vbz = _point_motion(Y, other, rb, bx, by, bz)
+@njit(cache=True, fastmath=False, error_model="numpy", inline="always")
+def _spring(row, ya, ra, yb, rb, joined):
+    """A spring from body point a (state ya, rotation ra) to a world point, or to body point
+    b of a second body (yb, rb) when `joined`: (force on a (3), a's world point (3), the
+    other end (3)). The other body gets the opposite force."""
+    ax = row[ES_A]
+    ay = row[ES_A + 1]
+    az = row[ES_A + 2]
+    pax, pay, paz, vax, vay, vaz = _point_motion(ya, ra, ax, ay, az)
+    bx = row[ES_B]
+    by = row[ES_B + 1]
+    bz = row[ES_B + 2]
+    if joined:
+        pbx, pby, pbz, vbx, vby, vbz = _point_motion(yb, rb, bx, by, bz)
     else:
-        rb = ra
         pbx, pby, pbz, vbx, vby, vbz = bx, by, bz, 0.0, 0.0, 0.0
     dx = pbx - pax
     dy = pby - pay
     dz = pbz - paz
-    k = el[e, ES_K]
-    c = el[e, ES_C]
-    rest = el[e, ES_LEN]
+    k = row[ES_K]
+    c = row[ES_C]
+    rest = row[ES_LEN]
     if rest == 0.0:  # a zero-length spring is linear in the vector: F = k d + c ḋ
         fx = k * dx + c * (vbx - vax)
         fy = k * dy + c * (vby - vay)
@@ -231,63 +249,51 @@ def _spring(p, el, e, first, Y, F, rec):
             nx = dx / length
             ny = dy / length
             nz = dz / length
-            along = k * (length - rest) + c * (
-                (vbx - vax) * nx + (vby - vay) * ny + (vbz - vaz) * nz
-            )
+            rate = (vbx - vax) * nx + (vby - vay) * ny + (vbz - vaz) * nz
+            along = k * (length - rest) + c * rate
             fx = along * nx
             fy = along * ny
             fz = along * nz
         else:  # the ends meet: no direction to push along
-            fx = fy = fz = 0.0
-    _push(F, p, first + b, b, ra, ax, ay, az, fx, fy, fz)
-    if other >= 0:  # equal and opposite at the other end
-        _push(F, p, first + other, other, rb, bx, by, bz, -fx, -fy, -fz)
-    _record(rec, e, pax, pay, paz, fx, fy, fz, pbx, pby, pbz)
+            fx = 0.0
+            fy = 0.0
+            fz = 0.0
+    return fx, fy, fz, pax, pay, paz, pbx, pby, pbz
 
 
-@njit(cache=True, fastmath=False)
-def _damper(p, el, e, first, Y, F, rec):
-    """Fossen's D(ν) ν = (D_l + D_q |ν|) ν in body axes at the reference point, opposing ν."""
-    b = int(el[e, E_BODY])
-    i = first + b
-    r = _rotation(Y[b])
-    t0 = -(el[e, ED_LIN] + el[e, ED_QUAD] * abs(Y[b, 7])) * Y[b, 7]
-    t1 = -(el[e, ED_LIN + 1] + el[e, ED_QUAD + 1] * abs(Y[b, 8])) * Y[b, 8]
-    t2 = -(el[e, ED_LIN + 2] + el[e, ED_QUAD + 2] * abs(Y[b, 9])) * Y[b, 9]
-    t3 = -(el[e, ED_LIN + 3] + el[e, ED_QUAD + 3] * abs(Y[b, 10])) * Y[b, 10]
-    t4 = -(el[e, ED_LIN + 4] + el[e, ED_QUAD + 4] * abs(Y[b, 11])) * Y[b, 11]
-    t5 = -(el[e, ED_LIN + 5] + el[e, ED_QUAD + 5] * abs(Y[b, 12])) * Y[b, 12]
+@njit(cache=True, fastmath=False, error_model="numpy", inline="always")
+def _damper(p, el, e, i, y, r):
+    """Fossen's D(ν) ν = (D_l + D_q |ν|) ν in body axes at the reference point, opposing ν:
+    the global (F, M about the CG) on body i."""
+    t0 = -(el[e, ED_LIN] + el[e, ED_QUAD] * abs(y[7])) * y[7]
+    t1 = -(el[e, ED_LIN + 1] + el[e, ED_QUAD + 1] * abs(y[8])) * y[8]
+    t2 = -(el[e, ED_LIN + 2] + el[e, ED_QUAD + 2] * abs(y[9])) * y[9]
+    t3 = -(el[e, ED_LIN + 3] + el[e, ED_QUAD + 3] * abs(y[10])) * y[10]
+    t4 = -(el[e, ED_LIN + 4] + el[e, ED_QUAD + 4] * abs(y[11])) * y[11]
+    t5 = -(el[e, ED_LIN + 5] + el[e, ED_QUAD + 5] * abs(y[12])) * y[12]
     # the force acts at o: about the CG its moment gains (o − CG) × f = −r_g × f
     rx = p[i, P_R_CG]
     ry = p[i, P_R_CG + 1]
     rz = p[i, P_R_CG + 2]
-    m0 = t3 - (ry * t2 - rz * t1)
-    m1 = t4 - (rz * t0 - rx * t2)
-    m2 = t5 - (rx * t1 - ry * t0)
     fx, fy, fz = _turn(r, t0, t1, t2)
-    mx, my, mz = _turn(r, m0, m1, m2)
-    F[b, 0] += fx
-    F[b, 1] += fy
-    F[b, 2] += fz
-    F[b, 3] += mx
-    F[b, 4] += my
-    F[b, 5] += mz
-    _record(rec, e, Y[b, 0], Y[b, 1], Y[b, 2], fx, fy, fz, Y[b, 0], Y[b, 1], Y[b, 2])
+    mx, my, mz = _turn(
+        r, t3 - (ry * t2 - rz * t1), t4 - (rz * t0 - rx * t2), t5 - (rx * t1 - ry * t0)
+    )
+    return fx, fy, fz, mx, my, mz
 
 
-@njit(cache=True, fastmath=False)
-def _contact(p, el, e, first, b, Y, r, cx, cy, cz, h, F):
+@njit(cache=True, fastmath=False, error_model="numpy", inline="always")
+def _contact(p, el, e, i, y, r, cx, cy, cz, h):
     """One contact point (body axes, from the reference point) against the ground plane:
-    spring-dashpot normal force N ≥ 0 and regularised Coulomb friction, added to F.
-    Returns (N, N · its world point (3), the force (3)) for the record."""
-    height = el[e, EG_HEIGHT]
-    px, py, pz, vx, vy, vz = _point_motion(Y, b, r, cx, cy, cz)
-    depth = pz - height  # NED: below the plane is z > height
+    spring-dashpot normal force N ≥ 0 and regularised Coulomb friction. Returns the force
+    (3), its moment about the CG (3), N and N · the point's world position (3)."""
+    px, py, pz, vx, vy, vz = _point_motion(y, r, cx, cy, cz)
+    depth = pz - el[e, EG_HEIGHT]  # NED: below the plane is z > height
     if depth <= 0.0:
-        return 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0
+        return 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0
     normal = el[e, EG_K] * depth + el[e, EG_C] * vz
     if normal <= 0.0:  # the dashpot may slow a parting body, never pull it down
-        return 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0
+        return 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0
     mu = el[e, EG_MU]
     # below the slip speed friction is viscous; its floor μ N h × the row's rate keeps that
     # part inside the step's stability region (elements.friction_rate)
@@ -296,57 +302,52 @@ def _contact(p, el, e, first, b, Y, r, cx, cy, cz, h, F):
     fx = -scale * vx
     fy = -scale * vy
     fz = -normal
-    _push(F, p, first + b, b, r, cx, cy, cz, fx, fy, fz)
-    return normal, normal * px, normal * py, normal * pz, fx, fy, fz
+    mx, my, mz = _moment(p, i, r, cx, cy, cz, fx, fy, fz)
+    return fx, fy, fz, mx, my, mz, normal, normal * px, normal * py, normal * pz
 
 
-@njit(cache=True, fastmath=False)
-def _ground(p, el, e, first, Y, h, F, rec):
-    b = int(el[e, E_BODY])
-    r = _rotation(Y[b])
+@njit(cache=True, fastmath=False, error_model="numpy", inline="always")
+def _ground(p, el, e, i, y, r, h):
+    """The ground's total force and moment on body i (global, about the CG), and its centre
+    of pressure (N-weighted mean of the touching points; the point under the body when none
+    touches) for the record."""
     ox = el[e, EG_CENTRE]
     oy = el[e, EG_CENTRE + 1]
     oz = el[e, EG_CENTRE + 2]
-    n = sx_ = sy_ = sz_ = fx = fy = fz = 0.0
-    if el[e, EG_SHAPE] == 0.0:  # a sphere touches with its lowest point
+    if el[e, EG_SHAPE] == 0.0:  # a sphere touches with its lowest point, Rᵀ (0, 0, r) below
         radius = el[e, EG_EXTENT]
-        # the body point below the centre: Rᵀ (0, 0, radius)
-        cx = ox + radius * r[6]
-        cy = oy + radius * r[7]
-        cz = oz + radius * r[8]
-        n, sx_, sy_, sz_, fx, fy, fz = _contact(p, el, e, first, b, Y, r, cx, cy, cz, h, F)
+        c = _contact(
+            p, el, e, i, y, r, ox + radius * r[6], oy + radius * r[7], oz + radius * r[8], h
+        )
+        fx, fy, fz, mx, my, mz, n, sx, sy, sz = c
     else:  # a box (the mesh's bounding box) touches with its corners
+        fx = fy = fz = mx = my = mz = n = sx = sy = sz = 0.0
         hx = el[e, EG_EXTENT]
         hy = el[e, EG_EXTENT + 1]
         hz = el[e, EG_EXTENT + 2]
         for corner in range(8):
-            sx = hx if corner & 1 else -hx
-            sy = hy if corner & 2 else -hy
-            sz = hz if corner & 4 else -hz
-            c = _contact(p, el, e, first, b, Y, r, ox + sx, oy + sy, oz + sz, h, F)
-            n += c[0]
-            sx_ += c[1]
-            sy_ += c[2]
-            sz_ += c[3]
-            fx += c[4]
-            fy += c[5]
-            fz += c[6]
-    if rec.shape[0] > 0:  # the record: the total force at the centre of pressure
-        if n > 0.0:
-            px = sx_ / n
-            py = sy_ / n
-            pz = sz_ / n
-        else:
-            px = Y[b, 0]
-            py = Y[b, 1]
-            pz = el[e, EG_HEIGHT]
-        _record(rec, e, px, py, pz, fx, fy, fz, px, py, el[e, EG_HEIGHT])
+            cx = ox + (hx if corner & 1 else -hx)
+            cy = oy + (hy if corner & 2 else -hy)
+            cz = oz + (hz if corner & 4 else -hz)
+            c = _contact(p, el, e, i, y, r, cx, cy, cz, h)
+            fx += c[0]
+            fy += c[1]
+            fz += c[2]
+            mx += c[3]
+            my += c[4]
+            mz += c[5]
+            n += c[6]
+            sx += c[7]
+            sy += c[8]
+            sz += c[9]
+    if n > 0.0:
+        return fx, fy, fz, mx, my, mz, sx / n, sy / n, sz / n
+    return fx, fy, fz, mx, my, mz, y[0], y[1], el[e, EG_HEIGHT]
 
 
-@njit(cache=True, fastmath=False)
-def _timed_load(p, el, e, aux, first, Y, t, h, left, F, rec):
-    b = int(el[e, E_BODY])
-    r = _rotation(Y[b])
+@njit(cache=True, fastmath=False, error_model="numpy", inline="always")
+def _timed_load(p, el, e, aux, i, y, r, t, h, left):
+    """A timed load's global force and moment about body i's CG, and its world point."""
     s = _signal(el, e, aux, t, h, left)
     fx = s * el[e, EL_F]
     fy = s * el[e, EL_F + 1]
@@ -357,37 +358,75 @@ def _timed_load(p, el, e, aux, first, Y, t, h, left, F, rec):
     if el[e, EL_FRAME] != 0.0:  # body frame: turns with the body
         fx, fy, fz = _turn(r, fx, fy, fz)
         mx, my, mz = _turn(r, mx, my, mz)
-    F[b, 3] += mx
-    F[b, 4] += my
-    F[b, 5] += mz
-    i = first + b
     if el[e, EL_HAS_POINT] != 0.0:
-        px, py, pz = el[e, EL_POINT], el[e, EL_POINT + 1], el[e, EL_POINT + 2]
+        px = el[e, EL_POINT]
+        py = el[e, EL_POINT + 1]
+        pz = el[e, EL_POINT + 2]
+        ax, ay, az = _moment(p, i, r, px, py, pz, fx, fy, fz)
+        mx += ax
+        my += ay
+        mz += az
     else:
-        px, py, pz = p[i, P_R_CG], p[i, P_R_CG + 1], p[i, P_R_CG + 2]
-    _push(F, p, i, b, r, px, py, pz, fx, fy, fz)
+        px = p[i, P_R_CG]
+        py = p[i, P_R_CG + 1]
+        pz = p[i, P_R_CG + 2]
     gx, gy, gz = _turn(r, px, py, pz)
-    _record(rec, e, Y[b, 0] + gx, Y[b, 1] + gy, Y[b, 2] + gz, fx, fy, fz, 0.0, 0.0, 0.0)
+    return fx, fy, fz, mx, my, mz, y[0] + gx, y[1] + gy, y[2] + gz
 
 
-@njit(cache=True, fastmath=False)
-def _element_loads(p, el, e0, e1, aux, first, Y, t, h, left, F, rec):
-    """Add every element's force and moment (global, about each body's CG) to F (cnt, 6)."""
+@njit(cache=True, fastmath=False, error_model="numpy", inline="always")
+def _element_forces(p, el, e0, e1, aux, i, b, y, t, h, left):
+    """The elements that act on body i alone (everything but a spring joining it to another
+    body and a pivot): global (F, M) about its CG at state y (a 13-tuple); b is its index in
+    its group (the elements' E_BODY)."""
+    fx = fy = fz = mx = my = mz = 0.0
+    r = _rotation(y)
     for e in range(e0, e1):
+        if el[e, E_BODY] != b:
+            continue
         kind = el[e, E_KIND]
         if kind == K_SPRING:
-            _spring(p, el, e, first, Y, F, rec)
+            if el[e, E_OTHER] >= 0.0:
+                continue
+            sx, sy, sz, _, _, _, _, _, _ = _spring(_row(el, e), y, r, y, r, False)
+            ax, ay, az = _moment(p, i, r, el[e, ES_A], el[e, ES_A + 1], el[e, ES_A + 2], sx, sy, sz)
+            fx += sx
+            fy += sy
+            fz += sz
+            mx += ax
+            my += ay
+            mz += az
         elif kind == K_DAMPER:
-            _damper(p, el, e, first, Y, F, rec)
+            c = _damper(p, el, e, i, y, r)
+            fx += c[0]
+            fy += c[1]
+            fz += c[2]
+            mx += c[3]
+            my += c[4]
+            mz += c[5]
         elif kind == K_GROUND:
-            _ground(p, el, e, first, Y, h, F, rec)
+            c = _ground(p, el, e, i, y, r, h)
+            fx += c[0]
+            fy += c[1]
+            fz += c[2]
+            mx += c[3]
+            my += c[4]
+            mz += c[5]
         elif kind == K_LOAD:
-            _timed_load(p, el, e, aux, first, Y, t, h, left, F, rec)
+            c = _timed_load(p, el, e, aux, i, y, r, t, h, left)
+            fx += c[0]
+            fy += c[1]
+            fz += c[2]
+            mx += c[3]
+            my += c[4]
+            mz += c[5]
+    return fx, fy, fz, mx, my, mz
 
 
-@njit(cache=True, fastmath=False)
-def _pivot_body(p, i, el, e, y, fnx, fny, fnz, mnx, mny, mnz):
-    """ẋ of body i held at body point a by pivot element e (module docstring), a 13-tuple."""
+@njit(cache=True, fastmath=False, error_model="numpy")
+def _pivot_body(p, i, row, y, fnx, fny, fnz, mnx, mny, mnz):
+    """ẋ of body i held at body point a by the pivot of element row `row` (module
+    docstring), a 13-tuple."""
     qw = y[3]
     qx = y[4]
     qy = y[5]
@@ -419,9 +458,9 @@ def _pivot_body(p, i, el, e, y, fnx, fny, fnz, mnx, mny, mnz):
     f0 = r00 * fnx + r10 * fny + r20 * fnz
     f1 = r01 * fnx + r11 * fny + r21 * fnz
     f2 = r02 * fnx + r12 * fny + r22 * fnz
-    ax = el[e, EP_A]
-    ay = el[e, EP_A + 1]
-    az = el[e, EP_A + 2]
+    ax = row[EP_A]
+    ay = row[EP_A + 1]
+    az = row[EP_A + 2]
     # the CG seen from the held point, then the moment about that point
     gx = p[i, P_R_CG] - ax
     gy = p[i, P_R_CG + 1] - ay
@@ -432,16 +471,16 @@ def _pivot_body(p, i, el, e, y, fnx, fny, fnz, mnx, mny, mnz):
     c = p[i, P_CORIOLIS]
     if c != 0.0:
         o = EP_IA
-        iwx = el[e, o] * wx + el[e, o + 1] * wy + el[e, o + 2] * wz
-        iwy = el[e, o + 3] * wx + el[e, o + 4] * wy + el[e, o + 5] * wz
-        iwz = el[e, o + 6] * wx + el[e, o + 7] * wy + el[e, o + 8] * wz
+        iwx = row[o] * wx + row[o + 1] * wy + row[o + 2] * wz
+        iwy = row[o + 3] * wx + row[o + 4] * wy + row[o + 5] * wz
+        iwz = row[o + 6] * wx + row[o + 7] * wy + row[o + 8] * wz
         t0 -= c * (wy * iwz - wz * iwy)
         t1 -= c * (wz * iwx - wx * iwz)
         t2 -= c * (wx * iwy - wy * iwx)
     o = EP_IA_INV
-    a0 = el[e, o] * t0 + el[e, o + 1] * t1 + el[e, o + 2] * t2
-    a1 = el[e, o + 3] * t0 + el[e, o + 4] * t1 + el[e, o + 5] * t2
-    a2 = el[e, o + 6] * t0 + el[e, o + 7] * t1 + el[e, o + 8] * t2
+    a0 = row[o] * t0 + row[o + 1] * t1 + row[o + 2] * t2
+    a1 = row[o + 3] * t0 + row[o + 4] * t1 + row[o + 5] * t2
+    a2 = row[o + 6] * t0 + row[o + 7] * t1 + row[o + 8] * t2
     # v = a × ω, so v̇ = a × ω̇
     return (
         pdx, pdy, pdz, qdw, qdx, qdy, qdz,
@@ -450,55 +489,250 @@ def _pivot_body(p, i, el, e, y, fnx, fny, fnz, mnx, mny, mnz):
     )  # fmt: skip
 
 
-@njit(cache=True, fastmath=False)
-def _group_derivative(p, u, el, e0, e1, aux, first, cnt, pivots, Y, t, h, left, F, K, rec):
-    """K (cnt, 13) ← ẋ of the group's bodies at stage rows Y (cnt, 13) and time t (`left`:
-    timed loads just before t, for the stage that ends a step)."""
+@njit(cache=True, fastmath=False, error_model="numpy")
+def _derivative_one(p, u, el, e0, e1, aux, i, pivot, forces, turning, y, t, h, left):
+    """ẋ of a body alone in its group at state y (a 13-tuple): straight code, no arrays.
+    `forces`: it has elements other than a pivot; `turning`: its load row has
+    state-dependent parts (both decided once per run, as kernel_compiled does)."""
+    if turning:
+        fx, fy, fz, mx, my, mz = _applied(u, i, y)
+    else:
+        fx = u[i, 0]
+        fy = u[i, 1]
+        fz = u[i, 2]
+        mx = u[i, 3]
+        my = u[i, 4]
+        mz = u[i, 5]
+    if forces:
+        c = _element_forces(p, el, e0, e1, aux, i, 0.0, y, t, h, left)
+        fx += c[0]
+        fy += c[1]
+        fz += c[2]
+        mx += c[3]
+        my += c[4]
+        mz += c[5]
+    if pivot >= 0:
+        return _pivot_body(p, i, _row(el, pivot), y, fx, fy, fz, mx, my, mz)
+    return _rigid_body(p, i, y, fx, fy, fz, mx, my, mz)
+
+
+@njit(cache=True, fastmath=False, error_model="numpy", inline="always")
+def _held(row, y):
+    """State y (a 13-tuple) put back on the pivot of element row `row`:
+    p = a_world − R(q/|q|) a, v = a × ω."""
+    r = _rotation(y)
+    ax = row[EP_A]
+    ay = row[EP_A + 1]
+    az = row[EP_A + 2]
+    gx, gy, gz = _turn(r, ax, ay, az)
+    wx = y[10]
+    wy = y[11]
+    wz = y[12]
+    return (
+        row[EP_AT] - gx, row[EP_AT + 1] - gy, row[EP_AT + 2] - gz,
+        y[3], y[4], y[5], y[6],
+        ay * wz - az * wy, az * wx - ax * wz, ax * wy - ay * wx,
+        wx, wy, wz,
+    )  # fmt: skip
+
+
+@njit(cache=True, fastmath=False, error_model="numpy")
+def _step_one(p, u, el, e0, e1, aux, i, pivot, forces, turning, y, t, h, method):
+    """One step of a body alone in its group: explicit Euler (method 0) or classic RK4 (1),
+    each stage from its own state and time; the new 13-tuple (the shape of kernel_compiled's
+    `_step`, which keeps the state in registers)."""
+    k1 = _derivative_one(p, u, el, e0, e1, aux, i, pivot, forces, turning, y, t, h, False)
+    if method == 0:
+        return _axpy(y, h, k1)
+    y2 = _axpy(y, 0.5 * h, k1)
+    k2 = _derivative_one(
+        p, u, el, e0, e1, aux, i, pivot, forces, turning, y2, t + 0.5 * h, h, False
+    )
+    y3 = _axpy(y, 0.5 * h, k2)
+    k3 = _derivative_one(
+        p, u, el, e0, e1, aux, i, pivot, forces, turning, y3, t + 0.5 * h, h, False
+    )
+    y4 = _axpy(y, h, k3)
+    k4 = _derivative_one(p, u, el, e0, e1, aux, i, pivot, forces, turning, y4, t + h, h, True)
+    return _rk4_sum(y, h, k1, k2, k3, k4)
+
+
+@njit(cache=True, fastmath=False, error_model="numpy")
+def _derivative_pivot(p, u, i, row, turning, y):
+    """ẋ of a body held by a pivot and nothing else (a pendulum, a top)."""
+    if turning:
+        fx, fy, fz, mx, my, mz = _applied(u, i, y)
+    else:
+        fx = u[i, 0]
+        fy = u[i, 1]
+        fz = u[i, 2]
+        mx = u[i, 3]
+        my = u[i, 4]
+        mz = u[i, 5]
+    return _pivot_body(p, i, row, y, fx, fy, fz, mx, my, mz)
+
+
+@njit(cache=True, fastmath=False, error_model="numpy")
+def _step_pivot(p, u, i, row, turning, y, h, method):
+    """`_step_one` for a body held by a pivot and nothing else, kept back on it."""
+    k1 = _derivative_pivot(p, u, i, row, turning, y)
+    if method == 0:
+        return _held(row, _axpy(y, h, k1))
+    k2 = _derivative_pivot(p, u, i, row, turning, _axpy(y, 0.5 * h, k1))
+    k3 = _derivative_pivot(p, u, i, row, turning, _axpy(y, 0.5 * h, k2))
+    k4 = _derivative_pivot(p, u, i, row, turning, _axpy(y, h, k3))
+    return _held(row, _rk4_sum(y, h, k1, k2, k3, k4))
+
+
+@njit(cache=True, fastmath=False, error_model="numpy")
+def _derivative_spring(p, u, i, row, turning, y):
+    """ẋ of a body on one spring to a world point and nothing else."""
+    if turning:
+        fx, fy, fz, mx, my, mz = _applied(u, i, y)
+    else:
+        fx = u[i, 0]
+        fy = u[i, 1]
+        fz = u[i, 2]
+        mx = u[i, 3]
+        my = u[i, 4]
+        mz = u[i, 5]
+    r = _rotation(y)
+    sx, sy, sz, _, _, _, _, _, _ = _spring(row, y, r, y, r, False)
+    ax, ay, az = _moment(p, i, r, row[ES_A], row[ES_A + 1], row[ES_A + 2], sx, sy, sz)
+    return _rigid_body(p, i, y, fx + sx, fy + sy, fz + sz, mx + ax, my + ay, mz + az)
+
+
+@njit(cache=True, fastmath=False, error_model="numpy")
+def _step_spring(p, u, i, row, turning, y, h, method):
+    """`_step_one` for a body on one spring to a world point and nothing else."""
+    k1 = _derivative_spring(p, u, i, row, turning, y)
+    if method == 0:
+        return _axpy(y, h, k1)
+    k2 = _derivative_spring(p, u, i, row, turning, _axpy(y, 0.5 * h, k1))
+    k3 = _derivative_spring(p, u, i, row, turning, _axpy(y, 0.5 * h, k2))
+    k4 = _derivative_spring(p, u, i, row, turning, _axpy(y, h, k3))
+    return _rk4_sum(y, h, k1, k2, k3, k4)
+
+
+@njit(cache=True, fastmath=False, error_model="numpy")
+def _run_pivot(p, u, i, row, turning, y, h, n, method):
+    y = _held(row, y)
+    for _ in range(n):
+        y = _step_pivot(p, u, i, row, turning, y, h, method)
+    return y
+
+
+@njit(cache=True, fastmath=False, error_model="numpy")
+def _run_spring(p, u, i, row, turning, y, h, n, method):
+    for _ in range(n):
+        y = _step_spring(p, u, i, row, turning, y, h, method)
+    return y
+
+
+@njit(cache=True, fastmath=False, error_model="numpy")
+def _run_free(p, u, i, turning, y, h, n, method):
+    if turning:
+        for _ in range(n):
+            y = _step_turning(p, u, i, y, h, method)
+    else:
+        for _ in range(n):
+            y = _step(p, u, i, y, h, method)
+    return y
+
+
+@njit(cache=True, fastmath=False, error_model="numpy")
+def _run_general(p, u, el, e0, e1, aux, i, pivot, forces, turning, y, t0, h, n, method):
+    if pivot < 0:
+        for s in range(n):
+            y = _step_one(
+                p, u, el, e0, e1, aux, i, pivot, forces, turning, y, t0 + s * h, h, method
+            )
+        return y
+    prow = _row(el, pivot)
+    y = _held(prow, y)
+    for s in range(n):
+        z = _step_one(p, u, el, e0, e1, aux, i, pivot, forces, turning, y, t0 + s * h, h, method)
+        y = _held(prow, z)
+    return y
+
+
+@njit(cache=True, fastmath=False, error_model="numpy")
+def _run_one(p, u, el, e0, e1, aux, i, y, t0, h, n, method):
+    """n steps of h from time t0 of a body alone in its group; the new 13-tuple. The common
+    cases (nothing, one pivot, one world spring) step through small functions of their own
+    that keep the state in registers, as kernel_compiled does; the rest through the
+    general element loop."""
+    pivot = -1
+    forces = 0
+    spring = -1
+    for e in range(e0, e1):
+        if el[e, E_KIND] == K_PIVOT:
+            pivot = e
+        else:
+            forces += 1
+            if el[e, E_KIND] == K_SPRING and el[e, E_OTHER] < 0.0:
+                spring = e
+    turning = u[i, L_STATE_DEPENDENT] != 0.0
+    if pivot < 0 and forces == 0:  # a free body in a batch with elements: the free kernel
+        return _run_free(p, u, i, turning, y, h, n, method)
+    if forces == 0:
+        return _run_pivot(p, u, i, _row(el, pivot), turning, y, h, n, method)
+    if pivot < 0 and forces == 1 and spring >= 0:
+        return _run_spring(p, u, i, _row(el, spring), turning, y, h, n, method)
+    return _run_general(p, u, el, e0, e1, aux, i, pivot, forces > 0, turning, y, t0, h, n, method)
+
+
+@njit(cache=True, fastmath=False, error_model="numpy")
+def _group_derivative(p, u, el, e0, e1, aux, first, cnt, pivots, Y, t, h, left, F, K):
+    """K (cnt, 13) ← ẋ of a group's bodies at stage rows Y (cnt, 13) and time t."""
     for b in range(cnt):
-        fx, fy, fz, mx, my, mz = _applied(u, first + b, _load(Y[b]))
-        F[b, 0] = fx
-        F[b, 1] = fy
-        F[b, 2] = fz
-        F[b, 3] = mx
-        F[b, 4] = my
-        F[b, 5] = mz
-    _element_loads(p, el, e0, e1, aux, first, Y, t, h, left, F, rec)
+        y = _load(Y[b])
+        a = _applied(u, first + b, y)
+        c = _element_forces(p, el, e0, e1, aux, first + b, float(b), y, t, h, left)
+        for j in range(6):
+            F[b, j] = a[j] + c[j]
+    for e in range(e0, e1):  # springs joining two bodies: equal and opposite
+        if el[e, E_KIND] != K_SPRING or el[e, E_OTHER] < 0.0:
+            continue
+        a = int(el[e, E_BODY])
+        o = int(el[e, E_OTHER])
+        ya = _load(Y[a])
+        yo = _load(Y[o])
+        ra = _rotation(ya)
+        ro = _rotation(yo)
+        fx, fy, fz, _, _, _, _, _, _ = _spring(_row(el, e), ya, ra, yo, ro, True)
+        ax, ay, az = _moment(
+            p, first + a, ra, el[e, ES_A], el[e, ES_A + 1], el[e, ES_A + 2], fx, fy, fz
+        )
+        bx, by, bz = _moment(
+            p, first + o, ro, el[e, ES_B], el[e, ES_B + 1], el[e, ES_B + 2], -fx, -fy, -fz
+        )
+        F[a, 0] += fx
+        F[a, 1] += fy
+        F[a, 2] += fz
+        F[a, 3] += ax
+        F[a, 4] += ay
+        F[a, 5] += az
+        F[o, 0] -= fx
+        F[o, 1] -= fy
+        F[o, 2] -= fz
+        F[o, 3] += bx
+        F[o, 4] += by
+        F[o, 5] += bz
     for b in range(cnt):
         y = _load(Y[b])
         e = pivots[b]
         if e >= 0:
+            row = _row(el, e)
             k = _pivot_body(
-                p, first + b, el, e, y, F[b, 0], F[b, 1], F[b, 2], F[b, 3], F[b, 4], F[b, 5]
+                p, first + b, row, y, F[b, 0], F[b, 1], F[b, 2], F[b, 3], F[b, 4], F[b, 5]
             )
         else:
             k = _rigid_body(p, first + b, y, F[b, 0], F[b, 1], F[b, 2], F[b, 3], F[b, 4], F[b, 5])
         _store(K[b], k)
 
 
-@njit(cache=True, fastmath=False)
-def _hold(el, pivots, Y):
-    """Put each pivoted body back on its constraint: p = a_world − R(q/|q|) a, v = a × ω."""
-    for b in range(Y.shape[0]):
-        e = pivots[b]
-        if e < 0:
-            continue
-        r = _rotation(Y[b])
-        ax = el[e, EP_A]
-        ay = el[e, EP_A + 1]
-        az = el[e, EP_A + 2]
-        gx, gy, gz = _turn(r, ax, ay, az)
-        Y[b, 0] = el[e, EP_AT] - gx
-        Y[b, 1] = el[e, EP_AT + 1] - gy
-        Y[b, 2] = el[e, EP_AT + 2] - gz
-        wx = Y[b, 10]
-        wy = Y[b, 11]
-        wz = Y[b, 12]
-        Y[b, 7] = ay * wz - az * wy
-        Y[b, 8] = az * wx - ax * wz
-        Y[b, 9] = ax * wy - ay * wx
-
-
-@njit(cache=True, fastmath=False)
+@njit(cache=True, fastmath=False, error_model="numpy")
 def _pivots(el, e0, e1, cnt):
     """Per body of a group the row of the pivot that holds it, or -1."""
     pivots = np.full(cnt, -1, dtype=np.int64)
@@ -508,19 +742,27 @@ def _pivots(el, e0, e1, cnt):
     return pivots
 
 
-@njit(cache=True, fastmath=False)
-def _group_run(p, u, el, e0, e1, aux, first, cnt, pivots, Y, t0, h, n, method, scratch):
-    """Advance the group's rows Y (cnt, 13) in place by n steps of h from time t0."""
-    S = scratch[0]
-    K1 = scratch[1]
-    K2 = scratch[2]
-    K3 = scratch[3]
-    K4 = scratch[4]
-    F = scratch[5][:, 0:6]
-    rec = np.empty((0, 9))
+@njit(cache=True, fastmath=False, error_model="numpy")
+def _hold(el, pivots, Y):
+    for b in range(Y.shape[0]):
+        if pivots[b] >= 0:
+            _store(Y[b], _held(_row(el, pivots[b]), _load(Y[b])))
+
+
+@njit(cache=True, fastmath=False, error_model="numpy")
+def _group_run(p, u, el, e0, e1, aux, first, cnt, pivots, Y, t0, h, n, method):
+    """Advance a group's rows Y (cnt, 13) in place by n steps of h from time t0, every stage
+    of every body together (a spring joins them)."""
+    S = np.empty((cnt, 13))
+    K1 = np.empty((cnt, 13))
+    K2 = np.empty((cnt, 13))
+    K3 = np.empty((cnt, 13))
+    K4 = np.empty((cnt, 13))
+    F = np.empty((cnt, 6))
+    _hold(el, pivots, Y)
     for s in range(n):
         t = t0 + s * h
-        _group_derivative(p, u, el, e0, e1, aux, first, cnt, pivots, Y, t, h, False, F, K1, rec)
+        _group_derivative(p, u, el, e0, e1, aux, first, cnt, pivots, Y, t, h, False, F, K1)
         if method == 0:
             for b in range(cnt):
                 for j in range(13):
@@ -530,20 +772,18 @@ def _group_run(p, u, el, e0, e1, aux, first, cnt, pivots, Y, t0, h, n, method, s
                 for j in range(13):
                     S[b, j] = Y[b, j] + 0.5 * h * K1[b, j]
             _group_derivative(
-                p, u, el, e0, e1, aux, first, cnt, pivots, S, t + 0.5 * h, h, False, F, K2, rec
+                p, u, el, e0, e1, aux, first, cnt, pivots, S, t + 0.5 * h, h, False, F, K2
             )
             for b in range(cnt):
                 for j in range(13):
                     S[b, j] = Y[b, j] + 0.5 * h * K2[b, j]
             _group_derivative(
-                p, u, el, e0, e1, aux, first, cnt, pivots, S, t + 0.5 * h, h, False, F, K3, rec
+                p, u, el, e0, e1, aux, first, cnt, pivots, S, t + 0.5 * h, h, False, F, K3
             )
             for b in range(cnt):
                 for j in range(13):
                     S[b, j] = Y[b, j] + h * K3[b, j]
-            _group_derivative(
-                p, u, el, e0, e1, aux, first, cnt, pivots, S, t + h, h, True, F, K4, rec
-            )
+            _group_derivative(p, u, el, e0, e1, aux, first, cnt, pivots, S, t + h, h, True, F, K4)
             for b in range(cnt):
                 for j in range(13):
                     Y[b, j] += h * (
@@ -552,111 +792,103 @@ def _group_run(p, u, el, e0, e1, aux, first, cnt, pivots, Y, t0, h, n, method, s
         _hold(el, pivots, Y)
 
 
-@njit(cache=True, fastmath=False)
-def _group_advance(p, x, u, groups, el, bounds, aux, g, t0, h, n, method):
+@njit(cache=True, fastmath=False, error_model="numpy")
+def _advance_group(p, x, u, groups, el, bounds, aux, g, t0, h, n, method):
+    """Group g's rows of x advanced in place by n steps of h from time t0."""
     first = groups[g, 0]
     cnt = groups[g, 1]
     e0 = bounds[g]
     e1 = bounds[g + 1]
-    Y = np.empty((cnt, 13))
-    for b in range(cnt):
-        for j in range(13):
-            Y[b, j] = x[first + b, j]
-    pivots = _pivots(el, e0, e1, cnt)
-    _hold(el, pivots, Y)
-    scratch = np.empty((6, cnt, 13))
-    _group_run(p, u, el, e0, e1, aux, first, cnt, pivots, Y, t0, h, n, method, scratch)
-    for b in range(cnt):
-        for j in range(13):
-            x[first + b, j] = Y[b, j]
+    if cnt == 1:  # a body alone: its state stays in registers
+        y = _run_one(p, u, el, e0, e1, aux, first, _load(x[first]), t0, h, n, method)
+        _store(x[first], y)
+        return
+    Y = x[first : first + cnt]
+    _group_run(p, u, el, e0, e1, aux, first, cnt, _pivots(el, e0, e1, cnt), Y, t0, h, n, method)
 
 
-@njit(cache=True, fastmath=False)
+@njit(cache=True, fastmath=False, error_model="numpy")
 def system_serial(p, x, u, groups, el, bounds, aux, t, h, n, method):
     """Advance every group g by n[first] steps of h[first] from t[first] (first = its first
     body): per-body arrays, as `kernel.advance` takes them, read at each group's first row."""
     for g in range(groups.shape[0]):
         f = groups[g, 0]
-        _group_advance(p, x, u, groups, el, bounds, aux, g, t[f], h[f], n[f], method[f])
+        _advance_group(p, x, u, groups, el, bounds, aux, g, t[f], h[f], n[f], method[f])
 
 
-@njit(cache=True, fastmath=False, parallel=True)
+@njit(cache=True, fastmath=False, error_model="numpy", parallel=True)
 def system_parallel(p, x, u, groups, el, bounds, aux, t, h, n, method):
     for g in prange(groups.shape[0]):
         f = groups[g, 0]
-        _group_advance(p, x, u, groups, el, bounds, aux, g, t[f], h[f], n[f], method[f])
+        _advance_group(p, x, u, groups, el, bounds, aux, g, t[f], h[f], n[f], method[f])
 
 
-@njit(cache=True, fastmath=False)
+@njit(cache=True, fastmath=False, error_model="numpy")
 def system_spans(p, x, u, groups, el, bounds, aux, t0, h_spans, n_spans, method, out):
     """Every group through the spans (n_spans[s] steps of h_spans[s]); out[s] ← the states
     after span s; x ← the final states. Time runs from t0 (one value for all bodies)."""
     for g in range(groups.shape[0]):
         first = groups[g, 0]
         cnt = groups[g, 1]
-        e0 = bounds[g]
-        e1 = bounds[g + 1]
-        Y = np.empty((cnt, 13))
-        for b in range(cnt):
-            for j in range(13):
-                Y[b, j] = x[first + b, j]
-        pivots = _pivots(el, e0, e1, cnt)
-        _hold(el, pivots, Y)
-        scratch = np.empty((6, cnt, 13))
         t = t0
         for s in range(h_spans.shape[0]):
-            _group_run(
-                p,
-                u,
-                el,
-                e0,
-                e1,
-                aux,
-                first,
-                cnt,
-                pivots,
-                Y,
-                t,
-                h_spans[s],
-                n_spans[s],
-                method,
-                scratch,
-            )
+            _advance_group(p, x, u, groups, el, bounds, aux, g, t, h_spans[s], n_spans[s], method)
             t += h_spans[s] * n_spans[s]
             for b in range(cnt):
                 for j in range(13):
-                    out[s, first + b, j] = Y[b, j]
-        for b in range(cnt):
-            for j in range(13):
-                x[first + b, j] = Y[b, j]
+                    out[s, first + b, j] = x[first + b, j]
 
 
-@njit(cache=True, fastmath=False)
+@njit(cache=True, fastmath=False, error_model="numpy")
 def system_derivative(p, x, u, groups, el, bounds, aux, t, h, out, rec):
     """out (N, 13) ← ẋ of every body at states x and time t; rec (M, 9) ← each element's
-    point, force and other end (when rec has rows), and a pivot's reaction force."""
+    point, force and other end (when rec has rows; a pivot's reaction force)."""
     for g in range(groups.shape[0]):
         first = groups[g, 0]
         cnt = groups[g, 1]
         e0 = bounds[g]
         e1 = bounds[g + 1]
-        Y = np.empty((cnt, 13))
-        for b in range(cnt):
-            for j in range(13):
-                Y[b, j] = x[first + b, j]
+        Y = x[first : first + cnt]
         pivots = _pivots(el, e0, e1, cnt)
         F = np.zeros((cnt, 6))
         K = np.empty((cnt, 13))
-        _group_derivative(p, u, el, e0, e1, aux, first, cnt, pivots, Y, t, h, False, F, K, rec)
+        _group_derivative(p, u, el, e0, e1, aux, first, cnt, pivots, Y, t, h, False, F, K)
         for b in range(cnt):
             for j in range(13):
                 out[first + b, j] = K[b, j]
-            e = pivots[b]
-            if e >= 0 and rec.shape[0] > 0:
-                _pivot_reaction(p, first + b, el, e, Y, b, K, F, rec)
+        if rec.shape[0] > 0:
+            _records(p, u, el, e0, e1, aux, first, pivots, Y, t, h, F, K, rec)
 
 
-@njit(cache=True, fastmath=False)
+@njit(cache=True, fastmath=False, error_model="numpy")
+def _records(p, u, el, e0, e1, aux, first, pivots, Y, t, h, F, K, rec):
+    """What each element of a group does at rows Y: rec[e] = point, force, other end."""
+    for e in range(e0, e1):
+        kind = el[e, E_KIND]
+        b = int(el[e, E_BODY])
+        i = first + b
+        y = _load(Y[b])
+        r = _rotation(y)
+        if kind == K_SPRING:
+            o = int(el[e, E_OTHER])
+            joined = o >= 0
+            yo = _load(Y[o]) if joined else y
+            c = _spring(_row(el, e), y, r, yo, _rotation(yo), joined)
+            _record(rec, e, c[3], c[4], c[5], c[0], c[1], c[2], c[6], c[7], c[8])
+        elif kind == K_DAMPER:
+            c = _damper(p, el, e, i, y, r)
+            _record(rec, e, y[0], y[1], y[2], c[0], c[1], c[2], y[0], y[1], y[2])
+        elif kind == K_GROUND:
+            c = _ground(p, el, e, i, y, r, h)
+            _record(rec, e, c[6], c[7], c[8], c[0], c[1], c[2], c[6], c[7], el[e, EG_HEIGHT])
+        elif kind == K_LOAD:
+            c = _timed_load(p, el, e, aux, i, y, r, t, h, False)
+            _record(rec, e, c[6], c[7], c[8], c[0], c[1], c[2], c[6], c[7], c[8])
+        elif kind == K_PIVOT:
+            _pivot_reaction(p, i, el, e, Y, b, K, F, rec)
+
+
+@njit(cache=True, fastmath=False, error_model="numpy")
 def _pivot_reaction(p, i, el, e, Y, b, K, F, rec):
     """The pivot's force on the body: m a_CG − (F_n + m g_n), with
     a_CG = R (v̇ + ω × v + ω̇ × r_g + ω × (ω × r_g))."""
