@@ -391,8 +391,8 @@ def test_progress_bar_waits_a_second_then_draws_and_erases() -> None:
 # -- the examples -----------------------------------------------------------------
 
 
-def _run_example(name: str, t_end: float) -> RunResult:
-    result = run_scenario(load_scenario_file(EXAMPLES / f"{name}.xml"), t_end=t_end)
+def _run_example(name: str, t_end: float, suffix: str = ".xml") -> RunResult:
+    result = run_scenario(load_scenario_file(EXAMPLES / f"{name}{suffix}"), t_end=t_end)
     assert result.times[-1] == pytest.approx(t_end, abs=0.011)
     return result
 
@@ -404,8 +404,11 @@ def _cg(result: RunResult, body: int = 0) -> np.ndarray:
 
 
 def test_every_example_is_tested() -> None:
+    assert {p.name for p in EXAMPLES.glob("*.json")} == {"bouncing_ball.json"}
     names = {p.stem for p in EXAMPLES.glob("*.xml")}
     assert names == {
+        "compound_pendulum",
+        "two_masses_spring",
         "free_fall",
         "constant_force_moment",
         "tennis_racket",
@@ -539,3 +542,51 @@ def test_every_subcommand_describes_itself_with_examples(command: str, capsys) -
         main([command, "--help"])
     text = capsys.readouterr().out
     assert "example" in text and f"sixdof {command}" in text.split("example", 1)[1]
+
+
+def test_example_compound_pendulum_swings_with_the_elliptic_period() -> None:
+    """Pos is the held end (CGOffset to the CG): it stays put, and the bar swings with
+    period 4 K(sin²(θ₀/2)) √(I_o/(m g d)) from θ₀ = 1 rad."""
+    from sixdof.scenario.presets import elliptic_k
+
+    r = _run_example("compound_pendulum", 4.0)
+    b = r.scenario.bodies[0]
+    x = r.states[:, 0]
+    np.testing.assert_allclose(x[:, 0:3], 0.0, atol=1e-12)
+    angle = 2.0 * np.arctan2(x[:, 4], x[:, 3])
+    assert angle[0] == pytest.approx(1.0, abs=1e-12)
+    k = np.nonzero((angle[:-1] > 0) & (angle[1:] <= 0))[0]
+    down = r.times[k] - angle[k] * 0.01 / (angle[k + 1] - angle[k])
+    d = b.CGOffset[2]
+    i_o = b.Mass * (b.InertiaRadi[0] ** 2 + d**2)
+    period = 4 * elliptic_k(np.sin(0.5) ** 2) * np.sqrt(i_o / (b.Mass * G * d))
+    assert period == pytest.approx(1.747, abs=5e-4)  # as the file's comment says
+    np.testing.assert_allclose(np.diff(down), period, rtol=1e-5)
+
+
+def test_example_two_masses_oscillate_in_opposition() -> None:
+    r = _run_example("two_masses_spring", 3.0)
+    m1, m2 = (b.Mass for b in r.scenario.bodies)
+    x = r.states
+    cg = (m1 * x[:, 0, 0:3] + m2 * x[:, 1, 0:3]) / (m1 + m2)
+    np.testing.assert_allclose(cg, 0.0, atol=1e-9)
+    gap = x[:, 1, 0] - x[:, 0, 0]
+    gap = gap - gap.mean()
+    k = np.nonzero((gap[:-1] < 0) & (gap[1:] >= 0))[0]
+    rising = r.times[k] - gap[k] * 0.01 / (gap[k + 1] - gap[k])
+    omega = np.sqrt(30.0 * (m1 + m2) / (m1 * m2))
+    np.testing.assert_allclose(np.diff(rising), 2 * np.pi / omega, rtol=1e-4)
+    assert 2 * np.pi / omega == pytest.approx(0.993, abs=5e-4)
+
+
+def test_example_bouncing_ball_json_runs_from_the_command_line(tmp_path: Path) -> None:
+    out = tmp_path / "ball.csv"
+    assert main(["run", "--input-file", str(EXAMPLES / "bouncing_ball.json"),
+                 "--output-file", str(out), "--quiet"]) == 0  # fmt: skip
+    header, rows = read_csv(out)
+    assert len(rows) == 601 and header[1] == "Ball.Pos[0]"
+    table = np.array(rows, dtype=float)
+    height = -table[:, header.index("Ball.Pos[2]")] - 0.15  # the ball's lowest point
+    apex = height[np.argmax(np.diff(np.sign(np.diff(height))) < 0) + 1]
+    assert apex == pytest.approx(0.8**2 * height[0], rel=0.05)  # e² of the drop
+    assert table[-1, header.index("Ball.Vel[0]")] == pytest.approx(5 / 7, rel=0.02)
