@@ -115,7 +115,7 @@ BAD = [
     ({"type": "set_params", "step": 0.03}, "unstable_step", "step", "0.02785"),
     ({"type": "set_params", "integrator": "euler", "step": 0.025}, "unstable_step", "step",
      "0.02"),
-    ({"type": "set_params", "integrator": "radau"}, "invalid", "integrator", "'euler' or 'rk4'"),
+    ({"type": "set_params", "integrator": "radau"}, "invalid", "integrator", "'rk4', 'geometric' or 'exact'"),
     ({"type": "set_params", "step": 1e-6}, "out_of_range", "step", "[1e-05, 1] s"),
     ({"type": "set_params", "body": "Nobody", "Mass": 2.0}, "unknown_body", "body", "Nobody"),
     ({"type": "set_input", "body": "Nobody"}, "unknown_body", "body", "bodies are ['B']"),

@@ -239,7 +239,8 @@ export interface GhostSettings {
   CGOffset?: [number, number, number] | null;
   /** [-100, 100] */
   Gravity?: number | null;
-  integrator?: "euler" | "rk4" | null;
+  /** exact: the closed-form torque-free body, so ghost − live is the live integrator's own error */
+  integrator?: "euler" | "rk4" | "geometric" | "exact" | null;
   /** [1e-05, 1] */
   step?: number | null;
 }

@@ -85,7 +85,7 @@ export class Panel {
     c.time_scale = fr.add(p, 'time_scale', TIME_SCALES).name(t('panel.time_scale'));
     c.time_scale.onChange((/** @type {number} */ v) => this.send([c.time_scale], { type: 'set_time_scale', time_scale: v }));
     c.integrator = fr.add(p, 'integrator', ['euler', 'rk4']).name(t('panel.integrator'));
-    c.integrator.onChange((/** @type {'euler' | 'rk4'} */ v) => this.send([c.integrator], { type: 'set_params', integrator: v }));
+    c.integrator.onChange((/** @type {'euler' | 'rk4' | 'geometric' | 'exact'} */ v) => this.send([c.integrator], { type: 'set_params', integrator: v }));
     c.step = fr.add(p, 'step').name(t('panel.stepsize'));
     c.step.onFinishChange((/** @type {number} */ v) => this.send([c.step], { type: 'set_params', step: v }));
 
@@ -144,7 +144,7 @@ export class Panel {
     const fg = gui.addFolder(t('panel.ghost'));
     const same = t('panel.same');
     c.ghostModel = fg.add(p, 'ghostModel', { [same]: 'same', full: 'full', fhsim: 'fhsim' }).name(t('panel.ghost.model'));
-    c.ghostIntegrator = fg.add(p, 'ghostIntegrator', { [same]: 'same', euler: 'euler', rk4: 'rk4' }).name(t('panel.ghost.integrator'));
+    c.ghostIntegrator = fg.add(p, 'ghostIntegrator', { [same]: 'same', euler: 'euler', rk4: 'rk4', geometric: 'geometric', exact: 'exact' }).name(t('panel.ghost.integrator'));
     c.ghostStep = fg.add(p, 'ghostStep').name(t('panel.ghost.step'));
     c.ghostMass = fg.add(p, 'ghostMass').name(t('panel.ghost.mass'));
     c.ghostStart = fg.add({ go: () => this.startGhost() }, 'go').name(t('panel.ghost.start'));

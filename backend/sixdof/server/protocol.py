@@ -379,7 +379,11 @@ class GhostSettings(_Message):
     Inertia: Annotated[Vec6, Within("Inertia")] | None = None
     CGOffset: Annotated[Vec3, Within("CGOffset")] | None = None
     Gravity: Annotated[float, Within("Gravity")] | None = None
-    integrator: Literal["euler", "rk4"] | None = None
+    integrator: Literal["euler", "rk4", "geometric", "exact"] | None = Field(
+        None,
+        description="exact: the closed-form torque-free body, so ghost − live is the "
+        "live integrator's own error",
+    )
     step: Annotated[float, Within("step")] | None = None
 
     def changes(self) -> dict[str, Any]:

@@ -123,11 +123,12 @@ class Ghost:
         for i, live_body in enumerate(live_bodies):
             pos, q = x[i, 0:3], x[i, 3:7]
             rel = quat.multiply(quat.conjugate(np.asarray(live_body["Quater"])), q)
-            w = abs(float(rel[0])) / max(1e-300, float(np.linalg.norm(rel)))
             bodies.append({"Pos": pos.tolist(), "Quater": q.tolist()})
             diffs.append({
                 "pos": float(np.linalg.norm(pos - np.asarray(live_body["Pos"]))),
-                "angle": 2.0 * math.acos(min(1.0, w)),
+                # atan2, not acos(η): acos near 1 resolves no angle below ~1e-8 rad, and an
+                # exact ghost beside RK4 at 1 ms is 1e-9 rad away
+                "angle": 2.0 * math.atan2(float(np.linalg.norm(rel[1:])), abs(float(rel[0]))),
             })  # fmt: skip
         return {"t": self.sim.t, "changes": self.changes, "behind": self.behind,
                 "bodies": bodies, "diff": diffs}  # fmt: skip

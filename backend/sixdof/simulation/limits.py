@@ -24,7 +24,10 @@ from ..dynamics.names import MODELS, Method
 from ..dynamics.quaternion import Array
 from ..fields import LIMITS, MAX_ANG_VEL, MAX_LOCAL_VEL, MAX_POS, QUATER_NORM_RANGE, STEP_MIN
 
-LIVE_INTEGRATORS: tuple[Method, ...] = ("euler", "rk4")
+LIVE_INTEGRATORS: tuple[Method, ...] = ("euler", "rk4", "geometric", "exact")
+#: The largest live step of the methods without a stability limit (geometric, exact): the
+#: page's slider needs an end, and beyond it a frame of 60 Hz holds no step at all.
+LIVE_STEP_MAX = 0.05  # s
 DEFAULT_INTEGRATOR: Method = "rk4"
 DEFAULT_STEP = 1e-3  # s
 MAX_STEPS_PER_CALL = 1_000_000  # sim.step(n)
@@ -37,7 +40,7 @@ _LOWER_SQ = np.array([0.0, QUATER_NORM_RANGE[0] ** 2, 0.0, 0.0])
 
 def step_range(method: Method) -> tuple[float, float]:
     """(smallest, largest) fixed step of a live integrator, s; the largest is exclusive."""
-    return STEP_MIN, stability_limit(method)
+    return STEP_MIN, min(stability_limit(method), LIVE_STEP_MAX)
 
 
 def live_limits() -> dict[str, object]:

@@ -25,7 +25,7 @@ from ..dynamics.quaternion import Array
 from ..fields import check_number, number
 from ..scenario import Scenario
 from .changes import Plan, plan_load
-from .engine import Engine
+from .free_engine import FreeEngine
 from .history import Precision, row_plan
 from .pacing import Pacer
 from .payload import body_entries
@@ -61,7 +61,8 @@ class LiveSimulation(World):
             compute = check_number(max_compute, "max_compute")
         self._clock = clock
         self._pacer = Pacer(clock, max_catch_up=catch_up, max_compute=compute)
-        self._engine = Engine(clock, [self])  # a lone simulation is an engine of one
+        # a lone simulation is an engine of one (FreeEngine: the kernel's methods, geometric, exact)
+        self._engine = FreeEngine(clock, [self])
         self.running = bool(running)
         self.paused_reason: str | None = None
         self.timeline = Timeline(self, frame_rate=self.frame_rate, history_seconds=seconds,
