@@ -591,6 +591,8 @@ def test_hand_written_wiring_and_a_table_file_next_to_the_input(tmp_path: Path) 
         scenario_from_xml(WORLD_XML)
     err = info.value
     assert (err.line, err.attribute) == (7, "Csv") and "next to an input file" in err.reason
+    err = _error(WORLD_XML)  # a path names the text in messages, it opens no folder
+    assert (err.line, err.attribute) == (7, "Csv") and "next to an input file" in err.reason
     (tmp_path / "push.csv").write_text("t,value\n0,0\n1,x\n")
     with pytest.raises(ScenarioFileError, match=r"push\.csv:3: expected two numbers"):
         read_fhsim_xml(tmp_path / "w.xml")

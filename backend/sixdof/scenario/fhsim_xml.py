@@ -163,20 +163,27 @@ def read_fhsim_xml(path: str | Path) -> Scenario:
         data = path.read_bytes()
     except OSError as exc:
         raise ScenarioFileError(path, f"cannot read the file: {exc.strerror or exc}") from None
-    return scenario_from_xml(data, path, default_name=path.stem)
+    return scenario_from_xml(data, path, default_name=path.stem, folder=path.parent)
 
 
 def scenario_from_xml(
-    data: bytes | str, path: str | Path = "<string>", *, default_name: str = "custom"
+    data: bytes | str,
+    path: str | Path = "<string>",
+    *,
+    default_name: str = "custom",
+    folder: Path | None = None,
 ) -> Scenario:
-    """Parse FhSim XML text (bytes or str); `path` is only used in messages."""
+    """Parse FhSim XML text (bytes or str); `path` is only used in messages. A load's Csv
+    table file is read from `folder` (read_fhsim_xml: the file's own); without one, Csv is
+    refused (text from a client names no files on the server)."""
     raw = data.encode("utf-8") if isinstance(data, str) else data
-    return _Reader(str(path)).read(parse_xml(raw, path), default_name)
+    return _Reader(str(path), folder).read(parse_xml(raw, path), default_name)
 
 
 class _Reader:
-    def __init__(self, path: str) -> None:
+    def __init__(self, path: str, folder: Path | None = None) -> None:
         self.path = path
+        self.folder = folder
 
     # -- messages ---------------------------------------------------------------
     def fail(self, node: XmlNode, attr: str | None, reason: str) -> ScenarioFileError:
@@ -479,14 +486,14 @@ class _Reader:
 
     def csv_table(self, node: XmlNode, attr: str) -> list[list[float]]:
         """The (t, value) rows of the CSV file a load's Csv names, next to the input file."""
-        if self.path == "<string>":
+        if self.folder is None:
             raise self.fail(
                 node,
                 attr,
                 "a table file is read next to an input file; give the rows inline "
                 "instead, Table='t,value; t,value; ...'",
             )
-        return read_table(Path(self.path).parent / node.attrib[attr])
+        return read_table(self.folder / node.attrib[attr])
 
     def wire(
         self,
