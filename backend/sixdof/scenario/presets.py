@@ -657,8 +657,8 @@ _PRESET_LIST = [
         f"The wheel spins at {GYRO_SPIN:g} rad/s on a light {GYRO_AXLE:g} m axle held only at "
         "its far end, level: instead of dropping, the axle swings round the vertical at "
         f"Ω = m g ℓ / (I₃ ω₃) = {GYRO_PRECESSION:.2f} rad/s, once every "
-        f"{2 * math.pi / GYRO_PRECESSION:.2f} s, and stays level. Halve the spin and it goes "
-        "round twice as fast.",
+        f"{2 * math.pi / GYRO_PRECESSION:.2f} s, and stays level. Since Ω ∝ 1/ω₃, a slower wheel "
+        "goes round faster (and, started off its steady rate, nods).",
         _gyroscope,
         question=(
             "The spinning wheel is held only at one end of its axle. What will the free end do: "
