@@ -7,6 +7,7 @@
 
 import { BufferGeometry, CircleGeometry, Float32BufferAttribute, Group, LineBasicMaterial, LineSegments, Mesh, MeshBasicMaterial, Vector3 } from 'three';
 import { TextLabel, magnitude, niceStep } from './labels.js';
+import { t } from './i18n.js';
 
 const TICKS = 7; // ticks drawn around the body's height
 const INK = '#343a40';
@@ -78,6 +79,6 @@ export class HeightGuide {
     attr.needsUpdate = true;
     this.heightLabel.position.set(cg.x, cg.y, cg.z - 0.9 * extent);
     this.heightLabel.setHeight(textHeight * 1.3);
-    if (labels) this.heightLabel.setText(`height −D = ${magnitude(h)} m`);
+    if (labels) this.heightLabel.setText(t('label.height', { h: magnitude(h) }));
   }
 }

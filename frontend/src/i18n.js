@@ -107,7 +107,7 @@ export function num(x, digits = null, opts = {}) {
   let f = numberFormats.get(key);
   if (!f) {
     const fixed = digits == null ? {} : { minimumFractionDigits: digits, maximumFractionDigits: digits };
-    f = new Intl.NumberFormat(lang, { ...fixed, ...opts });
+    f = new Intl.NumberFormat(lang, { useGrouping: false, ...fixed, ...opts }); // 1234.5, not 1,234.5
     numberFormats.set(key, f);
   }
   return f.format(x);

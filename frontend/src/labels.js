@@ -4,6 +4,7 @@
 // steady value costs nothing per frame and a changing one no new GPU objects.
 
 import { CanvasTexture, Sprite, SpriteMaterial, SRGBColorSpace } from 'three';
+import { num } from './i18n.js';
 
 const PX = 48; // font size on the canvas
 const CHAR_PX = 0.62 * PX; // a generous mean advance: the canvas is as wide as `chars` need
@@ -76,11 +77,11 @@ export class TextLabel extends Sprite {
 export function magnitude(x) {
   if (!Number.isFinite(x)) return '–';
   const a = Math.abs(x);
-  if (a >= 100) return x.toFixed(0);
-  if (a >= 10) return x.toFixed(1);
-  if (a >= 1) return x.toFixed(2);
-  if (a >= 0.001) return x.toPrecision(2);
-  return a === 0 ? '0' : x.toExponential(1);
+  if (a >= 100) return num(x, 0); // in the page's language (a decimal comma in de, nb)
+  if (a >= 10) return num(x, 1);
+  if (a >= 1) return num(x, 2);
+  if (a >= 0.001) return num(x, null, { maximumSignificantDigits: 2, minimumSignificantDigits: 2 });
+  return a === 0 ? '0' : num(x, null, { notation: 'scientific', maximumFractionDigits: 1 });
 }
 
 const MANTISSAS = [1, 2, 5, 10]; // one array: niceStep runs every frame

@@ -34,7 +34,10 @@ export class Toolbar {
     new ResizeObserver(fit).observe($('view'));
     // on a phone the toolbar wraps into as many rows as its labels need (longer in German):
     // what sits above it (timeline, caption, pad, energy) is placed by its height
-    new ResizeObserver(() => document.body.style.setProperty('--toolbar-h', `${$('toolbar').offsetHeight}px`)).observe($('toolbar'));
+    new ResizeObserver(() => {
+      document.body.style.setProperty('--toolbar-h', `${$('toolbar').offsetHeight}px`);
+      document.body.style.setProperty('--toolbar-w', `${$('toolbar').offsetWidth}px`); // the caption stays left of it
+    }).observe($('toolbar'));
     fit();
     const togglePanel = () => {
       const narrow = window.matchMedia('(max-width: 900px)').matches;

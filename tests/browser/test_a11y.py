@@ -1,0 +1,60 @@
+"""Accessibility (issue 29): axe-core's WCAG 2.0/2.1/2.2 A and AA rules on the desktop, phone
+and projector layouts in each language: no violation of serious or critical impact; every
+visible text at 4.5:1 (3:1 when large) also over the 3-D view, which axe cannot judge; and
+the same with the help and the described summary open, and in the high-contrast theme."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from a11ykit import LANGS, LAYOUTS, axe, open_in
+from pagekit import Server
+from playwright.sync_api import Browser, Page
+
+pytestmark = pytest.mark.browser
+
+CONTRAST_JS = (Path(__file__).parent / "contrast.js").read_text()
+
+
+def serious(page: Page) -> list[str]:
+    return [f"{v.rule} ({v.impact}): {v.help} at {v.targets[:4]}" for v in axe(page)
+            if v.impact in ("serious", "critical")]  # fmt: skip
+
+
+def low_contrast(page: Page) -> list[dict]:
+    """Texts below 4.5:1, or below 3:1 when large (24 px, or 18.66 px bold)."""
+    texts = page.evaluate(CONTRAST_JS)
+    large = lambda r: r["size"] >= 24 or (r["bold"] and r["size"] >= 18.66)  # noqa: E731
+    return [r for r in texts if r["ratio"] < (3.0 if large(r) else 4.5)]
+
+
+@pytest.mark.parametrize("layout", list(LAYOUTS))
+@pytest.mark.parametrize("lang", LANGS)
+def test_no_serious_violations(browser: Browser, server: Server, lang: str, layout: str) -> None:
+    run = open_in(browser, server.url, lang, layout)
+    page = run.page
+    assert page.evaluate("document.documentElement.lang") == lang
+    assert serious(page) == []
+    assert low_contrast(page) == []
+    assert run.errors == []
+    page.context.close()
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_dialogs_and_high_contrast(browser: Browser, server: Server, lang: str) -> None:
+    run = open_in(browser, server.url, lang, query="&contrast=high")
+    page = run.page
+    assert page.evaluate("document.body.classList.contains('high-contrast')")
+    page.focus("#scene")
+    page.keyboard.press("h")
+    page.wait_for_selector("#help:not([hidden])")
+    assert page.evaluate("document.activeElement.id") == "help"  # a screen reader reads it
+    assert serious(page) == [] and low_contrast(page) == []
+    page.keyboard.press("Escape")
+    page.keyboard.press("x")
+    page.wait_for_selector("#summary:not([hidden])")
+    assert page.locator("#summary p").count() >= 4  # scenario, body, forces, state, …
+    assert serious(page) == [] and low_contrast(page) == []
+    assert run.errors == []
+    page.context.close()
