@@ -79,7 +79,7 @@ print(json.dumps([result[c].tolist() for c in columns]))
 """
 
 
-def isolated(script: str, job: list) -> tuple[list, str]:
+def isolated(script: str, job: object) -> tuple[list, str]:
     """Run an FMU in a Python of its own: should pythonfmu's binary upset the process that
     loads it (docs/fmu.md), that process is not pytest's."""
     out = subprocess.run(
@@ -235,3 +235,22 @@ def test_the_osp_example_holds_the_body_on_the_spring_fmu(
     pos = json.loads(out.stdout.strip().splitlines()[-1])
     w, t, sag = math.sqrt(50.0 / 2.0), 2.0, 2.0 * 9.81 / 50.0
     assert pos == pytest.approx([0.5 * math.cos(w * t), 0.0, sag * (1 - math.cos(w * t))], abs=0.02)
+
+
+REFUSED_RUN = """
+import json, sys
+import numba, sixdof.fmu.slave  # noqa: F401
+from fmpy import simulate_fmu
+
+said = []
+result = simulate_fmu(json.loads(sys.argv[1]), stop_time=1.0, output_interval=0.01,
+                      start_values={"Hull.Mass": -1.0}, debug_logging=True,
+                      logger=lambda *args: said.append(args[-1].decode()))
+print(json.dumps([len(result), said]))
+"""
+
+
+def test_a_tuned_value_the_scenario_refuses_stops_the_run_naming_it(fmu: Path) -> None:
+    (rows, said), _ = isolated(REFUSED_RUN, str(fmu))
+    assert rows < 3  # the first step failed: fmpy stops there
+    assert any("Mass" in line for line in said), said
