@@ -32,6 +32,7 @@ import { Toolbar } from './toolbar.js';
 import { Gyro } from './gyro.js';
 import { ElementViews } from './elements.js';
 import { ElementPanel } from './elementpanel.js';
+import { StabilityView } from './stability.js';
 
 /** @typedef {import('./messages.gen.js').ServerMessage} ServerMessage */
 /** @typedef {import('./messages.gen.js').Hello} Hello */
@@ -106,6 +107,7 @@ const actions = {
   },
 };
 const teach = new Teaching(stage.ned, { energy: $('energy'), flips: $('flips'), legend: $('fbd-legend') });
+const stability = new StabilityView($('flips')); // eigenvalues of the axes, flip period (issue 31)
 const panel = new Panel($('panel'), { conn, library, actions });
 // pivots, springs, dampers, the ground: drawn (their forces in the FBD) and listed in the panel
 const elements = new ElementViews(stage.ned, teach.fbd);
@@ -203,6 +205,7 @@ function receive(msg) {
       timeline.status(msg.status, msg.t);
       if (!timeline.past) {
         teach.frame(body);
+        stability.frame(msg.t, body);
         hud.state(msg, body);
       }
       panel.setStatus(msg.status);
@@ -262,7 +265,9 @@ function onHello(msg) {
   // (the server compares, so a page joining a changed room sees it too), say so
   hud.captionNote(msg.preset != null && msg.preset_modified ? t('caption.changed') : null);
   const v = selectedView();
-  teach.restart(v, v?.spec, msg.presets.find((p) => p.name === msg.scenario.name && !msg.preset_modified));
+  const preset = msg.presets.find((p) => p.name === msg.scenario.name && !msg.preset_modified);
+  teach.restart(v, v?.spec, preset);
+  stability.restart(v?.spec, preset);
   access.hello(msg);
 }
 
@@ -270,6 +275,7 @@ buffer.onDiscontinuity = () => {
   bodies.clearTrails();
   plots.clear();
   teach.discontinuity();
+  stability.discontinuity();
 };
 hud.onShowMe = () => actions.resume();
 

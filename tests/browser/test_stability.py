@@ -1,0 +1,93 @@
+"""The page's stability view and flip period (frontend/src/stability.js) show the Python
+side's numbers: sixdof.stability's eigenvalues at the body's current rate, updated when the
+inertia is tuned, and the exact flip interval 2K/λ (dynamics/exact.py) beside the measured
+one."""
+
+from __future__ import annotations
+
+import math
+import re
+
+import numpy as np
+import pytest
+from pagekit import PageRun, load_preset
+from playwright.sync_api import Page
+
+import sixdof
+from sixdof.dynamics.exact import flip_interval
+
+pytestmark = pytest.mark.browser
+
+
+def _rows(page: Page) -> list[tuple[str, str]]:
+    return page.evaluate(
+        "[...document.querySelectorAll('#stability li')]"
+        ".map((li) => [li.dataset.kind, li.textContent])"
+    )
+
+
+def _fresh_rows(page: Page) -> list[tuple[str, str]]:
+    """The rows once rewritten after now (they are rewritten twice a second)."""
+    page.evaluate(
+        "document.querySelectorAll('#stability li').forEach((li) => li.dataset.seen = '1')"
+    )
+    page.wait_for_function(
+        "[...document.querySelectorAll('#stability li')].some((li) => !li.dataset.seen)"
+    )
+    return _rows(page)
+
+
+def test_eigenvalues_of_the_axes_follow_the_body_and_its_tuning(page_run: PageRun) -> None:
+    page = page_run.page
+    load_preset(page, "tennis_racket")
+    page.click("#stability summary")
+    page.evaluate("__sixdof.send({type: 'pause'})")
+    page.wait_for_function("!__sixdof.lastState.status.running")
+    rows = _fresh_rows(page)
+    w = page.evaluate("__sixdof.lastState.bodies[0].AngVel")
+    expected = sixdof.stability("tennis_racket", rate=float(np.linalg.norm(w)))["T"]
+    assert (
+        [k for k, _ in rows]
+        == [a.kind for a in expected]
+        == ["oscillating", "unstable", "oscillating"]
+    )
+    middle = rows[1][1]
+    assert middle.startswith("x ")  # the racket's intermediate axis
+    shown = float(re.search(r"±([0-9.]+) 1/s", middle).group(1))  # type: ignore[union-attr]
+    assert shown == pytest.approx(expected[1].growth, abs=1e-4)
+    doubling = float(re.search(r"every ([0-9.]+) s", middle).group(1))  # type: ignore[union-attr]
+    assert doubling == pytest.approx(math.log(2) / expected[1].growth, abs=1e-3)
+    # tuned: y's moment raised above z's makes z the intermediate axis
+    page.evaluate("__sixdof.send({type: 'set_params', InertiaRadi: [0.2556, 0.30, 0.2932]})")
+    page.wait_for_function("__sixdof.hello.scenario.bodies[0].InertiaRadi[1] === 0.3")
+    page.evaluate("__sixdof.send({type: 'step', n: 1})")
+    rows = _fresh_rows(page)
+    assert [k for k, _ in rows] == ["oscillating", "unstable", "oscillating"]
+    assert rows[1][1].startswith("z ")
+    scenario = page.evaluate("__sixdof.hello.scenario")
+    w = page.evaluate("__sixdof.lastState.bodies[0].AngVel")
+    tuned = sixdof.stability(scenario, rate=float(np.linalg.norm(w)))["T"][1]
+    shown = float(re.search(r"±([0-9.]+) 1/s", rows[1][1]).group(1))  # type: ignore[union-attr]
+    assert shown == pytest.approx(tuned.growth, abs=1e-4)
+
+
+def test_flip_period_measured_beside_the_exact_one(page_run: PageRun) -> None:
+    page = page_run.page
+    load_preset(page, "tennis_racket")
+    page.evaluate("__sixdof.send({type: 'set_time_scale', time_scale: 2})")
+    assert page.locator("#flip-period").is_visible()
+    # three flips (2.3, 7.0, 11.6 s): two intervals measured
+    page.wait_for_function(
+        "document.querySelector('#flip-period').dataset.measured !== ''"
+        " && __sixdof.lastState.t > 12.5",
+        timeout=60_000,
+    )
+    data = page.evaluate("({...document.querySelector('#flip-period').dataset})")
+    w = page.evaluate("__sixdof.lastState.bodies[0].AngVel")
+    radii = np.array([0.2556, 0.1491, 0.2932])
+    exact = flip_interval(np.diag(radii**2), np.array(w))
+    assert float(data["exact"]) == pytest.approx(exact, rel=1e-9)
+    assert exact == pytest.approx(4.655426, abs=1e-4)
+    # flip times are seen at the frame rate: 2/60 s of simulated time at time scale 2
+    assert float(data["measured"]) == pytest.approx(exact, abs=0.05)
+    assert "exact" in page.locator("#flip-period").inner_text()
