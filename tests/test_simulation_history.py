@@ -195,7 +195,7 @@ def test_a_float32_history_csv_gives_back_every_stored_number() -> None:
     assert widest <= 9
     pieces = "".join(short.history.csv_pieces(cells=500))  # the server's streamed export
     assert pieces == text
-    assert len(exact.history.csv()) > len(text)  # float64 writes 15 digits
+    assert len(exact.history.csv()) > len(text)  # float64 writes up to 17 digits (repr)
 
 
 def test_history_precision_is_checked() -> None:

@@ -18,7 +18,6 @@ rad, frames as in DESIGN.md.
 
 from __future__ import annotations
 
-import io
 from collections.abc import Iterator, Mapping, Sequence
 from typing import Literal
 
@@ -37,8 +36,10 @@ COLUMNS = STANDARD_COLUMNS + EXTRA_COLUMNS
 Precision = Literal["float64", "float32"]
 PRECISIONS: tuple[Precision, ...] = ("float64", "float32")
 #: Significant digits the CSV writes of a number stored at each precision: enough to read
-#: back the stored value exactly, no more.
-CSV_DIGITS: dict[Precision, int] = {"float64": 15, "float32": 9}
+#: back the stored value exactly, no more. float64: None, the shortest text that reads back
+#: as the same double (Python's repr), as `sixdof run` writes (headless/csv_output.py), so a
+#: history.csv and a re-run's CSV compare digit for digit (15 digits lost up to ~5e-15).
+CSV_DIGITS: dict[Precision, int | None] = {"float64": None, "float32": 9}
 WIDTH = sum(w for _, w in COLUMNS)  # floats per body and row
 _N_STANDARD = sum(w for _, w in STANDARD_COLUMNS)
 
@@ -175,7 +176,7 @@ class History:
         return np.concatenate([self._t[order, None], standard, extra], axis=1, dtype=float)
 
     @property
-    def digits(self) -> int:
+    def digits(self) -> int | None:
         """Significant digits of the outputs in the CSV (CSV_DIGITS)."""
         return CSV_DIGITS[self.precision]
 
@@ -185,15 +186,20 @@ class History:
 
 
 def csv_pieces(
-    header: Sequence[str], table: Array, cells: int = 50_000, digits: int = 15
+    header: Sequence[str], table: Array, cells: int = 50_000, digits: int | None = None
 ) -> Iterator[str]:
     """The CSV text of `header` and `table` (as `History.csv`) in pieces of about `cells`
     numbers each, so a server can hand a large export out without one long stall. Time (the
-    first column) with 15 significant digits, the rest with `digits`."""
+    first column) in the shortest round-trip text (repr), the rest with `digits` significant
+    digits, or repr too when None."""
     yield ",".join(header) + "\n"
     rows = max(1, cells // max(1, table.shape[1]))
-    fmt = ["%.15g"] + [f"%.{digits}g"] * (table.shape[1] - 1)
     for a in range(0, table.shape[0], rows):
-        buf = io.StringIO()
-        np.savetxt(buf, table[a : a + rows], fmt=fmt, delimiter=",")
-        yield buf.getvalue()
+        block = table[a : a + rows]
+        if digits is None:  # repr is exact and fast, as headless/csv_output.py writes
+            yield "".join(",".join(map(repr, row)) + "\n" for row in block.tolist())
+            continue
+        fmt = f"%.{digits}g"
+        yield "".join(
+            repr(row[0]) + "".join("," + fmt % v for v in row[1:]) + "\n" for row in block.tolist()
+        )
