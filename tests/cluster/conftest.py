@@ -113,8 +113,14 @@ class NatsNodes:
     """`n` nats-servers with JetStream on loopback; with n > 1, one NATS cluster (routes
     between all of them). A node SIGKILLed can be started again on its ports and store."""
 
-    def __init__(self, tmp: Path, n: int = 1) -> None:
+    def __init__(self, tmp: Path, n: int = 1, max_payload: int | None = None) -> None:
+        """`max_payload`: NATS's largest message, bytes (its default: 1 MiB)."""
         self.tmp = tmp
+        self.config: list[str] = []
+        if max_payload is not None:
+            conf = tmp / "nats.conf"
+            conf.write_text(f"max_payload: {max_payload}\n")
+            self.config = ["-c", str(conf)]
         self.ports = [free_port() for _ in range(n)]
         self.routes = [free_port() for _ in range(n)] if n > 1 else []
         self.urls = [f"nats://127.0.0.1:{port}" for port in self.ports]
@@ -124,7 +130,7 @@ class NatsNodes:
 
     def _start(self, i: int) -> Proc:
         cmd = [str(NATS_SERVER), "-js", "-a", "127.0.0.1", "-p", str(self.ports[i]),
-               "-sd", str(self.tmp / f"js{i}"), "-n", f"n{i}"]  # fmt: skip
+               "-sd", str(self.tmp / f"js{i}"), "-n", f"n{i}", *self.config]  # fmt: skip
         if self.routes:
             peers = ",".join(f"nats://127.0.0.1:{r}" for j, r in enumerate(self.routes) if j != i)
             cmd += ["-cluster", f"nats://127.0.0.1:{self.routes[i]}",
@@ -159,11 +165,12 @@ class Cluster:
         room_ttl: float = 300.0,
         nats_nodes: int = 1,
         env: dict[str, str] | None = None,
+        nats_max_payload: int | None = None,
     ) -> None:
         self.token = token
         self.room_ttl = room_ttl
         self.env = env or {}
-        self.nodes = NatsNodes(tmp, nats_nodes)
+        self.nodes = NatsNodes(tmp, nats_nodes, nats_max_payload)
         self.nats = self.nodes.procs[0]
         self.nats_url = ",".join(self.nodes.urls)
         self.bus = ["--nats", self.nats_url, "--nats-replicas", str(nats_nodes)]

@@ -24,7 +24,7 @@ from fastapi import FastAPI
 from nats.aio.client import Client as Nats
 from nats.aio.msg import Msg
 from nats.aio.subscription import Subscription
-from nats.errors import NoRespondersError
+from nats.errors import MaxPayloadError, NoRespondersError
 from nats.errors import TimeoutError as NatsTimeout
 from starlette.datastructures import Headers
 from starlette.types import ASGIApp, Receive, Scope, Send
@@ -372,6 +372,12 @@ class RoomRequests:
             await self.app(scope, receive, send)
             return
         room = path.split("/")[3]
+        try:  # one subject token, or nothing goes on the bus: `*`, `>`, `.`, a space would
+            check_room_name(room)  # make `room.<room>.http` a wildcard, another room's, or
+        except Refusal as refusal:  # a broken NATS protocol line
+            error = {"loc": ["path", "room"], "msg": refusal.message, "type": refusal.code}
+            await _respond(send, 422, orjson.dumps({"detail": [error]}))
+            return
         changes = not path.endswith("/share")  # a Share link changes nothing: the Origin rule
         if scope["method"] not in ("GET", "HEAD") and not self._may_change(scope, changes):
             # refused here, before reading a byte of the body or asking any worker
@@ -402,6 +408,12 @@ class RoomRequests:
                 reply = await self.rooms.request(subject, request, HTTP_WAIT)
         except NoRespondersError:
             await _respond(send, 404, b'{"detail":"room: no such room"}')
+            return
+        except MaxPayloadError:  # a NATS configured below max_message_bytes
+            assert self.rooms.nc is not None
+            reason = (f"body: {len(body)} bytes, more than the bus to the workers carries "
+                      f"(NATS max_payload, {self.rooms.nc.max_payload} bytes)")  # fmt: skip
+            await _respond(send, 413, orjson.dumps({"detail": reason}))
             return
         except NatsTimeout:
             await _respond(send, 504, b'{"detail":"room: its worker did not answer"}')

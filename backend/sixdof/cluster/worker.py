@@ -30,6 +30,7 @@ from typing import Any
 from nats.aio.client import Client as Nats
 from nats.aio.msg import Msg
 from nats.aio.subscription import Subscription
+from nats.errors import MaxPayloadError
 from nats.js.errors import KeyNotFoundError
 from nats.js.kv import KeyValue
 
@@ -103,7 +104,11 @@ class Worker(Failover):
         if nc is None:
             return
         for subject, data in batch:  # nats-py appends each to its buffer: no wait
-            await nc.publish(subject, data)
+            try:
+                await nc.publish(subject, data)
+            except MaxPayloadError:  # a hello or frame of a huge room: the others still go
+                log.warning("worker %s: %s: %d bytes, more than NATS carries (max_payload "
+                            "%d)", self.id, subject, len(data), nc.max_payload)  # fmt: skip
 
     def _spawn(self, work: Awaitable[Any]) -> None:
         task = asyncio.ensure_future(work)
@@ -353,7 +358,20 @@ class Worker(Failover):
         status, headers, payload = await call_asgi(self.app, head, body)
         if status == 200 and head["method"] == "POST" and head["path"].endswith("/share"):
             await self._publish_share(bus.decode(payload)["id"])
-        await msg.respond(bus.pack_http({"status": status, "headers": headers}, payload))
+        answer = bus.pack_http({"status": status, "headers": headers}, payload)
+        assert self.nc is not None
+        if len(answer) > self.nc.max_payload:  # NATS would refuse it: say so, at once
+            log.warning("worker %s: %s %s: %d bytes, more than NATS carries", self.id,
+                        head["method"], head["path"], len(answer))  # fmt: skip
+            detail = bus.encode({"detail": (
+                f"answer: {len(payload)} bytes, more than the bus between gateway and worker "
+                f"carries in one message (NATS max_payload, {self.nc.max_payload} bytes); "
+                "`sixdof serve` serves it whole"
+            )})  # fmt: skip
+            answer = bus.pack_http({"status": 502, "headers": [
+                ["content-type", "application/json"], ["content-length", str(len(detail))],
+            ]}, detail)  # fmt: skip
+        await msg.respond(answer)
 
 
 def run_worker(urls: Sequence[str], fields: dict[str, Any], replicas: int = 1) -> None:

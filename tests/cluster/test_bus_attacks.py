@@ -1,0 +1,182 @@
+"""Attacks on the bus through a gateway (docs/security.md, "On a bus"): room names made of
+NATS subject characters, and messages larger than the bus carries. A bystander watches
+another room the whole time: its frames must not stop, and the gateway must not lose its
+NATS connection (a malformed publish would cost it one).
+
+A room name reaches NATS as one token of `room.<name>.<kind>`; `*` or `>` would make it a
+wildcard (a publish to one is a protocol error), `.` another room's subject, a space a
+broken protocol line. The gateway refuses them before anything is sent; a subscriber to
+every subject (`>`) checks that none of them ever appears."""
+
+from __future__ import annotations
+
+import asyncio
+import itertools
+import json
+import threading
+import time
+import urllib.error
+import urllib.parse
+import urllib.request
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+from websockets.sync.client import connect
+
+from sixdof.scenario import BodySpec, Scenario
+
+from .conftest import FLOAT, Cluster, needs_the_bus
+from .viewers import Viewer
+
+needs_the_bus()
+
+TOKEN = "T-bus"
+MAX_PAYLOAD = 32 * 1024
+HOSTILE = ["a.b", "*", ">", "a b", "lab.cmd", "a*", "x.>", "\t", "a\r\nPUB x 1", "é"]
+
+
+@pytest.fixture(scope="module")
+def lab(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Cluster]:
+    # NATS carries at most 32 KiB a message here (1 MiB by default): a 64-body room's
+    # answers outgrow it at once, and a body under the gateway's 64 KiB limit may not fit
+    c = Cluster(tmp_path_factory.mktemp("attacks"), 1, 1, token=TOKEN,
+                nats_max_payload=MAX_PAYLOAD)  # fmt: skip
+    try:
+        yield c
+    finally:
+        c.stop()
+    for proc in (*c.gateway_procs, *c.workers):
+        assert "Traceback" not in proc.output, proc.output[-3000:]
+        assert "lost its NATS server" not in proc.output, proc.output[-3000:]
+
+
+class BusTap:
+    """Every subject published on the bus, from a thread: `subjects`."""
+
+    def __init__(self, url: str) -> None:
+        self.url = url
+        self.subjects: set[str] = set()
+        self._stop = threading.Event()
+        self._ready = threading.Event()
+        self._thread = threading.Thread(target=lambda: asyncio.run(self._run()), daemon=True)
+        self._thread.start()
+        assert self._ready.wait(10), "the tap did not connect"
+
+    async def _run(self) -> None:
+        import nats
+
+        nc = await nats.connect(servers=self.url.split(","))
+
+        async def seen(msg: Any) -> None:
+            self.subjects.add(msg.subject)
+
+        await nc.subscribe(">", cb=seen)
+        await nc.flush()
+        self._ready.set()
+        while not self._stop.is_set():
+            await asyncio.sleep(0.05)
+        await nc.close()
+
+    def close(self) -> None:
+        self._stop.set()
+        self._thread.join(10)
+
+
+def http(method: str, url: str, body: bytes | None = None) -> tuple[int, Any]:
+    request = urllib.request.Request(url, data=body, method=method,
+                                     headers={"Content-Type": "application/json"})  # fmt: skip
+    try:
+        with urllib.request.urlopen(request, timeout=60) as r:
+            return int(r.status), r.read()
+    except urllib.error.HTTPError as exc:
+        with exc:
+            return int(exc.code), json.loads(exc.read() or b"null")
+
+
+def test_room_names_with_subject_characters_never_reach_the_bus(lab: Cluster) -> None:
+    base = lab.gateways[0]
+    bystander = Viewer(base, "calm")
+    tap = BusTap(lab.nats_url)
+    try:
+        bystander.wait(lambda: len(bystander.frames) > 20, timeout=30)
+        started = time.monotonic()
+        for name in HOSTILE:
+            quoted = urllib.parse.quote(name, safe="")
+            ws_url = base.replace("http", "ws") + f"ws?room={quoted}&token={TOKEN}"
+            with connect(ws_url, open_timeout=10) as ws:
+                error = json.loads(ws.recv(timeout=10))
+                assert error["type"] == "error" and error["field"] == "room", (name, error)
+            for method, path, body in (
+                ("GET", "stats", None),
+                ("GET", "history.csv", None),
+                ("PUT", "scenario", json.dumps(FLOAT.model_dump(mode="json")).encode()),
+                ("POST", "share", b"{}"),
+            ):
+                status, answer = http(method, f"{base}api/rooms/{quoted}/{path}?token={TOKEN}",
+                                      body)  # fmt: skip
+                # refused naming the room, as `sixdof serve` does, before the bus
+                assert status in (404, 422), (name, method, path, status, answer)
+                if status == 422:
+                    assert answer["detail"][0]["loc"] == ["path", "room"], answer
+        # a Share link's id is checked before it becomes a key
+        for sid in ("*", ">", "a.b", "x" * 5000):
+            query = urllib.parse.urlencode({"room": "share-attack", "snapshot": sid})
+            with connect(base.replace("http", "ws") + f"ws?{query}", open_timeout=10) as ws:
+                error = json.loads(ws.recv(timeout=10))
+                assert error["type"] == "error" and error["field"] == "snapshot", error
+        attack = time.monotonic() - started
+        # the bystander's frames never stopped: the gateway kept its NATS connection
+        frames = bystander.frames_since(started)
+        gap = max(b[0] - a[0] for a, b in itertools.pairwise(frames))
+        print(f"{len(HOSTILE)} names × (websocket + 4 REST calls) in {attack:.1f} s; "
+              f"the bystander's longest gap {gap * 1000:.0f} ms")  # fmt: skip
+        assert gap < 0.5, f"the bystander's frames stopped {gap:.2f} s"
+        time.sleep(0.2)  # the tap's last messages (of the bystander's room) arrive
+    finally:
+        tap.close()
+        bystander.close()
+    rooms = {s.split(".")[1] for s in tap.subjects if s.startswith("room.")}
+    assert rooms == {"calm"}, rooms  # no other room's subject, not one hostile token
+    tokens = {t for s in tap.subjects for t in s.split(".")}
+    assert not {"*", ">", "b", "a b", "a*", "x"} & tokens, tap.subjects
+
+
+def many_bodies(n: int) -> dict[str, Any]:
+    body = FLOAT.bodies[0]
+    bodies = [BodySpec(**{**body.model_dump(), "Name": f"B{i}"}) for i in range(n)]
+    return Scenario(**{**FLOAT.model_dump(), "bodies": bodies}).model_dump(mode="json")
+
+
+def test_messages_larger_than_the_bus_are_refused_at_once(lab: Cluster) -> None:
+    base = lab.gateways[0]
+    tap = BusTap(lab.nats_url)
+    try:
+        # over max_message_bytes (64 KiB): refused by the gateway, never sent on
+        status, answer = http("PUT", f"{base}api/rooms/big/scenario?token={TOKEN}",
+                              b'{"name":"' + b"x" * (2 << 20) + b'"}')  # fmt: skip
+        assert status == 413, (status, answer)
+        # under it but over what this bus carries (max_payload 32 KiB here): refused too,
+        # naming the bus's limit (not a 500 from the NATS client)
+        status, answer = http("PUT", f"{base}api/rooms/big/scenario?token={TOKEN}",
+                              b'{"name":"' + b"x" * 40_000 + b'"}')  # fmt: skip
+        assert status == 413 and "max_payload" in answer["detail"], (status, answer)
+        time.sleep(0.2)  # anything the gateway had sent would have reached the tap
+        assert not any(s.startswith("room.big.") for s in tap.subjects), tap.subjects
+    finally:
+        tap.close()
+    # a 64-body room's recording (~43 KB) does not fit in one message of this bus: its
+    # download is answered with a 502 naming the limit, at once, not after a 30 s timeout
+    status, _ = http("PUT", f"{base}api/rooms/big/scenario?token={TOKEN}",
+                     json.dumps(many_bodies(64)).encode())  # fmt: skip
+    assert status == 200, status
+    asked = time.monotonic()
+    status, answer = http("GET", f"{base}api/rooms/big/recording?token={TOKEN}")
+    took = time.monotonic() - asked
+    print(f"a recording over the bus's limit: {status} in {took:.2f} s: {answer}")
+    assert status == 502, (status, answer)
+    assert "max_payload" in answer["detail"], answer
+    assert took < 5.0, f"the refusal took {took:.1f} s"
+    # the room and the worker go on
+    status, stats = http("GET", f"{base}api/rooms/big/stats?token={TOKEN}")
+    assert status == 200 and json.loads(stats)["room"] == "big", stats
