@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import argparse
-import json
 import os
 import sys
 from pathlib import Path
@@ -86,12 +85,16 @@ def _recording(path: Path) -> dict | None:
     try:
         with path.open("rb") as f:
             head = f.read(4096)
-        if b'"sixdof-recording"' not in head:
-            return None
-        data = json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError, ValueError):
+    except OSError:
         return None  # load() reports what is wrong with the file
-    return data if isinstance(data, dict) else None
+    if b'"sixdof-recording"' not in head:
+        return None
+    from ..simulation.recording import RecordingFormatError, read  # numpy-free
+
+    try:  # a hostile file is refused naming what is wrong, before anything is simulated
+        return read(path)
+    except (OSError, UnicodeDecodeError, RecordingFormatError) as exc:
+        raise BadInput(f"{path}: {exc}") from None
 
 
 def _resimulate(data: dict, args: argparse.Namespace, err: TextIO) -> int:

@@ -26,6 +26,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from .. import __version__
+from ..scenario.model import MAX_BODY_ROWS, MAX_BODY_STEPS
 
 FORMAT = "sixdof-recording"
 FORMAT_VERSION = 1
@@ -246,3 +247,131 @@ def check_format(data: Any) -> dict[str, Any]:
     if not isinstance(data.get("segments"), list) or not data["segments"]:
         raise RecordingFormatError("the recording holds no segment")
     return data
+
+
+# --------------------------------------------------------------------------- reading a file
+
+#: A recording file `sixdof run` reads at most (a room's is 8 MiB by default).
+MAX_FILE_BYTES = 256 * 1024 * 1024
+#: Segments and items a recording may hold: an 8 MiB room's has some thousands of segments and
+#: about a million items; each segment costs a simulation made from its keyframe.
+MAX_SEGMENTS = 100_000
+MAX_ITEMS = 20_000_000
+#: Steps × bodies a re-simulation may take, and frames × bodies it may write: those of a
+#: headless run (scenario.model's MAX_BODY_STEPS, MAX_BODY_ROWS).
+ORIGINS = ("load", "reset", "periodic")
+
+
+def read(path: Any) -> dict[str, Any]:
+    """The recording in file `path` (a pathlib.Path), read strictly and checked before any of
+    it is simulated: RecordingFormatError naming the field for a file too large, nested too
+    deep, with NaN or Infinity, steps that go back or are negative, or more segments, items
+    or work than a headless run may have."""
+    size = path.stat().st_size
+    if size > MAX_FILE_BYTES:
+        raise RecordingFormatError(
+            f"the file is {size / 2**20:.0f} MiB; a recording may have at most "
+            f"{MAX_FILE_BYTES // 2**20} MiB"
+        )
+    return parse(path.read_text(encoding="utf-8"))
+
+
+def _not_a_number(word: str) -> float:
+    raise RecordingFormatError(f"{word} is not a number a recording may hold (finite only)")
+
+
+def _finite(text: str) -> float:
+    value = float(text)
+    if value != value or value in (float("inf"), float("-inf")):
+        _not_a_number(text)  # 1e400 reads as infinity
+    return value
+
+
+def parse(text: str) -> dict[str, Any]:
+    """A recording from its JSON text, checked (`read`)."""
+    try:
+        data = json.loads(text, parse_constant=_not_a_number, parse_float=_finite)
+    except RecursionError:
+        raise RecordingFormatError(
+            "the JSON is nested too deeply (a recording nests a few levels)"
+        ) from None
+    except ValueError as exc:
+        if isinstance(exc, RecordingFormatError):
+            raise
+        raise RecordingFormatError(f"not valid JSON: {exc}") from None
+    check_format(data)
+    check_structure(data)
+    return data
+
+
+def _whole(value: Any, where: str, least: int = 0) -> int:
+    if isinstance(value, bool) or not isinstance(value, int) or value < least:
+        raise RecordingFormatError(f"{where}: a whole number ≥ {least}, got {value!r:.40}")
+    return value
+
+
+def _number(value: Any, where: str) -> float:
+    if isinstance(value, bool) or not isinstance(value, int | float):
+        raise RecordingFormatError(f"{where}: a number, got {value!r:.40}")
+    return float(value)
+
+
+def check_structure(data: dict[str, Any]) -> None:
+    """RecordingFormatError naming the field where a recording (check_format's) is not as
+    `to_json` writes it, or would take more work than a headless run may: counts first,
+    then every segment's keyframe numbers and item steps, then the work they add up to."""
+    segments = data["segments"]
+    if len(segments) > MAX_SEGMENTS:
+        raise RecordingFormatError(
+            f"segments: {len(segments):,} of them; a recording may have at most {MAX_SEGMENTS:,}"
+        )
+    items = 0
+    for i, segment in enumerate(segments):
+        where = f"segments[{i}]"
+        if not isinstance(segment, dict) or not isinstance(segment.get("items"), list):
+            raise RecordingFormatError(f"{where}: an object with a keyframe and items")
+        items += len(segment["items"])
+    if items > MAX_ITEMS:
+        raise RecordingFormatError(
+            f"segments: {items:,} items in all; a recording may have at most {MAX_ITEMS:,}"
+        )
+    body_steps = body_rows = 0
+    for i, segment in enumerate(segments):
+        where = f"segments[{i}].keyframe"
+        keyframe = segment.get("keyframe")
+        if not isinstance(keyframe, dict):
+            raise RecordingFormatError(f"{where}: an object")
+        scenario = keyframe.get("scenario")
+        if not isinstance(scenario, dict) or not isinstance(scenario.get("bodies"), list):
+            raise RecordingFormatError(f"{where}.scenario: a scenario with its bodies")
+        bodies = max(1, len(scenario["bodies"]))
+        step = _whole(keyframe.get("step"), f"{where}.step")
+        _whole(keyframe.get("n_steps"), f"{where}.n_steps")
+        _number(keyframe.get("t_base"), f"{where}.t_base")
+        if _number(keyframe.get("step_size"), f"{where}.step_size") <= 0.0:
+            raise RecordingFormatError(f"{where}.step_size: must be > 0")
+        if keyframe.get("origin") not in ORIGINS:
+            raise RecordingFormatError(f"{where}.origin: one of {', '.join(ORIGINS)}")
+        last = step
+        for j, item in enumerate(segment["items"]):
+            at = f"segments[{i}].items[{j}]"
+            if not isinstance(item, dict) or not isinstance(item.get("kind"), str):
+                raise RecordingFormatError(f"{at}: an object with a step and a kind")
+            now = _whole(item.get("step"), f"{at}.step")
+            if now < last:
+                raise RecordingFormatError(
+                    f"{at}.step: {now} is before the step before it ({last}); steps only go on"
+                )
+            last = now
+            body_rows += bodies if item["kind"] == "frame" else 0
+        body_steps += (last - step) * bodies
+    if body_steps > MAX_BODY_STEPS:
+        raise RecordingFormatError(
+            f"segments: re-simulating them takes {body_steps:.2g} steps × bodies; a headless "
+            f"run may take at most {MAX_BODY_STEPS:.0e}"
+        )
+    if body_rows > MAX_BODY_ROWS:
+        raise RecordingFormatError(
+            f"segments: {body_rows:,} frames × bodies to write; a headless run may write at "
+            f"most {MAX_BODY_ROWS:,}"
+        )
