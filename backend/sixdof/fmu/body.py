@@ -23,6 +23,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from ..dynamics import Bodies, IntegratorSettings, RunStats, integrate
+from ..dynamics.elements import System
 from ..dynamics.model import STATE_SIZE
 from ..fields import FieldError
 from ..headless.runner import RunResult, output_columns
@@ -52,15 +53,21 @@ def check_fmu_names(scenario: Scenario) -> None:
 
 
 def advance(
-    bodies: Bodies, x: np.ndarray, u: np.ndarray, dt: float, settings: IntegratorSettings
+    bodies: Bodies,
+    x: np.ndarray,
+    u: np.ndarray,
+    t: float,
+    dt: float,
+    settings: IntegratorSettings,
+    system: System | None = None,
 ) -> np.ndarray:
-    """The states (N, 13) after `dt` s from `x` with constant loads `u` (N, 6), with the
-    scenario's integrator: fixed-step methods take ceil(dt / stepsize) equal steps, as
-    `sixdof run` does between two output times; adaptive ones restart at each call.
+    """The states (N, 13) at t + dt from `x` at t with constant loads `u` (N, 6) and the
+    scenario's elements (`system`: springs, pivots, …, timed loads at their absolute time),
+    with the scenario's integrator: fixed-step methods take ceil(dt / stepsize) equal steps,
+    as `sixdof run` does between two output times; adaptive ones restart at each call.
 
-    The one call into the dynamics (`dynamics.integrate`, what the headless runner calls):
-    the element-aware stepping replaces this function alone."""
-    states, _ = integrate(bodies, x, u, np.array([0.0, dt]), settings)
+    The one call into the dynamics (`dynamics.integrate`, what the headless runner calls)."""
+    states, _ = integrate(bodies, x, u, np.array([t, t + dt]), settings, None, system)
     return np.ascontiguousarray(states[-1])
 
 
@@ -83,7 +90,8 @@ class ScenarioModel:
         check_fmu_names(scenario)
         self.scenario = scenario
         self.settings = scenario.integration.settings()
-        self.state = np.ascontiguousarray(scenario.initial_states(), dtype=float)
+        self.initial = np.ascontiguousarray(scenario.initial_states(), dtype=float)
+        self.state = self.initial.copy()
         self.loads = np.ascontiguousarray(scenario.inputs(), dtype=float)
         self.params = {
             (i, name): np.atleast_1d(np.array(getattr(b, name), dtype=float))
@@ -91,6 +99,8 @@ class ScenarioModel:
             for name, _ in TUNABLES
         }
         self._bodies: Bodies | None = None
+        self._system: System | None = None
+        self.time = 0.0
         self.columns = output_columns(scenario)[1:]
         self._outputs = self._table()
         self.variables = self._variables()
@@ -151,14 +161,22 @@ class ScenarioModel:
             with warnings.catch_warnings():
                 warnings.simplefilter("ignore")
                 self._bodies = Bodies.of([s.params() for s in specs])
+            # the elements act on the bodies as tuned; pivots hold the points where they were
+            # at the start, as in `sixdof run`
+            self._system = self.scenario.system(self._bodies, self.initial)
         return self._bodies
 
-    def step(self, dt: float) -> None:
-        """Advance every body by dt s with the inputs held (FieldError for a bad tunable
-        parameter, dynamics.IntegrationError when the state stops being finite)."""
+    def step(self, dt: float, t: float | None = None) -> None:
+        """Advance every body from time t (default: where the last step ended) by dt s with
+        the inputs held (FieldError for a bad tunable parameter, dynamics.IntegrationError
+        when the state stops being finite)."""
         if dt <= 0.0:
             return
-        self.state = advance(self.bodies(), self.state, self.loads, dt, self.settings)
+        start = self.time if t is None else t
+        bodies = self.bodies()
+        self.state = advance(bodies, self.state, self.loads, start, dt, self.settings,
+                             self._system)  # fmt: skip
+        self.time = start + dt
         self._outputs = self._table()
 
     def _table(self) -> np.ndarray:

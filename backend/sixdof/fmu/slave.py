@@ -89,7 +89,7 @@ class ScenarioSlave(Fmi2Slave):
 
     def do_step(self, current_time: float, step_size: float) -> bool:
         try:
-            self.model.step(float(step_size))
+            self.model.step(float(step_size), float(current_time))
         except (FieldError, IntegrationError) as exc:
             self.log(f"t = {current_time:g} s: {exc}", Fmi2Status.error)
             return False
