@@ -20,6 +20,7 @@ from pydantic import BaseModel
 
 from sixdof.server import binary
 from sixdof.server.error_codes import ERROR_CODES
+from sixdof.server.gyro import router as gyro_router
 from sixdof.server.protocol import (
     CLIENT_MESSAGES,
     PROTOCOL_VERSION,
@@ -30,7 +31,6 @@ from sixdof.server.protocol import (
     PresetInfo,
     Status,
 )
-from sixdof.server.gyro import router as gyro_router
 from sixdof.server.rest import router
 from sixdof.server.settings import Settings
 
