@@ -85,7 +85,9 @@ export class Access {
   picker() {
     const select = mustGet('lang-picker', HTMLSelectElement);
     for (const l of LANGUAGES) select.append(new Option(l.name, l.code, l.code === lang, l.code === lang));
-    for (const o of select.options) o.lang = o.value; // each name read in its own language
+    const panelPicker = this.d.panel.c.lang.domElement;
+    panelPicker.setAttribute('translate', 'no');
+    for (const o of [...select.options, ...panelPicker.querySelectorAll('option')]) o.lang = o.value; // each name read in its own language
     const go = (/** @type {string} */ code) => window.location.assign(languageUrl(/** @type {'en' | 'de' | 'nb'} */ (code)));
     select.addEventListener('change', () => go(select.value));
     this.d.panel.c.lang.onChange(go); // the same choice in Access (on a phone the toolbar has no room for it)

@@ -134,6 +134,7 @@ export class Panel {
     c.Mesh.onChange((/** @type {string} */ v) => this.send([c.Mesh], { type: 'set_params', Mesh: v }));
     c.Material = fl.add(p, 'Material', ['Simple/Black']).name(t('panel.material'));
     c.Material.onChange((/** @type {string} */ v) => this.send([c.Material], { type: 'set_params', Material: v }));
+    for (const ctl of [c.Mesh, c.Material]) ctl.domElement.setAttribute('translate', 'no'); // file names, not words
     c.colour = fl.addColor(p, 'colour').name(t('panel.colour'));
     c.colour.onFinishChange((/** @type {string} */ v) => this.send([c.colour, c.Material], { type: 'set_params', Material: v }));
     this.vectorParam('MeshScale', fl);
