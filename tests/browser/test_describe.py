@@ -105,3 +105,22 @@ def test_resting_on_the_ground_is_described(browser: Browser, server: Server, la
     wait_said(page, words(lang, "describe.rest.ground"), timeout=40_000)
     assert run.errors == []
     page.context.close()
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_pendulum_swing_is_described(browser: Browser, server: Server, lang: str) -> None:
+    """The compound pendulum (released at 57°: period 1.747 s by its caption) is said to swing,
+    with its period in the page's number format."""
+    run = open_in(browser, server.url, lang)
+    page = run.page
+    page.evaluate("__sixdof.send({type: 'load_scenario', preset: 'compound_pendulum'})")
+    page.wait_for_function("__sixdof.hello.scenario.name === 'compound_pendulum'")
+    record(page)
+    page.evaluate("__sixdof.send({type: 'resume'})")
+    swing = words(lang, "describe.swing")
+    wait_said(page, swing, timeout=40_000)
+    sentence = next(s for s in said(page) if swing in s)
+    period = float(sentence.split(swing)[1].split("s")[0].strip().replace(",", "."))
+    assert period == pytest.approx(1.747, abs=0.06), sentence
+    assert run.errors == []
+    page.context.close()
