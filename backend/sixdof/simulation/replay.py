@@ -18,7 +18,9 @@ the caller to run where it likes (the server: in a thread), and is cached by its
 from __future__ import annotations
 
 import json
+import math
 import time
+import warnings
 from collections import OrderedDict
 from collections.abc import Callable, Generator, Iterator, Mapping, Sequence
 from contextlib import contextmanager
@@ -27,13 +29,14 @@ from typing import Any, TypeVar
 
 import numpy as np
 
+from .. import __version__
 from ..dynamics.model import laid_out
 from ..dynamics.quaternion import Array
 from ..fields import FieldError
 from .history import COLUMNS, History
 from .live import LiveSimulation
 from .recording import check_format
-from .timeline import Moment, moment_of
+from .timeline import Moment, keyframe_time, moment_of
 
 #: Events that change the physics, and the LiveSimulation method each calls.
 PHYSICS_EVENTS = ("set_input", "set_params", "set_elements", "reset")
@@ -106,14 +109,67 @@ def apply_event(sim: LiveSimulation, item: Mapping[str, Any], keep: Sequence[str
         sim.reset(item["body"], item["state"])
 
 
-def resimulate(data: Any) -> list[Run]:
-    """Every run of a recording re-simulated; RecordingFormatError for an unreadable one."""
+class ReplayMismatchWarning(UserWarning):
+    """A re-simulated segment did not end exactly on the next stored keyframe."""
+
+
+class RecordingVersionWarning(UserWarning):
+    """The recording was made by another sixdof version: replay may differ in the last bits."""
+
+
+@dataclass(frozen=True)
+class Mismatch:
+    """A segment's re-simulated end state against the next keyframe's stored one."""
+
+    segment: int  # index of the segment that ended there
+    step: int  # the keyframe's step stamp
+    t: float  # its simulated time, s
+    size: float  # largest |difference| of any state component
+
+    def __str__(self) -> str:
+        return (f"segment {self.segment} ends {self.size:.3g} away from the next keyframe at "
+                f"t = {self.t:.6g} s (step {self.step})")  # fmt: skip
+
+
+def _check_version(recording: Mapping[str, Any]) -> None:
+    made = recording.get("sixdof_version")
+    if made != __version__:
+        warnings.warn(
+            f"this recording was made by sixdof {made or 'of an unknown version'}, this is "
+            f"{__version__}: replay is bit for bit only for the same version (on IEEE-754 "
+            "hardware without FMA contraction); the keyframe checks report any difference",
+            RecordingVersionWarning,
+            stacklevel=3,
+        )
+
+
+def _compare(sim: LiveSimulation, keyframe: Mapping[str, Any], segment: int) -> Mismatch | None:
+    """The segment's end (sim, already stepped to the keyframe's step) against the stored
+    state, compared exactly: replay is meant to give the same bits."""
+    stored = np.asarray(keyframe["x"], dtype=float)
+    here = sim.state_array()
+    if here.shape == stored.shape and np.array_equal(here, stored):
+        return None
+    size = float(np.max(np.abs(here - stored))) if here.shape == stored.shape else math.inf
+    return Mismatch(segment, int(keyframe["step"]), keyframe_time(keyframe), size)
+
+
+def resimulate(data: Any, mismatches: list[Mismatch] | None = None) -> list[Run]:
+    """Every run of a recording re-simulated; RecordingFormatError for an unreadable one.
+
+    Each segment is re-simulated from its keyframe up to the next one, and its end state is
+    compared exactly with that keyframe's stored state (which the next segment then starts
+    from): a difference is appended to `mismatches` (when given) and warned about
+    (ReplayMismatchWarning). A recording of another sixdof version replays with a
+    RecordingVersionWarning."""
     recording = check_format(data)
+    _check_version(recording)
     frame_rate = float(recording["frame_rate"])
     runs: list[Run] = []
     rows: list[Array] = []
     times: list[float] = []
     sim: LiveSimulation | None = None
+    found: list[Mismatch] = []
 
     def close_run() -> None:
         if sim is not None and rows:
@@ -123,18 +179,28 @@ def resimulate(data: Any) -> list[Run]:
             runs.append(Run(origin, history.header(), history.times, history.table()))
 
     origin = ""
-    for segment in recording["segments"]:
+    step = 0
+    diverged = False
+    for index, segment in enumerate(recording["segments"]):
         keyframe = segment["keyframe"]
+        if sim is not None and keyframe["origin"] == "periodic" and not diverged:
+            ahead = int(keyframe["step"]) - step  # the last segment's end, up to this keyframe
+            if ahead >= 0 and (ahead == 0 or sim.run_steps(ahead) == ahead):
+                miss = _compare(sim, keyframe, index - 1)
+                if miss is not None:
+                    found.append(miss)
         if keyframe["origin"] != "periodic" or sim is None:
             close_run()
             rows, times, origin = [], [], keyframe["origin"]
         sim = LiveSimulation.from_keyframe(keyframe, frame_rate=frame_rate)
         step = int(keyframe["step"])
+        diverged = False
         for item in segment["items"]:
             ahead = int(item["step"]) - step
             if ahead < 0:
                 raise ValueError(f"recording items out of order at step {item['step']}")
             if ahead and sim.run_steps(ahead) < ahead:
+                diverged = True
                 break  # diverged here, as the room did
             step = int(item["step"])
             if item["kind"] == "frame":
@@ -143,6 +209,16 @@ def resimulate(data: Any) -> list[Run]:
             elif item["kind"] in PHYSICS_EVENTS:
                 apply_event(sim, item)
     close_run()
+    if found:
+        worst = max(found, key=lambda m: m.size)
+        warnings.warn(
+            f"replay: {len(found)} segment(s) did not end exactly on the next stored keyframe; "
+            f"the largest: {worst}",
+            ReplayMismatchWarning,
+            stacklevel=2,
+        )
+    if mismatches is not None:
+        mismatches.extend(found)
     return runs
 
 
