@@ -50,7 +50,6 @@ JOIN_WAIT = 30.0  # s a viewer waits for a worker to open or take over its room
 JOIN_ANSWER = 5.0
 COMMAND_WAIT = 15.0  # s for a worker's reply to a control message (a step may take ~1 s)
 HTTP_WAIT = 30.0  # s for a forwarded REST request (a history export)
-PREPARING_WAIT = 60.0  # s more a viewer waits while a worker compiles its physics
 
 
 class RemoteRoom:
@@ -280,9 +279,10 @@ class RemoteRooms(ByName[RemoteRoom]):
         """Request `subject` of room `name`'s owner, asking some worker to open the room
         first if nobody owns it (or to take it over, once a dead owner's lease runs out).
         With no worker ready to open it, `on_preparing` gets the `preparing` message of a
-        worker still loading its physics (and the wait is longer: a compile takes ~10 s)."""
+        worker still loading its physics, and the wait goes on while one says so (a compile
+        takes ~10 s, much longer on a loaded machine)."""
         deadline = time.monotonic() + JOIN_WAIT
-        ask_preparing, extended = 0.0, False
+        ask_preparing = 0.0
         while True:
             try:
                 return await self.request(subject, data, timeout)
@@ -302,8 +302,8 @@ class RemoteRooms(ByName[RemoteRoom]):
             except NoRespondersError:  # no worker with its physics loaded: one preparing?
                 if time.monotonic() >= ask_preparing:  # each second: viewers who came since
                     ask_preparing = time.monotonic() + 1.0
-                    if await self._preparing(on_preparing) and not extended:
-                        deadline, extended = deadline + PREPARING_WAIT, True
+                    if await self._preparing(on_preparing):  # waited for while it prepares
+                        deadline = max(deadline, time.monotonic() + JOIN_WAIT)
             except NatsTimeout:
                 pass  # no worker up (yet)
             if time.monotonic() > deadline:
