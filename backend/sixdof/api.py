@@ -25,6 +25,7 @@ def run(
     step: float | None = None,
     model: str | None = None,
     output_times: str | Sequence[float] | np.ndarray | None = None,
+    estimate_error: bool = False,
 ) -> RunResult:
     """Run a scenario headless, faster than real time, and return its result.
 
@@ -38,6 +39,8 @@ def run(
     `.arrays()` ({"Time": (T,), "B.Pos": (T, 3), …}), `.to_csv(path)` and `.summary`.
     A bad path or value raises a ValueError whose message names the field (and for files
     the line); `dynamics.IntegrationError` if the integration cannot go on.
+    `estimate_error` (dopri5, radau): run again at tol/10 and put the largest difference in
+    `.error_estimate` and the summary (an estimate of the global error, not a bound).
     """
     scenario = with_overrides(
         as_scenario(source),
@@ -47,7 +50,7 @@ def run(
         output_times=output_times,
         t_end=t_end,
     )
-    return run_scenario(scenario)
+    return run_scenario(scenario, estimate_error=estimate_error)
 
 
 def stability(source: ScenarioLike, *, rate: float | None = None) -> dict[str, list[AxisStability]]:

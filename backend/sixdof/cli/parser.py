@@ -174,6 +174,12 @@ def build_parser() -> argparse.ArgumentParser:
     )
     run.add_argument("--quiet", action="store_true", help="no progress bar, no summary line")
     run.add_argument(
+        "--estimate-error",
+        action="store_true",
+        help="dopri5/radau: run again at AbsTol/10, RelTol/10 and print the largest difference "
+        "in the summary, an estimate of the global error (costs the second run)",
+    )
+    run.add_argument(
         "--progress",
         action="store_true",
         help="show the progress bar even when stderr is not a terminal",

@@ -35,10 +35,15 @@ def handle(args: argparse.Namespace, err: TextIO) -> int:
     if not args.quiet:
         for line in cost_lines(scenario):
             print(f"sixdof: {line}", file=err)
+    estimate = getattr(args, "estimate_error", False)
+    if estimate and scenario.integration.method not in ("dopri5", "radau"):
+        raise BadInput("--estimate-error: for dopri5 and radau (for a fixed step, run it "
+                       "again at step/2)")  # fmt: skip
     bar = ProgressBar(t_end, err, force=args.progress and not args.quiet)
     bar.enabled = bar.enabled and not args.quiet
     try:
-        result = run_scenario(scenario, progress=bar)
+        result = run_scenario(scenario, progress=bar,
+                              estimate_error=estimate)  # fmt: skip
     except (IntegrationError, MemoryError) as exc:
         reason = (
             str(exc)
