@@ -51,6 +51,7 @@ export class ElementPanel {
     this.add = { kind: 'spring', point: '0, 0, 0', target: WORLD, targetPoint: '0, 0, 0', height: '', go: () => this.addElement() };
     const fa = this.folder.addFolder(t('elements.add'));
     this.addFolder = fa;
+    fa.domElement.classList.add('sixdof-element-add');
     const kinds = Object.fromEntries(ADDABLE.map((k) => [t(`elements.kind.${k}`), k]));
     /** @type {Record<string, Controller>} */
     this.ac = {
@@ -102,6 +103,7 @@ export class ElementPanel {
     this.specs.forEach((spec, k) => {
       const folder = this.folder.addFolder(t('elements.item', { n: k + 1, kind: t(`elements.kind.${spec.kind}`), body: spec.body }));
       this.folder.$children.insertBefore(folder.domElement, this.addFolder.domElement);
+      folder.domElement.classList.add('sixdof-element', `sixdof-element-${k}`);
       /** @type {Record<string, any>} */
       const values = { remove: () => this.removeElement(k) };
       /** @type {Record<string, Controller>} */
