@@ -5,6 +5,7 @@
 
 import { BACKGROUND } from './scene.js';
 import { BodyView } from './body.js';
+import { num, t } from './i18n.js';
 
 /** @typedef {import('./messages.gen.js').Hello} Hello */
 
@@ -86,13 +87,13 @@ export class BodyViews {
     const hud = this.hud;
     const problems = [];
     for (const [name, v] of this.views) {
-      if (!v.status.meshKnown) problems.push(`${name}: Mesh "${v.status.mesh}" is not among the shipped meshes — drawn as a sphere.`);
-      if (!v.status.materialKnown) problems.push(`${name}: Material "${v.status.material}" is neither a known material nor a CSS colour — drawn grey.`);
+      if (!v.status.meshKnown) problems.push(t('banner.mesh', { name, mesh: String(v.status.mesh) }));
+      if (!v.status.materialKnown) problems.push(t('banner.material', { name, material: String(v.status.material) }));
     }
     hud.banner('looks', problems.join(' '), 'warn');
     Promise.all([...this.views.values()].map((v) => v.loading)).then(() => {
       const failed = [...this.views].filter(([, v]) => v.status.error).map(([n, v]) => `${n}: ${v.status.error}`);
-      if (failed.length) hud.banner('load', `Mesh not loaded — drawn as a sphere. ${failed.join(' ')}`, 'warn');
+      if (failed.length) hud.banner('load', t('banner.load', { failed: failed.join(' ') }), 'warn');
       else hud.banner('load', null);
     });
   }
@@ -106,8 +107,8 @@ export class BodyViews {
     const off = msg.scenario.bodies
       .map((b) => /** @type {[string, number]} */ ([b.Name, Math.hypot(...(b.Quater ?? [1, 0, 0, 0]))]))
       .filter(([, n]) => Math.abs(n - 1) > 1e-9)
-      .map(([name, n]) => `${name}: |Quater| = ${n.toPrecision(4)}`);
-    const text = off.length ? `Initial quaternion not unit (${off.join(', ')}): kept as given, the norm term pulls it back to 1 (τ = 0.01 s).` : null;
+      .map(([name, n]) => `${name}: |Quater| = ${num(n, null, { minimumSignificantDigits: 4, maximumSignificantDigits: 4 })}`);
+    const text = off.length ? t('banner.quater', { list: off.join(', ') }) : null;
     this.hud.banner('quater', text, 'info');
   }
 }
