@@ -96,9 +96,10 @@ GROUND_STIFFNESS_PER_KG = 2.0e4
 #: Default slip speed of the regularised friction, m/s: below it friction is viscous.
 GROUND_SLIP = 1e-3
 #: The largest h λ of the friction's viscous part (λ its decay rate of the contact points'
-#: sliding): RK4's real stability limit is 2.785 and explicit Euler's 2; at 1.75 neither
-#: oscillates (RK4's amplification stays in (0.27, 1)). A solid sphere's contact point has
-#: κ = 3.5/m, so its slip speed is at least 2 μ N h / m.
+#: sliding): RK4's real stability limit is 2.785 and explicit Euler's 2; at 1.75 both are
+#: stable and RK4 never overshoots (its amplification stays in (0.27, 1); Euler's, −0.75,
+#: flips sign as it decays). A solid sphere's contact point has κ = 3.5/m, so its slip
+#: speed is at least 2 μ N h / m, as before.
 FRICTION_STEP_RATE = 1.75
 
 
