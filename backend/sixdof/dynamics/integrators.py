@@ -163,7 +163,11 @@ def integrate(
     if settings.method in ("exact", "geometric"):
         from .free_methods import integrate_free  # exact.py, splitting.py
 
-        return integrate_free(bodies, x, u, t_out, settings, progress, system)
+        out, steps, bad = integrate_free(bodies, x, u, t_out, settings.method, settings.step,
+                                         progress, system is not None)  # fmt: skip
+        if bad is not None:
+            _check_finite(out[bad], float(t_out[bad]))
+        return out, RunStats(steps=steps, evaluations=6 * steps)  # geometric: 6 kicks a step
     if system is not None:
         raise ValueError("method: scenarios with elements run with euler, rk4 or radau")
     return _integrate_dopri5(bodies, x, u, t_out, settings, progress)

@@ -90,7 +90,7 @@ class RunResult:
         """One line: what was simulated, with which integrator, at what cost."""
         method = self.scenario.integration.method
         st = self.stats
-        cost = f"{st.steps} steps"
+        cost = "closed form" if method == "exact" else f"{st.steps} steps"
         if method in ("dopri5", "radau"):
             cost += f", {st.rejected} rejected, {st.evaluations} derivative calls"
         if method == "radau":
