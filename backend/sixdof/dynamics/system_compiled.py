@@ -39,7 +39,6 @@ from .kernel_compiled import (
     _step_turning,
     _store,
     njit,
-    prange,
 )
 from .layout import (
     E_BODY,
@@ -138,7 +137,7 @@ def _row(el, e):
     )  # fmt: skip
 
 
-@njit(cache=True, fastmath=False, error_model="numpy", inline="always")
+@njit(cache=True, fastmath=False, error_model="numpy")
 def _point_motion(y, r, px, py, pz):
     """World position and velocity of the body point (px, py, pz) (body axes, from the
     reference point) at state y (a 13-tuple) with R = r its rotation."""
@@ -155,7 +154,7 @@ def _point_motion(y, r, px, py, pz):
     return y[0] + gx, y[1] + gy, y[2] + gz, vx, vy, vz
 
 
-@njit(cache=True, fastmath=False, error_model="numpy", inline="always")
+@njit(cache=True, fastmath=False, error_model="numpy")
 def _moment(p, i, r, px, py, pz, fx, fy, fz):
     """The moment about body i's CG of a global force (fx, fy, fz) at its body point
     (px, py, pz) (from the reference point): (R (point − r_g)) × F."""
@@ -217,7 +216,7 @@ def _record(rec, e, px, py, pz, fx, fy, fz, ox, oy, oz):
         rec[e, 8] = oz
 
 
-@njit(cache=True, fastmath=False, error_model="numpy", inline="always")
+@njit(cache=True, fastmath=False, error_model="numpy")
 def _spring(row, ya, ra, yb, rb, joined):
     """A spring from body point a (state ya, rotation ra) to a world point, or to body point
     b of a second body (yb, rb) when `joined`: (force on a (3), a's world point (3), the
@@ -261,7 +260,7 @@ def _spring(row, ya, ra, yb, rb, joined):
     return fx, fy, fz, pax, pay, paz, pbx, pby, pbz
 
 
-@njit(cache=True, fastmath=False, error_model="numpy", inline="always")
+@njit(cache=True, fastmath=False, error_model="numpy")
 def _damper(p, el, e, i, y, r):
     """Fossen's D(ν) ν = (D_l + D_q |ν|) ν in body axes at the reference point, opposing ν:
     the global (F, M about the CG) on body i."""
@@ -282,7 +281,7 @@ def _damper(p, el, e, i, y, r):
     return fx, fy, fz, mx, my, mz
 
 
-@njit(cache=True, fastmath=False, error_model="numpy", inline="always")
+@njit(cache=True, fastmath=False, error_model="numpy")
 def _contact(p, el, e, i, y, r, cx, cy, cz, h):
     """One contact point (body axes, from the reference point) against the ground plane:
     spring-dashpot normal force N ≥ 0 and regularised Coulomb friction. Returns the force
@@ -306,7 +305,7 @@ def _contact(p, el, e, i, y, r, cx, cy, cz, h):
     return fx, fy, fz, mx, my, mz, normal, normal * px, normal * py, normal * pz
 
 
-@njit(cache=True, fastmath=False, error_model="numpy", inline="always")
+@njit(cache=True, fastmath=False, error_model="numpy")
 def _ground(p, el, e, i, y, r, h):
     """The ground's total force and moment on body i (global, about the CG), and its centre
     of pressure (N-weighted mean of the touching points; the point under the body when none
@@ -345,7 +344,7 @@ def _ground(p, el, e, i, y, r, h):
     return fx, fy, fz, mx, my, mz, y[0], y[1], el[e, EG_HEIGHT]
 
 
-@njit(cache=True, fastmath=False, error_model="numpy", inline="always")
+@njit(cache=True, fastmath=False, error_model="numpy")
 def _timed_load(p, el, e, aux, i, y, r, t, h, left):
     """A timed load's global force and moment about body i's CG, and its world point."""
     s = _signal(el, e, aux, t, h, left)
@@ -374,7 +373,7 @@ def _timed_load(p, el, e, aux, i, y, r, t, h, left):
     return fx, fy, fz, mx, my, mz, y[0] + gx, y[1] + gy, y[2] + gz
 
 
-@njit(cache=True, fastmath=False, error_model="numpy", inline="always")
+@njit(cache=True, fastmath=False, error_model="numpy")
 def _element_forces(p, el, e0, e1, aux, i, b, y, t, h, left):
     """The elements that act on body i alone (everything but a spring joining it to another
     body and a pivot): global (F, M) about its CG at state y (a 13-tuple); b is its index in
@@ -814,29 +813,6 @@ def system_serial(p, x, u, groups, el, bounds, aux, t, h, n, method):
     for g in range(groups.shape[0]):
         f = groups[g, 0]
         _advance_group(p, x, u, groups, el, bounds, aux, g, t[f], h[f], n[f], method[f])
-
-
-@njit(cache=True, fastmath=False, error_model="numpy", parallel=True)
-def system_parallel(p, x, u, groups, el, bounds, aux, t, h, n, method):
-    for g in prange(groups.shape[0]):
-        f = groups[g, 0]
-        _advance_group(p, x, u, groups, el, bounds, aux, g, t[f], h[f], n[f], method[f])
-
-
-@njit(cache=True, fastmath=False, error_model="numpy")
-def system_spans(p, x, u, groups, el, bounds, aux, t0, h_spans, n_spans, method, out):
-    """Every group through the spans (n_spans[s] steps of h_spans[s]); out[s] ← the states
-    after span s; x ← the final states. Time runs from t0 (one value for all bodies)."""
-    for g in range(groups.shape[0]):
-        first = groups[g, 0]
-        cnt = groups[g, 1]
-        t = t0
-        for s in range(h_spans.shape[0]):
-            _advance_group(p, x, u, groups, el, bounds, aux, g, t, h_spans[s], n_spans[s], method)
-            t += h_spans[s] * n_spans[s]
-            for b in range(cnt):
-                for j in range(13):
-                    out[s, first + b, j] = x[first + b, j]
 
 
 @njit(cache=True, fastmath=False, error_model="numpy")
