@@ -44,7 +44,10 @@ log = logging.getLogger("sixdof.worker")
 
 HEARTBEAT = "worker."  # key prefix of the workers' heartbeats (a room name has no ".")
 RECOVERY_GRACE = 1.5  # s after the bucket takes writes again before any worker counts dead
-WATCH_LAG = 1.5  # s a heartbeat may take to come back through the watch
+# s a heartbeat may take to come back through the watch before it is made anew: a lag
+# delays no takeover (dead workers are confirmed from the leader) but a new watch replays
+# every key, which a loaded worker should not do every few seconds
+WATCH_LAG = 3.0
 
 
 @dataclass
@@ -89,10 +92,12 @@ class Leases:
             log.warning("worker %s: heartbeat not deleted: %r", self.id, exc)
 
     async def _watch_forever(self) -> None:
+        failures = 0
         while True:
             try:
                 # ">": every key's latest value first, then each change as it is written
                 self._watcher = watcher = await self.kv.watch(">")
+                failures = 0
                 async for entry in watcher:
                     if entry is not None:  # None: the end of the latest values
                         self._note(entry.key, entry.revision or 0, entry.value, entry.operation)
@@ -100,7 +105,8 @@ class Leases:
                 raise
             except Exception as exc:  # the bus is away: watch again once it answers
                 log.warning("worker %s: lease watch failed (%r); again", self.id, exc)
-                await asyncio.sleep(bus.RECONNECT_WAIT)
+                failures += 1  # 0.25, 0.5, 1, 2 s: a bus electing leaders is not hurried
+                await asyncio.sleep(min(2.0, bus.RECONNECT_WAIT * 2 ** (failures - 1)))
 
     async def restart_watch(self) -> None:
         """Make the watch anew (it then delivers every key's latest revision again)."""
