@@ -91,3 +91,21 @@ def test_flip_period_measured_beside_the_exact_one(page_run: PageRun) -> None:
     # flip times are seen at the frame rate: 2/60 s of simulated time at time scale 2
     assert float(data["measured"]) == pytest.approx(exact, abs=0.05)
     assert "exact" in page.locator("#flip-period").inner_text()
+
+
+def test_an_exact_ghost_from_the_panel_shows_the_live_integrators_error(
+    page_run: PageRun,
+) -> None:
+    """Ghost integrator "exact", model "same": the ghost is the closed form, so its angle
+    from the live RK4 body (1 ms) is RK4's own error: above rounding, far below a degree."""
+    page = page_run.page
+    load_preset(page, "tennis_racket")
+    page.get_by_text("Ghost run").click()
+    page.get_by_label("Ghost model", exact=True).select_option(index=0)  # same as the room
+    page.get_by_label("Ghost integrator", exact=True).select_option("exact")
+    page.get_by_text("Start ghost").click()
+    page.wait_for_function("__sixdof.lastState.ghost", timeout=10_000)
+    assert page.evaluate("__sixdof.lastState.ghost.changes") == {"integrator": "exact"}
+    page.wait_for_function("__sixdof.lastState.t > 3", timeout=20_000)
+    angle = page.evaluate("__sixdof.lastState.ghost.diff[0].angle")
+    assert 1e-14 < angle < 1e-6
