@@ -27,7 +27,8 @@ export function addViewFolders(panel) {
   }
   c.follow = fcam.add(p, 'follow').name(t('panel.follow'));
   c.projector = fcam.add(p, 'projector').name(t('panel.projector'));
-  for (const k of [...DISPLAY_ONLY].filter((x) => x in p)) c[k].onChange(() => panel.actions.show(panel.p));
+  // (not Body: its own onChange selects the body, and a controller has one onChange)
+  for (const k of [...DISPLAY_ONLY].filter((x) => x in p && x !== 'body')) c[k].onChange(() => panel.actions.show(panel.p));
 
   const fa = gui.addFolder(t('access.folder'));
   Object.assign(p, { contrast: false, sound: false, speak: true, lang });

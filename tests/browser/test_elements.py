@@ -160,6 +160,10 @@ def test_a_pivot_a_spring_and_the_ground_are_drawn(world: PageRun) -> None:
     background = np.array([0xE8, 0xED, 0xF2], float)
     assert np.abs(floor - background).sum() > 60, floor
     assert floor[0] > floor[2] + 20, f"not the floor's colour: {floor}"
+    # the box C resting on the ground: choose it in the panel and its diagram shows the
+    # ground's push, its weight (m g = 9.81 N) at the centre of pressure
+    page.get_by_label("Body", exact=True).select_option("C")
+    page.wait_for_function(f"{fbd}.some((s) => /^ground 9[.]8[0-9]? N$/.test(s))")
     assert not world.errors, world.errors
 
 
