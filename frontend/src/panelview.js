@@ -9,7 +9,7 @@ import { LANGUAGES, lang, t } from './i18n.js';
 
 /** Controls that change only what this page draws: enabled for a watcher too. */
 export const DISPLAY_ONLY = new Set([...OVERLAYS.map(([key]) => key), 'velocity', 'trail', 'follow', 'projector', 'body',
-  'cam_top', 'cam_side', 'cam_front', 'cam_follow', 'contrast', 'sound', 'speak', 'grab', 'release', 'summary', 'lang']); // prettier-ignore
+  'cam_top', 'cam_side', 'cam_front', 'cam_follow', 'contrast', 'sound', 'speak', 'summary', 'lang']); // prettier-ignore (the grab pushes: not for a watcher)
 
 /** @param {import('./panel.js').Panel} panel */
 export function addViewFolders(panel) {

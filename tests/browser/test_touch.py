@@ -193,7 +193,9 @@ def test_watching_sends_nothing_and_says_why(browser: Browser, locked: Server) -
     )
     display_only = ("Body", "Forces", "ω and L", "Poinsot", "Energy", "Ground and height",
                     "Velocity", "Trail", "World axes", "Top", "Side", "Front", "Follow",
-                    "Camera follows", "Projector")  # fmt: skip
+                    "Camera follows", "Projector",
+                    # Access: this page's own contrast, sound, language and descriptions
+                    "Language", "High contrast", "Sound of ω", "Describe")  # fmt: skip
     assert all(any(t.startswith(d) for d in display_only) for t in enabled), enabled
     page.locator("#scene").focus()
     page.keyboard.press("ArrowRight")
