@@ -278,7 +278,9 @@ def test_live_limits_match_the_protocol() -> None:
     assert limits["time_scale"] == [0.01, 100.0]
     assert limits["step"]["euler"] == [1e-5, pytest.approx(0.02)]
     assert limits["step"]["rk4"][1] == pytest.approx(0.02785, abs=1e-5)
-    assert limits["integrators"] == ["euler", "rk4"]
+    assert limits["integrators"] == ["euler", "rk4", "geometric", "exact"]
+    # no stability limit of their own: the live cap (a finite end for the page's slider)
+    assert limits["step"]["geometric"] == limits["step"]["exact"] == [1e-5, 0.05]
     assert limits["models"] == ["full", "fhsim"]
     json.dumps(limits)
 
