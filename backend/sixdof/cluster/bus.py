@@ -20,11 +20,11 @@ so it is always one subject token: no `.`, `*`, `>` or space reaches a subject):
 
 Buckets (JetStream key-value, one value per key):
 
-- `sixdof-leases`: room → the id of the worker that owns it. Created with `create` (fails
-  if anyone has it), renewed every LEASE_RENEW s with a compare-and-set `update`; a lease
-  not renewed for LEASE_TIMEOUT s is taken over, again by compare-and-set, so exactly one
-  worker wins it (leases.py). Keys `worker.<id>` (never a room: room names have no `.`)
-  are each worker's heartbeat, which tells it that the bucket takes writes.
+- `sixdof-leases`: room → the id of the worker that owns it, made with `create` (fails if
+  anyone has it); and `worker.<id>` (never a room: room names have no `.`) → that worker's
+  heartbeat, rewritten every LEASE_RENEW s. The rooms of a worker whose heartbeat has not
+  changed for LEASE_TIMEOUT s are taken over by compare-and-set on each room's key, so
+  exactly one worker wins each (leases.py).
 - `sixdof-shares`: Share link id → the shared snapshot (kind, keyframe, and for `recording`
   the recording's latest segments), written by the worker that made it, read by whichever
   gateway opens the link; kept SHARE_TTL s.
@@ -62,8 +62,8 @@ SHARES = "sixdof-shares"
 SHARE_TTL = 7 * 24 * 3600.0  # s a Share link works
 SHARES_MAX_BYTES = 256 * 1024 * 1024
 
-LEASE_RENEW = 0.5  # s between an owner's renewals
-LEASE_TIMEOUT = 1.5  # s without a renewal before another worker takes the room over
+LEASE_RENEW = 0.5  # s between a worker's heartbeats
+LEASE_TIMEOUT = 1.5  # s without a heartbeat before other workers take its rooms over
 SNAPSHOT_EVERY = 1.0  # s between snapshots of a room
 PRESENCE_EVERY = 1.0  # s between a gateway's presence messages
 PRESENCE_TIMEOUT = 3.5  # s without presence before a worker counts a gateway gone
