@@ -25,6 +25,9 @@ def handle(args: argparse.Namespace, err: TextIO) -> int:
     from ..api import run  # the headless integrators too: dopri5 is compiled on first use
 
     run(PRESETS[DEFAULT_PRESET].scenario(), integrator="dopri5", t_end=0.05)
+    # geometric (dynamics/splitting.py) too: else a room's first switch to it compiles
+    # for a few seconds inside a tick
+    run(PRESETS[DEFAULT_PRESET].scenario(), integrator="geometric", t_end=0.05)
     seconds = time.perf_counter() - start
     from numba.core import config as numba_config
 

@@ -120,7 +120,8 @@ class RunResult:
         return np.column_stack([self.times, per_body.reshape(len(self.times), -1)])
 
 
-#: Rough cost of one fixed step of one body in a headless run (rk4 ~0.1 µs here; euler less).
+#: Rough cost of one fixed step of one body in a headless run (rk4 ~0.1 µs here; euler less;
+#: geometric ~6×, benchmarks/bench_integrators.py).
 SECONDS_PER_BODY_STEP = 1e-7
 #: Estimates longer than this are printed before a run starts.
 LONG_RUN = 10.0
@@ -135,9 +136,10 @@ def cost_lines(scenario: Scenario) -> list[str]:
     megabytes = rows * n * 240 / 1e6  # states and the CSV table, per body-row
     if megabytes > 100:
         lines.append(f"{rows:,} output rows × {bodies}: about {megabytes:,.0f} MB of memory")
-    if scenario.integration.method in ("euler", "rk4"):
+    if scenario.integration.method in ("euler", "rk4", "geometric"):
         steps = math.ceil(t_end / scenario.integration.stepsize)
-        seconds = steps * n * SECONDS_PER_BODY_STEP
+        per_step = SECONDS_PER_BODY_STEP * (6 if scenario.integration.method == "geometric" else 1)
+        seconds = steps * n * per_step
         if seconds > LONG_RUN:
             lines.append(
                 f"{steps:.3g} steps × {bodies}: roughly {seconds / 60:.1f} minutes "
