@@ -20,8 +20,9 @@ const TEACH_COLOURS = VIEW.GLYPH_COLOURS;
 const MIN_LENGTH = 0.12; // × body extent
 const MAX_LENGTH = 5; // × body extent
 const Z = new Vector3(0, 0, 1);
+const NET = t('label.net');
 /** @type {Record<import('./messages.gen.js').AppliedLoad['source'], string | undefined>} */
-const SOURCE_NAMES = { constant: 'F', push: 'push', spring: 'pull' };
+const SOURCE_NAMES = { constant: 'F', push: t('label.push'), spring: t('label.pull') };
 /** An element's force is labelled with its kind (elements.js draws the elements). */
 const KIND_NAMES = { pivot: t('elements.kind.pivot'), spring: t('elements.kind.spring'), damper: t('elements.kind.damper'), ground: t('elements.kind.ground'), load: t('elements.kind.load') };
 
@@ -153,7 +154,7 @@ export class FreeBodyDiagram {
       this.place(glyph, s.origin, s.v, SOURCE_NAMES[load.source] ?? 'F', 'N', extent, radius, textHeight, labels);
     }
     this.drawElements(spec?.Name, frame, view.cg, extent, radius, textHeight, labels);
-    this.place(this.net, view.cg, s.net, 'net', 'N', extent, radius * 0.55, textHeight, labels);
+    this.place(this.net, view.cg, s.net, NET, 'N', extent, radius * 0.55, textHeight, labels);
     const M = s.v.fromArray(frame.Moment);
     const size = M.length();
     if (size > 1e-9) {
