@@ -589,7 +589,7 @@ def test_bad_elements_are_refused_naming_the_field_and_range(
     with pytest.raises(FieldError) as info:
         sixdof.run({"bodies": TWO, **scenario}, t_end=0.01)
     err = info.value
-    # a range error's field is its path (elements[0].spring.stiffness); a check's its name
+    # a range error's field is its path (elements[0].stiffness); a check's its name
     assert err.field == field or err.field.endswith(f".{field}"), err.field
     message = str(err)
     assert "\n" not in message

@@ -93,6 +93,20 @@ def first_error(exc: ValidationError) -> ErrorDetails:
     return errors[0]
 
 
+#: The tags of the scenario's tagged unions (an element's `kind`): pydantic puts the tag in
+#: an error's location (elements[0].spring.stiffness), which names no field of the input.
+UNION_TAGS = frozenset({"pivot", "spring", "damper", "ground", "load"})
+
+
+def untagged(loc: tuple[int | str, ...]) -> tuple[int | str, ...]:
+    """A location without the tags pydantic adds after a list index of a tagged union."""
+    return tuple(
+        part
+        for k, part in enumerate(loc)
+        if not (k and isinstance(loc[k - 1], int) and part in UNION_TAGS)
+    )
+
+
 def field_error(exc: ValidationError, prefix: str = "", what: str = "scenario") -> FieldError:
     """The most telling error of `exc` as a FieldError.
 
@@ -101,7 +115,7 @@ def field_error(exc: ValidationError, prefix: str = "", what: str = "scenario") 
     names the exact element ("InertiaRadi[1]: must be in [0.0001, 1000] m, got 0").
     """
     err = first_error(exc)
-    loc = ((prefix,) if prefix else ()) + tuple(err["loc"])
+    loc = ((prefix,) if prefix else ()) + untagged(tuple(err["loc"]))
     where = dotted(loc) or what
     # pydantic puts a validator's own complaint at the model's place, and a vector's
     # component at an index: the field is the innermost name.
