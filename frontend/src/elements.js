@@ -145,7 +145,7 @@ class ElementGlyph {
     const c = ELEMENT_COLOURS;
     if (spec.kind === 'pivot') {
       this.marker = new Mesh(ball, new MeshLambertMaterial({ color: c.pivot, emissive: c.pivot, emissiveIntensity: 0.2 }));
-      this.label = new TextLabel(c.pivot, 0.1, 'right', 8);
+      this.label = new TextLabel(c.pivot, 0.1, 'right', 11);
       this.label.setText(t('elements.kind.pivot'));
     } else if (spec.kind === 'spring') {
       this.coil = new Coil(c.spring);
@@ -160,7 +160,7 @@ class ElementGlyph {
       lines.position.z = -1e-3; // just above it (NED z is down)
       this.floor.add(lines);
     } else if (spec.kind === 'damper') {
-      this.label = new TextLabel(c.damper, 0.1, 'left', 10);
+      this.label = new TextLabel(c.damper, 0.1, 'left', 11);
       this.label.setText(t('elements.kind.damper'));
     }
     for (const o of [this.coil, this.marker, this.label, this.floor]) if (o) group.add(o);

@@ -67,10 +67,11 @@ class ForceGlyph {
    * @param {import('three').Object3D} parent
    * @param {string} color  CSS colour
    * @param {'left' | 'right'} side  of the label
+   * @param {number} [chars]  the longest label (an element's kind in German is long)
    */
-  constructor(parent, color, side = 'right') {
+  constructor(parent, color, side = 'right', chars = 14) {
     this.arrow = new Arrow(color);
-    this.label = new TextLabel(color, 0.2, side);
+    this.label = new TextLabel(color, 0.2, side, chars);
     parent.add(this.arrow, this.label);
     this.length = 0;
   }
@@ -188,7 +189,7 @@ export class FreeBodyDiagram {
       s.origin.fromArray(other ? f.other : f.point).sub(s.tip.fromArray(frame.CGPos)).applyQuaternion(s.qRel).add(cg);
       s.v.fromArray(f.force).multiplyScalar(other ? -1 : 1);
       s.net.add(s.v);
-      const glyph = (this.elementGlyphs[n] ??= new ForceGlyph(this.group, TEACH_COLOURS.force));
+      const glyph = (this.elementGlyphs[n] ??= new ForceGlyph(this.group, TEACH_COLOURS.force, 'right', 20));
       this.place(glyph, s.origin, s.v, KIND_NAMES[e.kind], 'N', extent, radius, textHeight, labels);
       n++;
     }
