@@ -211,15 +211,19 @@ export class Access {
       lines.push(t('describe.summary.scenario', { title: preset ? presetText(preset, 'title') : hello.scenario.name }));
       const v = (/** @type {ArrayLike<number>} */ x, /** @type {number} */ d) => Array.from(x, (c) => num(c, d)).join(num(0.5).includes(',') ? '; ' : ', ');
       lines.push(t('describe.summary.body', { name: spec.Name, mass: num(spec.Mass), radi: v(spec.InertiaRadi, 2) }));
-      const mag = (/** @type {number[]} */ x) => Math.hypot(x[0], x[1], x[2]);
-      const inputs = [
-        ...(mag(spec.Force) > 0 ? [t('describe.summary.input', { what: t('hud.constant'), size: num(mag(spec.Force), 1) })] : []),
-        ...Object.entries(pushes.by).filter(([, x]) => x).map(([s, x]) => t('describe.summary.input', { what: t(`hud.source.${s === 'panel' ? 'held' : s}`), size: num(mag([...(x?.Force ?? [0, 0, 0])]), 1) })),
-      ].join('');
+      const mag = (/** @type {ArrayLike<number>} */ x) => Math.hypot(x[0], x[1], x[2]);
+      // the forces the server applied in this frame: the constant input, the push, the drag's spring
+      const hand = Object.entries(pushes.by).find(([, x]) => x)?.[0];
+      const names = { constant: t('hud.constant'), push: hand ? t(`hud.source.${hand === 'panel' ? 'held' : hand}`) : t('label.push'), spring: t('label.pull') };
+      const inputs = (b.Loads ?? [])
+        .filter((load) => mag(load.Force) > 0)
+        .map((load) => t('describe.summary.input', { what: names[load.source], size: num(mag(load.Force), 1) }))
+        .join('');
       lines.push(t('describe.summary.forces', { weight: num(spec.Mass * spec.Gravity, 2), inputs }));
       const running = t(hello.status.running && this.running !== false ? 'describe.word.running' : 'describe.word.paused');
-      lines.push(t('describe.summary.state', { t: num(session.lastState?.t ?? 0, 2), running, height: num(-b.CGPos[2], 2), speed: num(mag(b.CGVel), 2), omega: num(mag(b.AngVel), 2) }));
-      const deg = b.Euler.map((x) => num((x * 180) / Math.PI, 0));
+      const clean = (/** @type {number} */ x, /** @type {number} */ d) => num(Number(x.toFixed(d)) || 0, d); // no −0
+      lines.push(t('describe.summary.state', { t: num(session.lastState?.t ?? 0, 2), running, height: clean(-b.CGPos[2], 2), speed: clean(mag(b.CGVel), 2), omega: clean(mag(b.AngVel), 2) }));
+      const deg = b.Euler.map((x) => clean((x * 180) / Math.PI, 0));
       lines.push(t('describe.summary.attitude', { roll: deg[0], pitch: deg[1], yaw: deg[2] }));
       if (this.describer.motion) lines.push(t('describe.summary.motion', { motion: this.describer.motion }));
     }

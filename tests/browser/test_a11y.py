@@ -41,11 +41,12 @@ def test_no_serious_violations(browser: Browser, server: Server, lang: str, layo
     page.context.close()
 
 
+@pytest.mark.parametrize("theme", ["", "high"])
 @pytest.mark.parametrize("lang", LANGS)
-def test_dialogs_and_high_contrast(browser: Browser, server: Server, lang: str) -> None:
-    run = open_in(browser, server.url, lang, query="&contrast=high")
+def test_dialogs_and_high_contrast(browser: Browser, server: Server, lang: str, theme: str) -> None:
+    run = open_in(browser, server.url, lang, query=f"&contrast={theme}")
     page = run.page
-    assert page.evaluate("document.body.classList.contains('high-contrast')")
+    assert page.evaluate("document.body.classList.contains('high-contrast')") == (theme == "high")
     page.focus("#scene")
     page.keyboard.press("h")
     page.wait_for_selector("#help:not([hidden])")
