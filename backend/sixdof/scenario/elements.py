@@ -21,7 +21,7 @@ import json
 import math
 from collections.abc import Sequence
 from functools import lru_cache
-from typing import TYPE_CHECKING, Annotated, Literal
+from typing import TYPE_CHECKING, Annotated, Literal, Protocol
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
@@ -32,7 +32,17 @@ if TYPE_CHECKING:
     import numpy as np
 
     from ..dynamics.elements import ContactShape, Element
-    from .model import BodySpec
+
+
+class BodySpec(Protocol):
+    """What the elements read of a body (model.BodySpec has it; model imports this module)."""
+
+    Name: str
+    Mesh: str
+    MeshScale: tuple[float, float, float]
+    MeshOrigin: tuple[float, float, float]
+    Size: tuple[float, float, float]
+    CGOffset: tuple[float, float, float]
 
 #: The largest fixed step a scenario with a ground may take, s: a contact rings at about
 #: 141 rad/s (more for a box rocking on its corners), which RK4 follows well up to here.
