@@ -44,6 +44,7 @@ class BodySpec(Protocol):
     Size: tuple[float, float, float]
     CGOffset: tuple[float, float, float]
 
+
 #: The largest fixed step a scenario with a ground may take, s: a contact rings at about
 #: 141 rad/s (more for a box rocking on its corners), which RK4 follows well up to here.
 GROUND_MAX_STEP = 0.002
