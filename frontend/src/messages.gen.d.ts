@@ -452,6 +452,10 @@ export interface Preparing {
   cold: boolean;
   /** seconds since the server began loading the physics */
   elapsed: number;
+  /** seconds the whole preparation is expected to take, from its start (an estimate, refined as it goes); null: unknown */
+  expected?: number | null;
+  /** share done, 0 to 1 (while compiling: the kernels in numba's cache); null: unknown */
+  progress?: number | null;
 }
 
 /** One entry of the preset list. */

@@ -8,8 +8,9 @@ from typing import TextIO
 from .common import EXIT_FAILED, serve_page
 
 COLD_CACHE = (
-    "sixdof: numba's cache is cold: the first viewer waits ~10 s while the kernels compile "
-    "(the page says so); `sixdof warm` fills the cache beforehand"
+    "sixdof: numba's cache is cold: compiling the kernels now, in the background (~10 s, a "
+    "child process); a viewer who comes meanwhile is told so and waits for the rest. "
+    "`sixdof warm` fills the cache beforehand (after each install or upgrade)"
 )
 
 

@@ -79,19 +79,23 @@ def _index_fresh(path: Path, version: str, stamp: bytes) -> bool:
 def is_cold(source: Path = SOURCE) -> bool:
     """True when running the kernels would compile them first: numba's cache lacks a fresh
     index for one of them (`sixdof warm` fills it)."""
+    return fresh(source) < len(ENTRY_POINTS)
+
+
+def fresh(source: Path = SOURCE) -> int:
+    """How many of ENTRY_POINTS numba's cache holds fresh: while a compilation fills the
+    cache (`sixdof warm`, in the order warm_up calls them), its progress."""
     try:
         version = metadata.version("numba")
         text = source.read_bytes()
     except (OSError, metadata.PackageNotFoundError):
-        return True
+        return 0
     stamp = hashlib.sha256(text).digest()
     lines = _first_lines(text)
     folder = cache_dir(source)
     python = f"py{sys.version_info[0]}{sys.version_info[1]}{sys.abiflags}"
+    count = 0
     for name in ENTRY_POINTS:
-        if name not in lines:
-            return True
-        index = folder / f"{source.stem}.{name}-{lines[name]}.{python}.nbi"
-        if not _index_fresh(index, version, stamp):
-            return True
-    return False
+        index = folder / f"{source.stem}.{name}-{lines.get(name, 0)}.{python}.nbi"
+        count += name in lines and _index_fresh(index, version, stamp)
+    return count

@@ -1,5 +1,6 @@
 """`sixdof serve`: build the app, start uvicorn, print the URL (the physics loads with the
-first room: `Rooms.physics_ready`)."""
+first room: `Rooms.physics_ready`; a cold numba cache is filled at once by a child process:
+`Rooms.prepare_in_background`)."""
 
 from __future__ import annotations
 
@@ -20,6 +21,7 @@ from fastapi import FastAPI
 from ..scenario import Scenario
 from .app import create_app
 from .guard import protocols, scrub_logs
+from .registry import Rooms
 from .settings import Settings
 
 log = logging.getLogger("sixdof.server")
@@ -141,6 +143,9 @@ class _Server(uvicorn.Server):
         await super().startup(sockets=sockets)
         if self.should_exit or not getattr(self, "servers", None):
             return
+        rooms = getattr(getattr(self.config.app, "state", None), "rooms", None)
+        if isinstance(rooms, Rooms):  # not a gateway's: it has no physics
+            rooms.prepare_in_background()  # a cold numba cache starts compiling now
         port = self.servers[0].sockets[0].getsockname()[1]
         reveal = sys.stdout.isatty()  # a log (docker logs, a file) must not keep the token
         for line in announcement(self.settings.host, port, self.settings.token, reveal=reveal):

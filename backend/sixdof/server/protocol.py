@@ -61,6 +61,10 @@ class Limits(_Message):
     step: dict[str, Pair] = Field(description="per live integrator: [smallest, stability limit]")
     integrators: list[str]
     models: list[str]
+    elements: dict[str, Pair] = Field(
+        description="element fields (stiffness, damping, rest_length, linear, quadratic, "
+        "height, restitution, friction): [low, high], each component of a vector"
+    )
 
 
 class Status(_Message):
@@ -224,6 +228,16 @@ class Preparing(_Message):
         "(~10 s; `sixdof warm` fills the cache), not just loaded (~1 s)"
     )
     elapsed: float = Field(description="seconds since the server began loading the physics")
+    expected: float | None = Field(
+        None,
+        description="seconds the whole preparation is expected to take, from its start "
+        "(an estimate, refined as it goes); null: unknown",
+    )
+    progress: float | None = Field(
+        None,
+        description="share done, 0 to 1 (while compiling: the kernels in numba's cache); "
+        "null: unknown",
+    )
 
 
 # --------------------------------------------------------------------------- client -> server

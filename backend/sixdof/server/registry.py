@@ -14,6 +14,7 @@ import asyncio
 import gc
 import importlib
 import logging
+import sys
 import time
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Generic, TypeVar
@@ -32,6 +33,26 @@ if TYPE_CHECKING:
     from ..simulation.live import LiveSimulation
 
 log = logging.getLogger("sixdof.server")
+
+#: What `preparing` expects, s: compiling the kernels (numba's cache cold; 10.5–15 s measured
+#: on a fresh install), loading them from the cache (~0.6 s).
+COMPILE_SECONDS = 12.0
+LOAD_SECONDS = 1.0
+#: The share of a compilation that numba's 8 entry kernels take (then the elements' kernels,
+#: uncounted): 27 s of 256 s in a cold start measured on a loaded machine.
+ENTRY_SHARE = 0.12
+#: A viewer waiting for the physics gets a new `preparing` (its progress) this often, s.
+PROGRESS_EVERY = 1.0
+
+
+def _load() -> None:
+    """The simulation's modules and kernels, into this process (a thread of it)."""
+    for module in ("live", "engine", "replay", "ghost"):  # what a room uses
+        importlib.import_module(f"..simulation.{module}", __package__)
+    importlib.import_module(".binary", __package__)
+    if warm_up() > 0.0:
+        gc.collect()
+        gc.freeze()
 
 
 R = TypeVar("R")
@@ -65,17 +86,51 @@ class Rooms(ByName[Room]):
         self._engine: Engine | None = None
         self._task: asyncio.Task[None] | None = None
         self._loading: tuple[float, bool] | None = None  # (monotonic start, cache was cold)
+        self._filling: asyncio.Task[None] | None = None  # `sixdof warm` in a child process
+        self._ready: asyncio.Task[None] | None = None  # the physics loading in this process
+        self._stage = "loading"  # what `preparing` says is being done
+        self._entry_done: float | None = None  # s into compiling when the 8 kernels were done
 
     async def preparing(self) -> str:
         """The `preparing` message for a viewer who joins before the physics is loaded: what
-        is being done, whether numba compiles (its cache was cold) and for how long so far."""
+        is being done (compiling numba's kernels, or loading them), for how long so far,
+        how long it is expected to take and how far it is."""
         since, cold = await self._started()
-        if cold:
-            message = "preparing the physics — the first start compiles it, about 10 s"
+        elapsed = time.monotonic() - since
+        progress: float | None = None
+        if self._stage == "compiling":
+            total = len(kernel_cache.ENTRY_POINTS)
+            done = await asyncio.to_thread(kernel_cache.fresh)  # reads 8 small files
+            if done < total:
+                progress = ENTRY_SHARE * done / total
+            else:  # the elements' kernels, which leave no file to count: by the time taken
+                if self._entry_done is None:
+                    self._entry_done = elapsed
+                rest = self._entry_done * (1 - ENTRY_SHARE) / ENTRY_SHARE
+                progress = ENTRY_SHARE + (1 - ENTRY_SHARE) * min(
+                    0.95, (elapsed - self._entry_done) / max(rest, 1e-3)
+                )
+            expected = COMPILE_SECONDS
+            if progress and elapsed > expected * progress:  # slower than usual: extrapolate
+                expected = elapsed / progress
+            what = f"{done} of {total} kernels" if done < total else "the elements' kernels"
+            message = (
+                "preparing the physics — the first start compiles it, about "
+                f"{COMPILE_SECONDS:.0f} s ({what})"
+            )
         else:
-            message = "preparing the physics — loading it, about a second"
-        elapsed = round(time.monotonic() - since, 2)
-        return Preparing(message=message, cold=cold, elapsed=elapsed).model_dump_json()
+            expected = LOAD_SECONDS + (COMPILE_SECONDS if cold and self._filling is None else 0)
+            if cold and self._filling is None:  # compiled here: no child could fill the cache
+                message = "preparing the physics — the first start compiles it, about 10 s"
+            else:
+                message = "preparing the physics — loading it, about a second"
+        return Preparing(
+            message=message,
+            cold=cold,
+            elapsed=round(elapsed, 2),
+            expected=round(max(expected, elapsed), 1),
+            progress=progress,
+        ).model_dump_json()
 
     async def _started(self) -> tuple[float, bool]:
         """When the physics began loading (time.monotonic) and whether numba's cache was
@@ -88,10 +143,56 @@ class Rooms(ByName[Room]):
                 self._loading = (since, cold)
         return self._loading
 
+    def prepare_in_background(self) -> None:
+        """At start-up: when numba's cache is cold, fill it now in a child process
+        (as `sixdof warm`), so the first viewer does not wait the whole compilation (~10 s) and
+        an idle server's own memory stays as it is (the child's ~250 MiB are gone when it
+        ends; this process loads the kernels from the cache at the first join, ~0.6 s).
+        With a warm cache nothing is done before the first join. docs/deploy.md says why."""
+        if self._filling is None and not is_warm():
+            self._filling = asyncio.get_running_loop().create_task(
+                self._fill_cache(), name="sixdof-warm"
+            )
+
+    async def _fill_cache(self) -> None:
+        since = time.monotonic()
+        if not await asyncio.to_thread(kernel_cache.is_cold):
+            return  # warm: the first join notes when its own loading starts
+        if self._loading is None:
+            self._loading = (since, True)
+        self._stage = "compiling"
+        log.info("numba's cache is cold: compiling the kernels in a child process (sixdof warm)")
+        child = None
+        try:
+            # warm_up alone, what `_load` needs (`sixdof warm` also compiles the headless
+            # integrators, which a server does not use)
+            child = await asyncio.create_subprocess_exec(
+                sys.executable, "-c", "from sixdof.simulation import warm_up; warm_up()",
+                stdout=asyncio.subprocess.DEVNULL, stderr=asyncio.subprocess.PIPE,
+            )  # fmt: skip
+            _, err = await child.communicate()
+        except asyncio.CancelledError:  # the server stops: so does the compilation
+            if child is not None and child.returncode is None:
+                child.kill()
+                await child.wait()
+            raise
+        except OSError as exc:
+            log.warning("could not start `sixdof warm` (%s): the first room compiles", exc)
+            return
+        finally:
+            self._stage = "loading"
+        if child.returncode != 0:
+            log.warning("`sixdof warm` failed (exit %s): the first room compiles the kernels:"
+                        "\n%s", child.returncode, err.decode(errors="replace")[-2000:])  # fmt: skip
+        else:
+            log.info("numba's cache filled in %.1f s", time.monotonic() - since)
+            self._loading = None  # what is left is loading: noted (warm) at the first join
+
     async def physics_ready(self) -> None:
         """Load the simulation before the first room: numpy, the engine's modules, numba and
         its cached kernels, ~140 MiB and ~0.6 s (a compilation of ~10 s if numba's cache is
-        cold: `sixdof warm`).
+        cold: `sixdof warm`, which `prepare_in_background` runs in a child at start-up; then
+        this waits for it first).
 
         A server nobody has joined does not hold them, and they load in a thread so the
         event loop keeps answering meanwhile. The objects they bring are long-lived: frozen
@@ -99,16 +200,15 @@ class Rooms(ByName[Room]):
         if is_warm():
             return
         await self._started()
-
-        def load() -> None:
-            for module in ("live", "engine", "replay", "ghost"):  # what a room uses
-                importlib.import_module(f"..simulation.{module}", __package__)
-            importlib.import_module(".binary", __package__)
-            if warm_up() > 0.0:
-                gc.collect()
-                gc.freeze()
-
-        await asyncio.to_thread(load)
+        if self._filling is not None:
+            try:  # shielded: a viewer who leaves does not stop it
+                await asyncio.shield(self._filling)
+            except Exception:  # it said why in the log; loading here compiles instead
+                pass
+        ready = self._ready
+        if ready is None or (ready.done() and (ready.cancelled() or ready.exception())):
+            ready = self._ready = asyncio.get_running_loop().create_task(asyncio.to_thread(_load))
+        await asyncio.shield(ready)  # one load for every viewer waiting
 
     @property
     def engine(self) -> Engine:
@@ -158,6 +258,14 @@ class Rooms(ByName[Room]):
         if not is_warm():
             check_room_name(name)  # a bad name is refused first, without the wait
             client.send_reply(await self.preparing())
+            ready = asyncio.ensure_future(self.physics_ready())
+            while not ready.done():
+                await asyncio.wait({ready}, timeout=PROGRESS_EVERY)
+                if not ready.done() and (await self._started())[1]:
+                    # compiling: each second, how far it is (loading from the cache takes
+                    # ~0.6 s: its one `preparing` says so)
+                    client.send_reply(await self.preparing())
+            ready.result()
         await self.physics_ready()
         return self.join(name, client, snapshot)
 
@@ -244,6 +352,12 @@ class Rooms(ByName[Room]):
         return rooms
 
     async def close(self) -> None:
+        if self._filling is not None and not self._filling.done():
+            self._filling.cancel()  # kills the child compiling
+            try:
+                await self._filling
+            except asyncio.CancelledError:
+                pass
         rooms, self._rooms = list(self._rooms.values()), {}
         for room in rooms:
             self.engine.remove(room.sim)
