@@ -14,6 +14,18 @@ export interface Ack {
   of: string;
 }
 
+/**
+ * M_A, body axes about the reference point: `diagonal` (surge, sway, heave, roll, pitch,
+ * yaw) or a symmetric 6×6 `matrix`; it joins the mass matrix, with C_A(ν) in `full`.
+ */
+export interface AddedMassElement {
+  kind: "added_mass";
+  /** at most 64 characters */
+  body: string;
+  diagonal?: [number, number, number, number, number, number] | null;
+  matrix?: [[number, number, number, number, number, number], [number, number, number, number, number, number], [number, number, number, number, number, number], [number, number, number, number, number, number], [number, number, number, number, number, number], [number, number, number, number, number, number]] | null;
+}
+
 /** One input acting on a body, at the state of the frame (all global, NED). */
 export interface AppliedLoad {
   /** the constant channel, the push channel, or the drag spring of the push channel */
@@ -163,6 +175,16 @@ export interface BodyState {
   Quater?: [number, number, number, number] | null;
   LocalVel?: [number, number, number] | null;
   AngVel?: [number, number, number] | null;
+}
+
+/**
+ * The water's pressure on the body's drawn shape (Mesh × Size × MeshScale at CGOffset +
+ * MeshOrigin, as the page draws it), clipped at the instantaneous surface.
+ */
+export interface BuoyancyElement {
+  kind: "buoyancy";
+  /** at most 64 characters */
+  body: string;
 }
 
 /** Fossen's D(ν) = D_l + D_q |ν|, diagonal, body axes: surge, sway, heave, roll, pitch, yaw. */
@@ -354,6 +376,8 @@ export interface Limits {
   step: Record<string, [number, number]>;
   integrators: string[];
   models: string[];
+  /** element fields (stiffness, damping, rest_length, linear, quadratic, height, restitution, friction): [low, high], each component of a vector */
+  elements: Record<string, [number, number]>;
 }
 
 /** A force and moment that vary in time: signal × (force, moment). */
@@ -495,7 +519,9 @@ export interface Scenario {
   bodies: BodySpec[];
   integration: Integration;
   /** pivots, springs, dampers, the ground, timed loads (DESIGN.md section 8) */
-  elements: Array<PivotElement | SpringElement | DamperElement | GroundElement | LoadElement>;
+  elements: Array<PivotElement | SpringElement | DamperElement | GroundElement | LoadElement | BuoyancyElement | AddedMassElement>;
+  /** density, level, current, waves, depth (null: no water entry) */
+  water?: WaterSpec | null;
 }
 
 /** A whole run: one or more bodies and how to integrate them. */
@@ -507,7 +533,9 @@ export interface ScenarioInput {
   bodies?: BodySpecInput[];
   integration?: IntegrationInput;
   /** pivots, springs, dampers, the ground, timed loads (DESIGN.md section 8) */
-  elements?: Array<PivotElementInput | SpringElementInput | DamperElementInput | GroundElementInput | LoadElementInput>;
+  elements?: Array<PivotElementInput | SpringElementInput | DamperElementInput | GroundElementInput | LoadElementInput | BuoyancyElement | AddedMassElement>;
+  /** density, level, current, waves, depth (null: no water entry) */
+  water?: WaterSpecInput | null;
 }
 
 /**
@@ -519,7 +547,7 @@ export interface SetElements {
   type: "set_elements";
   /** optional; echoed in the ack or error; at most 64 characters */
   id?: string | number | null;
-  elements: Array<PivotElementInput | SpringElementInput | DamperElementInput | GroundElementInput | LoadElementInput>;
+  elements: Array<PivotElementInput | SpringElementInput | DamperElementInput | GroundElementInput | LoadElementInput | BuoyancyElement | AddedMassElement>;
 }
 
 /**
@@ -699,6 +727,52 @@ export interface UndoGoBack {
   type: "undo_go_back";
   /** optional; echoed in the ack or error; at most 64 characters */
   id?: string | number | null;
+}
+
+/** Still level, density, a uniform current and linear waves, deep or of finite depth. */
+export interface WaterSpec {
+  /** [1, 20000] kg/m³ */
+  density: number;
+  /** [-1e+06, 1e+06] NED z of the still surface, m */
+  level: number;
+  /** [vN, vE, vD], m/s */
+  current: [number, number, number];
+  waves: WaveSpec[];
+  /** m below the still level; null: deep water; [-∞, 100000] */
+  depth?: number | null;
+}
+
+/** Still level, density, a uniform current and linear waves, deep or of finite depth. */
+export interface WaterSpecInput {
+  /** [1, 20000] kg/m³ */
+  density?: number;
+  /** [-1e+06, 1e+06] NED z of the still surface, m */
+  level?: number;
+  /** [vN, vE, vD], m/s */
+  current?: [number, number, number];
+  waves?: WaveSpecInput[];
+  /** m below the still level; null: deep water; [-∞, 100000] */
+  depth?: number | null;
+}
+
+/** One linear (Airy) wave component: η = a cos(ω t − k (x cos β + y sin β)). */
+export interface WaveSpec {
+  /** [0, 100] m */
+  amplitude: number;
+  /** [0.1, 1000] s */
+  period: number;
+  /** [-360, 360] degrees, 0 = travelling north, 90 = travelling east */
+  direction: number;
+}
+
+/** One linear (Airy) wave component: η = a cos(ω t − k (x cos β + y sin β)). */
+export interface WaveSpecInput {
+  /** [0, 100] m */
+  amplitude?: number;
+  /** [0.1, 1000] s */
+  period?: number;
+  /** [-360, 360] degrees, 0 = travelling north, 90 = travelling east */
+  direction?: number;
 }
 
 /** Every message the server sends, told apart by `type`. */

@@ -21,6 +21,13 @@ body axes from its reference point o (`Pos`); world points and heights are NED (
   speed is ε = max(`slip`, μ N h n κ / FRICTION_STEP_RATE) (`friction_rate`): below it
   friction is viscous, and this keeps that viscous part inside the explicit step's
   stability region for every shape (n touching points, κ the largest 1/m_eff of one).
+- `Buoyancy`: the pressure of the water (hydrostatic ρ g depth plus the Froude–Krylov
+  pressure of linear waves, water.py) integrated over the wetted part of the body's hull, a
+  closed triangle mesh (body axes from the reference point, outward), clipped at the
+  instantaneous surface at every stage: F = −∮ p n dA, M = −∮ p (r − r_CG) × n dA.
+- `AddedMass`: M_A (6×6, body axes, about the reference point) joins M_RB in the packed
+  mass-matrix inverse (kernel.pack), and its Coriolis–centripetal force −C_A(ν) ν =
+  (p₁ × ω, p₁ × v + p₂ × ω), (p₁, p₂) = M_A ν, acts at the reference point in `full`.
 - `TimedLoad`: a force and moment (global or body frame, at a point or the CG) times a
   signal s(t): 1, a step at t₀, A sin(2π f (t − t₀) + φ) from t₀, or a table.
 
@@ -40,6 +47,17 @@ from .layout import (
     E_BODY,
     E_KIND,
     E_OTHER,
+    EA_MATRIX,
+    EB_CREST,
+    EB_DEPTH,
+    EB_LEVEL,
+    EB_NTRI,
+    EB_NWAVES,
+    EB_REACH,
+    EB_RHO,
+    EB_TRI,
+    EB_WAVES,
+    ED_CURRENT,
     ED_LIN,
     ED_QUAD,
     EG_C,
@@ -73,6 +91,8 @@ from .layout import (
     ES_C,
     ES_K,
     ES_LEN,
+    K_ADDED_MASS,
+    K_BUOYANCY,
     K_DAMPER,
     K_GROUND,
     K_LOAD,
@@ -85,6 +105,7 @@ from .layout import (
 )
 from .params import Bodies
 from .quaternion import Array, IntArray
+from .water import Water, wave_table
 
 Vec3 = tuple[float, float, float]
 Signal = Literal["constant", "step", "sine", "table"]
@@ -126,6 +147,20 @@ class Damper:
     body: int
     linear: tuple[float, ...] = (0.0,) * 6
     quadratic: tuple[float, ...] = (0.0,) * 6
+    current: Vec3 = (0.0, 0.0, 0.0)  # the water's, NED: D acts on ν_r = ν − (Rᵀ current, 0)
+
+
+@dataclass(frozen=True, eq=False)
+class Buoyancy:
+    body: int
+    triangles: Array  # (T, 3, 3) body axes from the reference point, closed, outward normals
+    water: Water = field(default_factory=Water)
+
+
+@dataclass(frozen=True)
+class AddedMass:
+    body: int
+    matrix: tuple[tuple[float, ...], ...]  # 6×6, body axes, about the reference point
 
 
 @dataclass(frozen=True)
@@ -164,7 +199,28 @@ class TimedLoad:
     table: tuple[tuple[float, float], ...] = field(default=())
 
 
-Element = Pivot | Spring | Damper | Ground | TimedLoad
+Element = Pivot | Spring | Damper | Ground | TimedLoad | Buoyancy | AddedMass
+
+
+def outward(triangles: Array) -> Array:
+    """The triangles (T, 3, 3) of a closed mesh wound so that their normals point out (the
+    enclosed volume Σ a · (b × c) / 6 positive); ValueError for an empty or flat one."""
+    tri = np.asarray(triangles, dtype=float).reshape(-1, 3, 3)
+    volume = float(np.einsum("ij,ij->i", tri[:, 0], np.cross(tri[:, 1], tri[:, 2])).sum()) / 6
+    if not len(tri) or volume == 0.0 or not math.isfinite(volume):
+        raise ValueError("a hull must be a closed triangle mesh enclosing a volume")
+    return tri if volume > 0 else tri[:, ::-1, :].copy()
+
+
+def added_mass_matrix(elements: Sequence[Element], n: int) -> Array | None:
+    """(n, 6, 6) Σ M_A per body, or None when no element adds mass."""
+    found = [e for e in elements if isinstance(e, AddedMass)]
+    if not found:
+        return None
+    out = np.zeros((n, 6, 6))
+    for e in found:
+        out[e.body] += np.asarray(e.matrix, dtype=float)
+    return out
 
 
 def damping_ratio(restitution: float) -> float:
@@ -288,6 +344,23 @@ def _row(e: Element, local: int, other: int, bodies: Bodies, aux: list[float]) -
         row[E_KIND] = K_DAMPER
         row[ED_LIN : ED_LIN + 6] = e.linear
         row[ED_QUAD : ED_QUAD + 6] = e.quadratic
+        row[ED_CURRENT : ED_CURRENT + 3] = e.current
+    elif isinstance(e, Buoyancy):
+        row[E_KIND] = K_BUOYANCY
+        tri = outward(e.triangles)
+        waves = wave_table(e.water, float(bodies.gravity[i]))
+        row[EB_RHO], row[EB_LEVEL] = e.water.density, e.water.level
+        row[EB_DEPTH] = 0.0 if e.water.depth is None else e.water.depth
+        row[EB_TRI], row[EB_NTRI] = len(aux), len(tri)
+        aux.extend(tri.ravel().tolist())
+        row[EB_WAVES], row[EB_NWAVES] = len(aux), len(waves)
+        aux.extend(waves.ravel().tolist())
+        row[EB_REACH] = float(np.linalg.norm(tri.reshape(-1, 3), axis=1).max())
+        row[EB_CREST] = float(np.abs(waves[:, 0]).sum())
+    elif isinstance(e, AddedMass):
+        row[E_KIND] = K_ADDED_MASS
+        row[EA_MATRIX] = len(aux)
+        aux.extend(np.asarray(e.matrix, dtype=float).ravel().tolist())
     elif isinstance(e, Ground):
         row[E_KIND] = K_GROUND
         m = float(bodies.mass[i])
@@ -372,6 +445,10 @@ def concat_systems(systems: Sequence[System]) -> System:
         r = s.rows.copy()
         tables = r[:, E_KIND] == K_LOAD
         r[tables, EL_TABLE] += aux0
+        hulls = r[:, E_KIND] == K_BUOYANCY
+        r[hulls, EB_TRI] += aux0
+        r[hulls, EB_WAVES] += aux0
+        r[r[:, E_KIND] == K_ADDED_MASS, EA_MATRIX] += aux0
         rows.append(r)
         bounds.append(s.bounds[1:] + row0)
         aux.append(s.aux)
@@ -393,6 +470,8 @@ __all__ = [
     "FRICTION_STEP_RATE",
     "GROUND_SLIP",
     "GROUND_STIFFNESS_PER_KG",
+    "AddedMass",
+    "Buoyancy",
     "ContactShape",
     "Damper",
     "Element",
@@ -401,10 +480,12 @@ __all__ = [
     "Spring",
     "System",
     "TimedLoad",
+    "added_mass_matrix",
     "alone",
     "concat_systems",
     "damping_ratio",
     "friction_rate",
+    "outward",
     "pack_system",
     "pivot_inertia",
 ]

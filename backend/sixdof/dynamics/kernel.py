@@ -46,7 +46,14 @@ from types import ModuleType
 import numpy as np
 from numpy.typing import ArrayLike
 
-from .elements import Element, System, alone, concat_systems, pack_system
+from .elements import (
+    Element,
+    System,
+    added_mass_matrix,
+    alone,
+    concat_systems,
+    pack_system,
+)
 from .layout import (
     ELEMENT_SIZE,
     L_M_GLOBAL,
@@ -100,14 +107,16 @@ def pack(bodies: Bodies, elements: Sequence[Element] | System = ()) -> PackedBod
     params[:, P_CORIOLIS] = bodies.coriolis
     params[:, P_R_CG : P_R_CG + 3] = bodies.r_cg_body
     params[:, P_INERTIA_O : P_INERTIA_O + 9] = bodies.inertia_o.reshape(n, 9)
-    params[:, P_MASS_INV : P_MASS_INV + 36] = bodies.mass_matrix_inv.reshape(n, 36)
-    inv = bodies.mass_matrix_inv
-    block = ~np.any(inv[:, 0:3, 3:6], axis=(1, 2)) & ~np.any(inv[:, 3:6, 0:3], axis=(1, 2))
-    params[:, P_BLOCK] = block & ~np.any(bodies.r_cg_body, axis=1)
     if isinstance(elements, System):
         system: System | None = elements if len(elements.rows) else None
     else:
         system = pack_system(bodies, elements) if elements else None
+    # an added-mass element joins M_RB: the kernels read (M_RB + M_A)⁻¹ (elements.AddedMass)
+    added = None if system is None else added_mass_matrix(system.elements, n)
+    inv = bodies.mass_matrix_inv if added is None else np.linalg.inv(bodies.mass_matrix + added)
+    params[:, P_MASS_INV : P_MASS_INV + 36] = inv.reshape(n, 36)
+    block = ~np.any(inv[:, 0:3, 3:6], axis=(1, 2)) & ~np.any(inv[:, 3:6, 0:3], axis=(1, 2))
+    params[:, P_BLOCK] = block & ~np.any(bodies.r_cg_body, axis=1)
     return PackedBodies(params, bodies, system)
 
 

@@ -44,6 +44,17 @@ from .layout import (
     E_BODY,
     E_KIND,
     E_OTHER,
+    EA_MATRIX,
+    EB_CREST,
+    EB_DEPTH,
+    EB_LEVEL,
+    EB_NTRI,
+    EB_NWAVES,
+    EB_REACH,
+    EB_RHO,
+    EB_TRI,
+    EB_WAVES,
+    ED_CURRENT,
     ED_LIN,
     ED_QUAD,
     EG_C,
@@ -76,6 +87,8 @@ from .layout import (
     ES_C,
     ES_K,
     ES_LEN,
+    K_ADDED_MASS,
+    K_BUOYANCY,
     K_DAMPER,
     K_GROUND,
     K_LOAD,
@@ -262,11 +275,18 @@ def _spring(row, ya, ra, yb, rb, joined):
 
 @njit(cache=True, fastmath=False, error_model="numpy")
 def _damper(p, el, e, i, y, r):
-    """Fossen's D(ν) ν = (D_l + D_q |ν|) ν in body axes at the reference point, opposing ν:
+    """Fossen's D(ν_r) ν_r = (D_l + D_q |ν_r|) ν_r in body axes at the reference point,
+    opposing ν_r = ν − (Rᵀ v_c, 0), the velocity relative to the water (current v_c, NED):
     the global (F, M about the CG) on body i."""
-    t0 = -(el[e, ED_LIN] + el[e, ED_QUAD] * abs(y[7])) * y[7]
-    t1 = -(el[e, ED_LIN + 1] + el[e, ED_QUAD + 1] * abs(y[8])) * y[8]
-    t2 = -(el[e, ED_LIN + 2] + el[e, ED_QUAD + 2] * abs(y[9])) * y[9]
+    cx = el[e, ED_CURRENT]
+    cy = el[e, ED_CURRENT + 1]
+    cz = el[e, ED_CURRENT + 2]
+    ux = y[7] - (r[0] * cx + r[3] * cy + r[6] * cz)
+    uy = y[8] - (r[1] * cx + r[4] * cy + r[7] * cz)
+    uz = y[9] - (r[2] * cx + r[5] * cy + r[8] * cz)
+    t0 = -(el[e, ED_LIN] + el[e, ED_QUAD] * abs(ux)) * ux
+    t1 = -(el[e, ED_LIN + 1] + el[e, ED_QUAD + 1] * abs(uy)) * uy
+    t2 = -(el[e, ED_LIN + 2] + el[e, ED_QUAD + 2] * abs(uz)) * uz
     t3 = -(el[e, ED_LIN + 3] + el[e, ED_QUAD + 3] * abs(y[10])) * y[10]
     t4 = -(el[e, ED_LIN + 4] + el[e, ED_QUAD + 4] * abs(y[11])) * y[11]
     t5 = -(el[e, ED_LIN + 5] + el[e, ED_QUAD + 5] * abs(y[12])) * y[12]
@@ -374,6 +394,171 @@ def _timed_load(p, el, e, aux, i, y, r, t, h, left):
 
 
 @njit(cache=True, fastmath=False, error_model="numpy")
+def _wave_head(aux, w0, nw, depth, t, x, y, d):
+    """Σ a f(d) cos(ω t − k (x cos β + y sin β)), m: the waves' Froude–Krylov pressure head at
+    world (x, y) and depth d below the still level (water.py), d clamped to [0, depth]."""
+    if d < 0.0:
+        d = 0.0
+    if depth > 0.0 and d > depth:
+        d = depth
+    s = 0.0
+    for j in range(nw):
+        o = w0 + 5 * j
+        k = aux[o + 2]
+        if depth > 0.0:
+            f = (math.exp(-k * d) + math.exp(-k * (2.0 * depth - d))) / (
+                1.0 + math.exp(-2.0 * k * depth)
+            )
+        else:
+            f = math.exp(-k * d)
+        s += aux[o] * f * math.cos(aux[o + 1] * t - k * (x * aux[o + 3] + y * aux[o + 4]))
+    return s
+
+
+@njit(cache=True, fastmath=False, error_model="numpy")
+def _panel(ax, ay, az, bx, by, bz, cx, cy, cz, pa, pb, pc):
+    """−∫ p n dA and −∫ p ℓ × n dA over a triangle (corners ℓ from the CG, world, wound
+    outward) with the pressure linear between its corner values: exact for a linear p."""
+    ux = bx - ax
+    uy = by - ay
+    uz = bz - az
+    vx = cx - ax
+    vy = cy - ay
+    vz = cz - az
+    sx = 0.5 * (uy * vz - uz * vy)
+    sy = 0.5 * (uz * vx - ux * vz)
+    sz = 0.5 * (ux * vy - uy * vx)
+    ps = pa + pb + pc
+    m = ps / 3.0
+    # ∫ p ℓ dA = (A / 12) (Σ pᵢ ℓᵢ + Σ pᵢ Σ ℓᵢ)
+    qx = (pa * ax + pb * bx + pc * cx + ps * (ax + bx + cx)) / 12.0
+    qy = (pa * ay + pb * by + pc * cy + ps * (ay + by + cy)) / 12.0
+    qz = (pa * az + pb * bz + pc * cz + ps * (az + bz + cz)) / 12.0
+    return (
+        -m * sx, -m * sy, -m * sz,
+        -(qy * sz - qz * sy), -(qz * sx - qx * sz), -(qx * sy - qy * sx),
+    )  # fmt: skip
+
+
+@njit(cache=True, fastmath=False, error_model="numpy")
+def _wetted(ax, ay, az, bx, by, bz, cx, cy, cz, pa, pb, pc):
+    """`_panel` over the part of a triangle where p > 0: a is the odd corner (the only wet
+    one, or the only dry one), cut where p, linear along the edges, is zero."""
+    sab = pa / (pa - pb)
+    sac = pa / (pa - pc)
+    dx = ax + sab * (bx - ax)
+    dy = ay + sab * (by - ay)
+    dz = az + sab * (bz - az)
+    ex = ax + sac * (cx - ax)
+    ey = ay + sac * (cy - ay)
+    ez = az + sac * (cz - az)
+    if pa > 0.0:
+        return _panel(ax, ay, az, dx, dy, dz, ex, ey, ez, pa, 0.0, 0.0)
+    f = _panel(dx, dy, dz, bx, by, bz, cx, cy, cz, 0.0, pb, pc)
+    g = _panel(dx, dy, dz, cx, cy, cz, ex, ey, ez, 0.0, pc, 0.0)
+    return f[0] + g[0], f[1] + g[1], f[2] + g[2], f[3] + g[3], f[4] + g[4], f[5] + g[5]
+
+
+@njit(cache=True, fastmath=False, error_model="numpy")
+def _buoyancy(p, el, e, aux, i, y, r, t):
+    """The water's pressure on body i's hull (elements.Buoyancy): global (F, M about the CG).
+    Each triangle's corners are taken to the world, their pressure (hydrostatic plus the
+    waves' Froude–Krylov, water.py) evaluated, and the triangle clipped where it is zero."""
+    rho_g = el[e, EB_RHO] * p[i, P_GRAVITY]
+    level = el[e, EB_LEVEL]
+    if y[2] + el[e, EB_REACH] <= level - el[e, EB_CREST] or rho_g == 0.0:
+        return 0.0, 0.0, 0.0, 0.0, 0.0, 0.0  # clear of the highest crest
+    depth = el[e, EB_DEPTH]
+    w0 = int(el[e, EB_WAVES])
+    nw = int(el[e, EB_NWAVES])
+    rx = p[i, P_R_CG]
+    ry = p[i, P_R_CG + 1]
+    rz = p[i, P_R_CG + 2]
+    gx, gy, gz = _turn(r, rx, ry, rz)
+    ox = y[0] + gx  # the CG, world
+    oy = y[1] + gy
+    oz = y[2] + gz
+    fx = fy = fz = mx = my = mz = 0.0
+    t0 = int(el[e, EB_TRI])
+    for j in range(int(el[e, EB_NTRI])):
+        o = t0 + 9 * j
+        ax, ay, az = _turn(r, aux[o] - rx, aux[o + 1] - ry, aux[o + 2] - rz)
+        bx, by, bz = _turn(r, aux[o + 3] - rx, aux[o + 4] - ry, aux[o + 5] - rz)
+        cx, cy, cz = _turn(r, aux[o + 6] - rx, aux[o + 7] - ry, aux[o + 8] - rz)
+        da = oz + az - level
+        db = oz + bz - level
+        dc = oz + cz - level
+        if nw > 0:
+            da += _wave_head(aux, w0, nw, depth, t, ox + ax, oy + ay, da)
+            db += _wave_head(aux, w0, nw, depth, t, ox + bx, oy + by, db)
+            dc += _wave_head(aux, w0, nw, depth, t, ox + cx, oy + cy, dc)
+        wa = da > 0.0
+        wb = db > 0.0
+        wc = dc > 0.0
+        if not (wa or wb or wc):
+            continue
+        if wa and wb and wc:
+            c = _panel(ax, ay, az, bx, by, bz, cx, cy, cz, da, db, dc)
+        elif wa == wb:  # c is the odd corner
+            c = _wetted(cx, cy, cz, ax, ay, az, bx, by, bz, dc, da, db)
+        elif wa == wc:  # b is
+            c = _wetted(bx, by, bz, cx, cy, cz, ax, ay, az, db, dc, da)
+        else:  # a is
+            c = _wetted(ax, ay, az, bx, by, bz, cx, cy, cz, da, db, dc)
+        fx += c[0]
+        fy += c[1]
+        fz += c[2]
+        mx += c[3]
+        my += c[4]
+        mz += c[5]
+    return rho_g * fx, rho_g * fy, rho_g * fz, rho_g * mx, rho_g * my, rho_g * mz
+
+
+@njit(cache=True, fastmath=False, error_model="numpy")
+def _dot6(aux, o, y):
+    """aux[o:o + 6] · ν, ν = y[7:13]."""
+    return (
+        aux[o] * y[7] + aux[o + 1] * y[8] + aux[o + 2] * y[9]
+        + aux[o + 3] * y[10] + aux[o + 4] * y[11] + aux[o + 5] * y[12]
+    )  # fmt: skip
+
+
+@njit(cache=True, fastmath=False, error_model="numpy")
+def _added_mass(p, el, e, aux, i, y, r):
+    """−C_A(ν) ν = (p₁ × ω, p₁ × v + p₂ × ω), (p₁, p₂) = M_A ν, body axes at the reference
+    point (the Munk moment), in the `full` model only: the global (F, M about the CG). M_A
+    itself is in the packed mass-matrix inverse (kernel.pack)."""
+    c = p[i, P_CORIOLIS]
+    if c == 0.0:
+        return 0.0, 0.0, 0.0, 0.0, 0.0, 0.0
+    o = int(el[e, EA_MATRIX])
+    q = (
+        _dot6(aux, o, y), _dot6(aux, o + 6, y), _dot6(aux, o + 12, y),
+        _dot6(aux, o + 18, y), _dot6(aux, o + 24, y), _dot6(aux, o + 30, y),
+    )  # fmt: skip
+    vx = y[7]
+    vy = y[8]
+    vz = y[9]
+    wx = y[10]
+    wy = y[11]
+    wz = y[12]
+    t0 = c * (q[1] * wz - q[2] * wy)
+    t1 = c * (q[2] * wx - q[0] * wz)
+    t2 = c * (q[0] * wy - q[1] * wx)
+    t3 = c * ((q[1] * vz - q[2] * vy) + (q[4] * wz - q[5] * wy))
+    t4 = c * ((q[2] * vx - q[0] * vz) + (q[5] * wx - q[3] * wz))
+    t5 = c * ((q[0] * vy - q[1] * vx) + (q[3] * wy - q[4] * wx))
+    rx = p[i, P_R_CG]
+    ry = p[i, P_R_CG + 1]
+    rz = p[i, P_R_CG + 2]
+    fx, fy, fz = _turn(r, t0, t1, t2)
+    mx, my, mz = _turn(
+        r, t3 - (ry * t2 - rz * t1), t4 - (rz * t0 - rx * t2), t5 - (rx * t1 - ry * t0)
+    )
+    return fx, fy, fz, mx, my, mz
+
+
+@njit(cache=True, fastmath=False, error_model="numpy")
 def _element_forces(p, el, e0, e1, aux, i, b, y, t, h, left):
     """The elements that act on body i alone (everything but a spring joining it to another
     body and a pivot): global (F, M) about its CG at state y (a 13-tuple); b is its index in
@@ -413,6 +598,22 @@ def _element_forces(p, el, e0, e1, aux, i, b, y, t, h, left):
             mz += c[5]
         elif kind == K_LOAD:
             c = _timed_load(p, el, e, aux, i, y, r, t, h, left)
+            fx += c[0]
+            fy += c[1]
+            fz += c[2]
+            mx += c[3]
+            my += c[4]
+            mz += c[5]
+        elif kind == K_BUOYANCY:
+            c = _buoyancy(p, el, e, aux, i, y, r, t)
+            fx += c[0]
+            fy += c[1]
+            fz += c[2]
+            mx += c[3]
+            my += c[4]
+            mz += c[5]
+        elif kind == K_ADDED_MASS:
+            c = _added_mass(p, el, e, aux, i, y, r)
             fx += c[0]
             fy += c[1]
             fz += c[2]
@@ -873,6 +1074,19 @@ def _records(p, u, el, e0, e1, aux, first, pivots, Y, t, h, F, K, rec):
             _record(rec, e, c[6], c[7], c[8], c[0], c[1], c[2], c[6], c[7], c[8])
         elif kind == K_PIVOT:
             _pivot_reaction(p, i, el, e, Y, b, K, F, rec)
+        elif kind == K_BUOYANCY or kind == K_ADDED_MASS:
+            if kind == K_BUOYANCY:
+                c = _buoyancy(p, el, e, aux, i, y, r, t)
+            else:
+                c = _added_mass(p, el, e, aux, i, y, r)
+            # the point of the line of action nearest the CG: CG + F × M / |F|²
+            gx, gy, gz = _turn(r, p[i, P_R_CG], p[i, P_R_CG + 1], p[i, P_R_CG + 2])
+            ff = c[0] * c[0] + c[1] * c[1] + c[2] * c[2]
+            s = 1.0 / ff if ff > 0.0 else 0.0
+            px = y[0] + gx + s * (c[1] * c[5] - c[2] * c[4])
+            py = y[1] + gy + s * (c[2] * c[3] - c[0] * c[5])
+            pz = y[2] + gz + s * (c[0] * c[4] - c[1] * c[3])
+            _record(rec, e, px, py, pz, c[0], c[1], c[2], px, py, pz)
 
 
 @njit(cache=True, fastmath=False, error_model="numpy")

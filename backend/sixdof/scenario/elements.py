@@ -6,7 +6,9 @@
        "stiffness": 100, "damping": 0.5, "rest_length": 1},
       {"kind": "damper", "body": "Hull", "linear": [6 numbers], "quadratic": [6 numbers]},
       {"kind": "ground", "body": "Ball", "height": 0, "restitution": 0.8, "friction": 0.3},
-      {"kind": "load",   "body": "B", "force": [0, 0, -10], "signal": "sine", "frequency": 1}
+      {"kind": "load",   "body": "B", "force": [0, 0, -10], "signal": "sine", "frequency": 1},
+      {"kind": "buoyancy", "body": "Hull"},
+      {"kind": "added_mass", "body": "Hull", "diagonal": [6 numbers]}   # or "matrix": 6×6
     ]
 
 Points on a body are body axes from its reference point (`Pos`); `to` as [x, y, z] and
@@ -32,6 +34,7 @@ if TYPE_CHECKING:
     import numpy as np
 
     from ..dynamics.elements import ContactShape, Element
+    from .water import WaterSpec
 
 
 class BodySpec(Protocol):
@@ -151,11 +154,69 @@ class LoadElement(_Strict):
         return self
 
 
+class BuoyancyElement(_Strict):
+    """The water's pressure on the body's drawn shape (Mesh × Size × MeshScale at CGOffset +
+    MeshOrigin, as the page draws it), clipped at the instantaneous surface."""
+
+    kind: Literal["buoyancy"]
+    body: Name
+
+
+Row6 = tuple[
+    Annotated[float, Within("added_mass")],
+    Annotated[float, Within("added_mass")],
+    Annotated[float, Within("added_mass")],
+    Annotated[float, Within("added_mass")],
+    Annotated[float, Within("added_mass")],
+    Annotated[float, Within("added_mass")],
+]
+
+
+class AddedMassElement(_Strict):
+    """M_A, body axes about the reference point: `diagonal` (surge, sway, heave, roll, pitch,
+    yaw) or a symmetric 6×6 `matrix`; it joins the mass matrix, with C_A(ν) in `full`."""
+
+    kind: Literal["added_mass"]
+    body: Name
+    diagonal: Row6 | None = None
+    matrix: tuple[Row6, Row6, Row6, Row6, Row6, Row6] | None = None
+
+    @model_validator(mode="after")
+    def _one(self) -> AddedMassElement:
+        if (self.diagonal is None) == (self.matrix is None):
+            raise FieldError(
+                "diagonal", "invalid", "added_mass: give either diagonal (6) or matrix (6×6)"
+            )
+        m = self.values()
+        for a in range(6):
+            for b in range(a):
+                if not math.isclose(m[a][b], m[b][a], rel_tol=1e-9, abs_tol=1e-12):
+                    raise FieldError(
+                        "matrix",
+                        "invalid",
+                        f"matrix: M_A must be symmetric, [{a}][{b}] = {m[a][b]:g} but "
+                        f"[{b}][{a}] = {m[b][a]:g}",
+                    )
+        return self
+
+    def values(self) -> tuple[tuple[float, ...], ...]:
+        if self.matrix is not None:
+            return tuple(tuple(r) for r in self.matrix)
+        d = self.diagonal or (0.0,) * 6
+        return tuple(tuple(d[a] if a == b else 0.0 for b in range(6)) for a in range(6))
+
+
 ElementSpec = Annotated[
-    PivotElement | SpringElement | DamperElement | GroundElement | LoadElement,
+    PivotElement
+    | SpringElement
+    | DamperElement
+    | GroundElement
+    | LoadElement
+    | BuoyancyElement
+    | AddedMassElement,
     Field(discriminator="kind"),
 ]
-KINDS = ("pivot", "spring", "damper", "ground", "load")
+KINDS = ("pivot", "spring", "damper", "ground", "load", "buoyancy", "added_mass")
 
 
 def check_elements(
@@ -165,6 +226,7 @@ def check_elements(
     body to itself, two pivots on one body, a ground with too large a step, dopri5."""
     known = set(names)
     pivoted: set[str] = set()
+    added = {e.body for e in elements if isinstance(e, AddedMassElement)}
     for k, e in enumerate(elements):
         where = f"elements[{k}]"
         if e.body not in known:
@@ -191,6 +253,12 @@ def check_elements(
             if e.body in pivoted:
                 raise FieldError(
                     "kind", "invalid", f"{where}: {e.body!r} has a pivot already (one per body)"
+                )
+            if e.body in added:
+                raise FieldError(
+                    "kind",
+                    "invalid",
+                    f"{where}: {e.body!r} has added mass; a pivot holds bodies without it",
                 )
             pivoted.add(e.body)
         if isinstance(e, GroundElement) and method in ("euler", "rk4") and step > GROUND_MAX_STEP:
@@ -248,13 +316,52 @@ def contact_shape(body: BodySpec) -> ContactShape:
     return ContactShape("box", centre, (half[0], half[1], half[2]))
 
 
+@lru_cache(maxsize=16)
+def _mesh_triangles(name: str) -> np.ndarray:
+    """The shipped mesh `name`'s triangles (T, 3, 3), as stored (MeshScale = Size = 1)."""
+    import numpy as np
+
+    from ..assets import asset_dir
+    from ..meshfiles import read_mesh
+
+    files = {"sphere": "sphere.glb"}
+    path = asset_dir("meshes") / "meshes.json"
+    for entry in json.loads(path.read_text(encoding="utf-8")):
+        files[str(entry["name"])] = str(entry["file"])
+    data = read_mesh(asset_dir("meshes") / files[name])
+    pos = data.positions.astype(float)
+    index = np.arange(len(pos)) if data.index is None else data.index.astype(np.int64)
+    tri = pos[index].reshape(-1, 3, 3)
+    tri.setflags(write=False)
+    return tri
+
+
+def hull_triangles(body: BodySpec) -> np.ndarray:
+    """The body's drawn shape as a closed triangle mesh (T, 3, 3), body axes from the
+    reference point: the Mesh scaled by MeshScale × Size and placed at CGOffset + MeshOrigin,
+    as the page draws it (frontend/src/body.js); an unknown Mesh is the fallback sphere."""
+    import numpy as np
+
+    name = _mesh_table().get(body.Mesh.lower(), ("sphere",))[0]
+    scale = np.array([a * b for a, b in zip(body.MeshScale, body.Size, strict=True)])
+    holder = np.array([a + b for a, b in zip(body.CGOffset, body.MeshOrigin, strict=True)])
+    return holder + scale * _mesh_triangles(name)
+
+
 def dynamics_elements(
-    elements: Sequence[ElementSpec], bodies: Sequence[BodySpec], states: np.ndarray
+    elements: Sequence[ElementSpec],
+    bodies: Sequence[BodySpec],
+    states: np.ndarray,
+    water: WaterSpec | None = None,
 ) -> list[Element]:
     """The dynamics' elements of checked specs; a pivot without `at` is held where its point
-    is in `states` (N, 13) (the initial state, or the live state when one is added)."""
+    is in `states` (N, 13) (the initial state, or the live state when one is added). The
+    water (default: still, 1025 kg/m³, level 0) acts through buoyancy and dampers."""
     from ..dynamics import elements as el
     from ..dynamics import quaternion as quat
+    from ..dynamics.water import Water
+
+    sea = Water() if water is None else water.dynamics()
 
     index = {b.Name: i for i, b in enumerate(bodies)}
     out: list[Element] = []
@@ -284,7 +391,11 @@ def dynamics_elements(
             else:
                 out.append(el.Spring(i, e.point, e.to, e.stiffness, e.damping, e.rest_length))
         elif isinstance(e, DamperElement):
-            out.append(el.Damper(i, e.linear, e.quadratic))
+            out.append(el.Damper(i, e.linear, e.quadratic, sea.current))
+        elif isinstance(e, BuoyancyElement):
+            out.append(el.Buoyancy(i, hull_triangles(bodies[i]), sea))
+        elif isinstance(e, AddedMassElement):
+            out.append(el.AddedMass(i, e.values()))
         elif isinstance(e, GroundElement):
             out.append(
                 el.Ground(
@@ -314,7 +425,9 @@ def dynamics_elements(
 __all__ = [
     "GROUND_MAX_STEP",
     "KINDS",
+    "AddedMassElement",
     "BodyPoint",
+    "BuoyancyElement",
     "DamperElement",
     "ElementSpec",
     "GroundElement",
@@ -324,4 +437,5 @@ __all__ = [
     "check_elements",
     "contact_shape",
     "dynamics_elements",
+    "hull_triangles",
 ]

@@ -22,6 +22,7 @@ from ..dynamics.names import METHODS, NORM_TIME_CONSTANT, Method, Model
 from ..fields import QUATER_NORM_RANGE, FieldError
 from .bounded import Vec3, Vec4, Vec6, Within
 from .elements import ElementSpec, check_elements, dynamics_elements
+from .water import WaterSpec
 
 if TYPE_CHECKING:
     import numpy as np
@@ -171,6 +172,9 @@ class Scenario(_Strict):
         default_factory=list, max_length=64,
         description="pivots, springs, dampers, the ground, timed loads (DESIGN.md section 8)",
     )  # fmt: skip
+    water: WaterSpec | None = Field(
+        None, description="density, level, current, waves, depth (null: no water entry)"
+    )
 
     @model_validator(mode="after")
     def _unique_names(self) -> Scenario:
@@ -193,7 +197,7 @@ class Scenario(_Strict):
         from ..dynamics.elements import pack_system
 
         states = self.initial_states() if states is None else states
-        found = dynamics_elements(self.elements, self.bodies, states)
+        found = dynamics_elements(self.elements, self.bodies, states, self.water)
         return pack_system(self.batch() if bodies is None else bodies, found)
 
     def body_params(self) -> list[BodyParams]:

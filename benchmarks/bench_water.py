@@ -1,0 +1,109 @@
+"""Cost per RK4 step of a floating body (issue 28's buoyancy) by hull size, against a free body.
+
+    python benchmarks/bench_water.py            # table
+    python benchmarks/bench_water.py --quick    # fewer steps (a smoke run)
+
+Each hull floats at about half its height, heeled and heaving a little (RK4, h = 1 ms, the
+`full` model), in still water and in two wave components. The hulls: the shipped box (12
+triangles), cylinder (160), ship (648) and sphere (960), and icospheres of 1280 and 5120
+triangles built here. Every stage clips every triangle at the surface, so the cost grows with
+the triangle count; "× free" is the case's cost per step over the free body's (the issue's
+target: a hull of a few thousand triangles ≤ 4 × a free body). CPU time, least of
+`--repeat` runs after a warm-up, so other work on a shared machine counts less.
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+import time
+
+import numpy as np
+
+from sixdof.dynamics import Bodies, BodyParams, make_state
+from sixdof.dynamics import kernel as K
+from sixdof.dynamics.elements import Buoyancy, Element
+from sixdof.dynamics.water import Water, Wave
+from sixdof.scenario import Scenario
+from sixdof.scenario.elements import hull_triangles
+
+STEP = 1e-3
+RHO = 1025.0
+
+
+def icosphere(subdivisions: int) -> np.ndarray:
+    """A unit-diameter icosphere, (20 · 4ⁿ, 3, 3), outward."""
+    t = (1.0 + math.sqrt(5.0)) / 2.0
+    v = [(-1, t, 0), (1, t, 0), (-1, -t, 0), (1, -t, 0), (0, -1, t), (0, 1, t),
+         (0, -1, -t), (0, 1, -t), (t, 0, -1), (t, 0, 1), (-t, 0, -1), (-t, 0, 1)]  # fmt: skip
+    f = [(0, 11, 5), (0, 5, 1), (0, 1, 7), (0, 7, 10), (0, 10, 11), (1, 5, 9), (5, 11, 4),
+         (11, 10, 2), (10, 7, 6), (7, 1, 8), (3, 9, 4), (3, 4, 2), (3, 2, 6), (3, 6, 8),
+         (3, 8, 9), (4, 9, 5), (2, 4, 11), (6, 2, 10), (8, 6, 7), (9, 8, 1)]  # fmt: skip
+    pts = np.array(v, dtype=float)
+    tri = pts[np.array(f)]
+    for _ in range(subdivisions):
+        a, b, c = tri[:, 0], tri[:, 1], tri[:, 2]
+        ab, bc, ca = (a + b) / 2, (b + c) / 2, (c + a) / 2
+        tri = np.concatenate(
+            [np.stack(s, axis=1) for s in ((a, ab, ca), (ab, b, bc), (ca, bc, c), (ab, bc, ca))]
+        )
+    return 0.5 * tri / np.linalg.norm(tri, axis=2, keepdims=True)
+
+
+def hulls() -> list[tuple[str, np.ndarray]]:
+    out = []
+    for mesh in ("box.stl", "cylinder.glb", "ship.glb", "fhSphere.mesh"):
+        sc = Scenario.model_validate({"bodies": [{"Name": "B", "Mesh": mesh}]})
+        out.append((mesh, hull_triangles(sc.bodies[0])))
+    out.append(("icosphere 3", icosphere(3)))
+    out.append(("icosphere 4", icosphere(4)))
+    return out
+
+
+def per_step(
+    params: BodyParams, elements: list[Element], x0: np.ndarray, n: int, repeat: int
+) -> float:
+    pk = K.pack(Bodies.of([params]), elements)
+    x = np.array(x0[None], order="C")
+    u = np.zeros((1, 6))
+
+    def run() -> None:
+        x[:] = x0
+        K.advance(pk, x, u, STEP, n, "rk4")
+
+    run()
+    best = math.inf
+    for _ in range(repeat):
+        start = time.process_time()
+        run()
+        best = min(best, time.process_time() - start)
+    return best / n
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--quick", action="store_true")
+    parser.add_argument("--repeat", type=int, default=3)
+    args = parser.parse_args()
+    n = 2000 if args.quick else 20000
+    K.warm_up()
+    q = (math.cos(0.05), math.sin(0.05), 0.0, 0.0)
+    x0 = make_state((0.0, 0.0, 0.02), q, (0.0, 0.0, 0.05), (0.1, 0.0, 0.0))
+    free = per_step(BodyParams.from_radii(100.0, (0.3, 0.3, 0.3), gravity=9.81), [], x0, n * 10,
+                    args.repeat)  # fmt: skip
+    print(f"free body: {1e9 * free:.0f} ns per step")
+    print(
+        f"{'hull':<16}{'triangles':>10}{'still ns':>12}{'× free':>9}{'waves ns':>12}{'× free':>9}"
+    )
+    waves = Water(waves=(Wave(0.2, 6.0, 0.0), Wave(0.1, 4.0, 30.0)))
+    for name, tri in hulls():
+        volume = float(np.einsum("ij,ij->i", tri[:, 0], np.cross(tri[:, 1], tri[:, 2])).sum()) / 6
+        params = BodyParams.from_radii(0.5 * RHO * volume, (0.3, 0.3, 0.3), gravity=9.81)
+        still = per_step(params, [Buoyancy(0, tri, Water())], x0, n, args.repeat)
+        wavy = per_step(params, [Buoyancy(0, tri, waves)], x0, n, args.repeat)
+        print(f"{name:<16}{len(tri):>10}{1e9 * still:>12.0f}{still / free:>9.1f}"
+              f"{1e9 * wavy:>12.0f}{wavy / free:>9.1f}")  # fmt: skip
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,299 @@
+"""Water, buoyancy, added mass and current against closed forms (issue 28; docs/physics.md
+"Water").
+
+A box's draft m / (ρ L B), its heave period 2π √(m / (ρ g A_wp)) and roll period
+2π √(I₄₄ / (ρ g ∇ GM)); a faceted sphere's draft against an independent volume of the
+mesh below the plane; a submerged body's buoyancy ρ g V; a damped body carried at the
+current's speed; a torque-free body with a full added-mass matrix keeping its Kirchhoff
+impulse and energy; the dispersion relation. The figures measured when these were written
+are in the comments and in docs/physics.md.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from typing import Any
+
+import numpy as np
+import pytest
+
+from sixdof.dynamics import Bodies, BodyParams, make_state
+from sixdof.dynamics import kernel as K
+from sixdof.dynamics.elements import AddedMass, Buoyancy
+from sixdof.dynamics.quaternion import to_rotmat
+from sixdof.dynamics.water import Water, Wave, wave_number
+from sixdof.scenario import Scenario, scenario_from_json
+from sixdof.scenario.elements import hull_triangles
+
+G = 9.81
+RHO = 1025.0
+
+
+def scenario(body: dict[str, Any], elements: list[dict[str, Any]], **extra: Any) -> Scenario:
+    return Scenario.model_validate(
+        {"bodies": [{"Name": "B", **body}], "elements": elements, **extra}
+    )
+
+
+def packed(sc: Scenario) -> K.PackedBodies:
+    return K.pack(sc.batch(), sc.system())
+
+
+def heave_accel(pk: K.PackedBodies, z: float, quat=(1.0, 0.0, 0.0, 0.0)) -> float:  # type: ignore[no-untyped-def]
+    x = make_state((0.0, 0.0, z), quat, (0.0, 0.0, 0.0), (0.0, 0.0, 0.0))[None].copy()
+    return float(K.derivative(pk, x, np.zeros((1, 6)))[0, 9])
+
+
+def equilibrium(pk: K.PackedBodies, lo: float, hi: float) -> float:
+    """The Pos z where the body, upright, neither sinks nor rises (bisection)."""
+    for _ in range(100):
+        mid = 0.5 * (lo + hi)
+        if heave_accel(pk, mid) > 0.0:  # still sinking: the equilibrium is deeper
+            lo = mid
+        else:
+            hi = mid
+    return 0.5 * (lo + hi)
+
+
+def run(
+    pk: K.PackedBodies, x0: np.ndarray, h: float, t_end: float
+) -> tuple[np.ndarray, np.ndarray]:
+    x = np.array(np.atleast_2d(x0), dtype=float, order="C")
+    first = x.copy()
+    n = round(t_end / h)
+    out = K.integrate_fixed(pk, x, np.zeros(6), np.full(n, h), np.ones(n, dtype=np.int64))
+    return h * np.arange(n + 1), np.concatenate([first[None], out])[:, 0]
+
+
+def period(times: np.ndarray, signal: np.ndarray) -> float:
+    """Mean period from the + to − zero crossings (linear interpolation)."""
+    k = np.flatnonzero((signal[:-1] > 0.0) & (signal[1:] <= 0.0))
+    c = times[k] - signal[k] * (times[k + 1] - times[k]) / (signal[k + 1] - signal[k])
+    return float(np.mean(np.diff(c)))
+
+
+BOX = {"Mesh": "box.stl", "Size": [2.0, 1.0, 1.0]}
+BOX_MASS = 0.4 * RHO * 2.0  # draft 0.4 m
+
+
+# --------------------------------------------------------------------------- hydrostatics
+
+
+def test_box_floats_at_its_draft() -> None:
+    sc = scenario({**BOX, "Mass": BOX_MASS, "InertiaRadi": [0.3, 0.4, 0.5]},
+                  [{"kind": "buoyancy", "body": "B"}])  # fmt: skip
+    z = equilibrium(packed(sc), -0.5, 0.5)
+    draft = 0.5 + z  # the keel is 0.5 m below the reference point
+    assert abs(draft - BOX_MASS / (RHO * 2.0 * 1.0)) < 1e-9  # measured ~1e-16
+
+
+def submerged_volume(tri: np.ndarray, level: float) -> float:
+    """Volume of a closed outward mesh below z = level (NED), independently of the kernel:
+    tetrahedra from a point on the plane to the clipped wetted triangles (the cap adds
+    nothing: its triangles lie in the plane through that point)."""
+    o = np.array([0.0, 0.0, level])
+    vol = 0.0
+    for t in tri:
+        d = t[:, 2] - level
+        wet = d > 0
+        polys: list[list[np.ndarray]] = []
+        if wet.all():
+            polys = [[t[0], t[1], t[2]]]
+        elif wet.any():
+            pts = []
+            for k in range(3):
+                a, b = t[k], t[(k + 1) % 3]
+                da, db = d[k], d[(k + 1) % 3]
+                if da > 0:
+                    pts.append(a)
+                if (da > 0) != (db > 0):
+                    pts.append(a + da / (da - db) * (b - a))
+            polys = [[pts[0], pts[j], pts[j + 1]] for j in range(1, len(pts) - 1)]
+        for a, b, c in polys:
+            vol += float(np.dot(a - o, np.cross(b - o, c - o))) / 6.0
+    return vol
+
+
+def test_sphere_floats_at_its_draft() -> None:
+    mass = 200.0
+    body = {"Mesh": "fhSphere.mesh", "Size": [1.0, 1.0, 1.0], "Mass": mass}
+    sc = scenario(body, [{"kind": "buoyancy", "body": "B"}])
+    z = equilibrium(packed(sc), -0.5, 0.5)
+    tri = hull_triangles(sc.bodies[0]) + np.array([0.0, 0.0, z])
+    # Archimedes on the faceted sphere: ρ V_sub = m, V_sub of the mesh computed apart
+    assert abs(RHO * submerged_volume(tri, 0.0) / mass - 1.0) < 1e-9  # measured ~1e-15
+    # and the draft of the true sphere of the same diameter, within the facets' error
+    r = 0.5
+    h = 0.5 + z  # the keel is 0.5 m below the centre
+    cap = math.pi * h * h * (3 * r - h) / 3.0
+    assert abs(RHO * cap / mass - 1.0) < 0.02  # 960 facets: ~1.6 % less volume than a sphere
+
+
+@pytest.mark.parametrize("mesh", ["fhSphere.mesh", "box.stl", "cylinder.glb", "ship.glb"])
+def test_submerged_buoyancy_is_rho_g_volume(mesh: str) -> None:
+    body = {"Mesh": mesh, "Size": [1.3, 0.9, 1.1], "Mass": 1.0, "MeshOrigin": [0.1, -0.2, 0.05]}
+    sc = scenario(body, [{"kind": "buoyancy", "body": "B"}], water={"density": 1000.0})
+    tri = hull_triangles(sc.bodies[0])
+    volume = float(np.einsum("ij,ij->i", tri[:, 0], np.cross(tri[:, 1], tri[:, 2])).sum()) / 6
+    pk = packed(sc)
+    q = np.array([0.9, 0.3, -0.2, 0.25])
+    q /= np.linalg.norm(q)
+    x = make_state((0.0, 0.0, 10.0), q, (0.0, 0.0, 0.0), (0.0, 0.0, 0.0))[None].copy()
+    rec = K.element_records(pk, x, np.zeros((1, 6)))[0]
+    # F = −ρ g V ẑ at the centre of volume: the moment is (c − CG) × F
+    assert np.allclose(rec[3:6], [0.0, 0.0, -1000.0 * G * volume], rtol=1e-12, atol=1e-9)
+    cv = np.einsum("i,ij->j", np.einsum("ij,ij->i", tri[:, 0], np.cross(tri[:, 1], tri[:, 2])),
+                   tri.sum(axis=1)) / (24.0 * volume)  # fmt: skip
+    centre = x[0, 0:3] + to_rotmat(q) @ cv
+    assert np.allclose(rec[0:2], centre[0:2], atol=1e-9)
+
+
+# --------------------------------------------------------------------------- periods
+
+
+def test_box_heave_period() -> None:
+    sc = scenario({**BOX, "Mass": BOX_MASS, "InertiaRadi": [0.3, 0.4, 0.5]},
+                  [{"kind": "buoyancy", "body": "B"}])  # fmt: skip
+    pk = packed(sc)
+    z0 = BOX_MASS / (RHO * 2.0) - 0.5
+    x0 = make_state((0.0, 0.0, z0 + 0.05), (1, 0, 0, 0), (0, 0, 0), (0, 0, 0))
+    times, xs = run(pk, x0, 1e-3, 10.0)
+    expected = 2 * math.pi * math.sqrt(BOX_MASS / (RHO * G * 2.0))
+    assert abs(period(times, xs[:, 2] - z0) / expected - 1.0) < 1e-4  # measured ~1e-7
+
+
+def test_box_heave_period_with_added_mass() -> None:
+    a33 = 300.0
+    added = {"kind": "added_mass", "body": "B", "diagonal": [0, 0, a33, 0, 0, 0]}
+    sc = scenario({**BOX, "Mass": BOX_MASS, "InertiaRadi": [0.3, 0.4, 0.5]},
+                  [{"kind": "buoyancy", "body": "B"}, added])  # fmt: skip
+    pk = packed(sc)
+    z0 = BOX_MASS / (RHO * 2.0) - 0.5
+    x0 = make_state((0.0, 0.0, z0 + 0.05), (1, 0, 0, 0), (0, 0, 0), (0, 0, 0))
+    times, xs = run(pk, x0, 1e-3, 10.0)
+    expected = 2 * math.pi * math.sqrt((BOX_MASS + a33) / (RHO * G * 2.0))
+    assert abs(period(times, xs[:, 2] - z0) / expected - 1.0) < 1e-4
+
+
+def box_roll(kg: float, radius: float) -> tuple[float, float]:
+    """(measured, closed-form) roll period of the 2 × 1 × 1 box at draft 0.4 m with its CG
+    `kg` above the keel and roll radius of gyration `radius`."""
+    draft = 0.4
+    body = {**BOX, "Mass": BOX_MASS, "InertiaRadi": [radius, 0.5, 0.5],
+            "MeshOrigin": [0.0, 0.0, kg - 0.5]}  # fmt: skip
+    sc = scenario(body, [{"kind": "buoyancy", "body": "B"}])
+    pk = packed(sc)
+    z0 = draft - kg  # the CG (the reference point) is kg above the keel
+    phi0 = 0.01
+    q = (math.cos(phi0 / 2), math.sin(phi0 / 2), 0.0, 0.0)
+    times, xs = run(pk, make_state((0.0, 0.0, z0), q, (0, 0, 0), (0, 0, 0)), 2e-3, 30.0)
+    roll = 2.0 * np.arctan2(xs[:, 4], xs[:, 3])
+    volume = 2.0 * 1.0 * draft
+    gm = draft / 2 + 1.0 / (12.0 * draft) - kg
+    expected = 2 * math.pi * math.sqrt(BOX_MASS * radius**2 / (RHO * G * volume * gm))
+    return period(times, roll), expected
+
+
+@pytest.mark.parametrize(("kg", "radius"), [(0.2, 0.35), (0.35, 0.35), (0.2, 0.5)])
+def test_box_roll_period(kg: float, radius: float) -> None:
+    measured, expected = box_roll(kg, radius)
+    assert abs(measured / expected - 1.0) < 0.01
+
+
+# --------------------------------------------------------------------------- current
+
+
+def test_damped_body_drifts_with_the_current() -> None:
+    current = (0.8, -0.3, 0.0)
+    sc = scenario({"Mass": 10.0, "Gravity": 0.0, "Quater": [0.9, 0.1, 0.3, 0.2]},
+                  [{"kind": "damper", "body": "B", "linear": [20, 20, 20, 1, 1, 1],
+                    "quadratic": [5, 5, 5, 0, 0, 0]}],
+                  water={"current": list(current)})  # fmt: skip
+    pk = packed(sc)
+    _times, xs = run(pk, sc.initial_states()[0], 1e-2, 30.0)
+    vel = to_rotmat(xs[-1, 3:7] / np.linalg.norm(xs[-1, 3:7])) @ xs[-1, 7:10]
+    assert np.allclose(vel, current, atol=1e-8)
+
+
+# --------------------------------------------------------------------------- added mass
+
+
+def test_added_mass_keeps_kirchhoff_impulse_and_energy() -> None:
+    rng = np.random.default_rng(28)
+    a = rng.normal(size=(6, 6))
+    ma = a @ a.T + 2.0 * np.eye(6)
+    bp = BodyParams.from_radii(3.0, (0.5, 0.6, 0.7), gravity=0.0)
+    pk = K.pack(Bodies.of([bp]), [AddedMass(0, tuple(map(tuple, ma)))])
+    mass = bp.mass_matrix + ma
+    x0 = make_state((0.0, 0.0, 0.0), (1, 0, 0, 0), (0.5, -0.2, 0.3), (0.7, 0.4, -0.9))
+    _times, xs = run(pk, x0, 1e-3, 5.0)
+
+    def impulse(x: np.ndarray) -> np.ndarray:
+        r = to_rotmat(x[3:7] / np.linalg.norm(x[3:7]))
+        return r @ (mass @ x[7:13])[0:3]
+
+    def energy(x: np.ndarray) -> float:
+        return 0.5 * float(x[7:13] @ mass @ x[7:13])
+
+    p0, e0 = impulse(xs[0]), energy(xs[0])
+    drift = max(np.linalg.norm(impulse(x) - p0) for x in xs[::100])
+    assert drift < 1e-8 * np.linalg.norm(p0)
+    assert max(abs(energy(x) - e0) for x in xs[::100]) < 1e-8 * e0
+
+
+# --------------------------------------------------------------------------- waves
+
+
+def test_dispersion() -> None:
+    omega = 2 * math.pi / 8.0
+    assert wave_number(omega, G, None) == pytest.approx(omega**2 / G, rel=1e-15)
+    for depth in (1.0, 10.0, 100.0):
+        k = wave_number(omega, G, depth)
+        assert omega**2 == pytest.approx(G * k * math.tanh(k * depth), rel=1e-13)
+    assert wave_number(omega, G, 1e4) == pytest.approx(omega**2 / G, rel=1e-12)
+
+
+def test_small_box_follows_long_waves() -> None:
+    """A small box in a long wave heaves with the wave's amplitude (RAO → 1): natural period
+    1 s in a 12 s wave, heave damped at ζ ≈ 0.5 so that the start's transient dies out."""
+    amplitude, wave_period = 0.1, 12.0
+    body = {"Mesh": "box.stl", "Size": [0.5, 0.5, 0.5], "Mass": 0.25 * 0.25 * RHO * 0.5,
+            "InertiaRadi": [0.2, 0.2, 0.2]}  # fmt: skip
+    water = {"waves": [{"amplitude": amplitude, "period": wave_period, "direction": 0}]}
+    sc = scenario(body, [{"kind": "buoyancy", "body": "B"},
+                         {"kind": "damper", "body": "B", "linear": [0, 0, 280, 5, 5, 5]}],
+                  water=water)  # fmt: skip
+    pk = packed(sc)
+    z0 = 0.125 - 0.25
+    times, xs = run(pk, make_state((0, 0, z0), (1, 0, 0, 0), (0, 0, 0), (0, 0, 0)), 5e-3, 60.0)
+    late = times > 36.0
+    heave = -(xs[late, 2] - z0)
+    assert abs(0.5 * (heave.max() - heave.min()) / amplitude - 1.0) < 0.04  # measured 0.3 %
+
+
+def refused(water: Any = None, elements: Any = ()) -> str:
+    text = json.dumps({"bodies": [{"Name": "B"}], "elements": list(elements),
+                       **({} if water is None else {"water": water})})  # fmt: skip
+    with pytest.raises(ValueError) as info:
+        scenario_from_json(text)
+    return str(info.value)
+
+
+def test_water_is_checked() -> None:
+    assert "density" in refused({"density": -1.0}) and "[1, 20000]" in refused({"density": 0})
+    assert "period" in refused({"waves": [{"amplitude": 1.0, "period": 0.0}]})
+    assert "current" in refused({"current": [0, 0, 1e3]})
+    assert "depth" in refused({"depth": 0.0})
+    assert "diagonal" in refused(elements=[{"kind": "added_mass", "body": "B"}])
+    asym = [[1.0 if (a, b) == (0, 4) else 0.0 for b in range(6)] for a in range(6)]
+    assert "symmetric" in refused(elements=[{"kind": "added_mass", "body": "B", "matrix": asym}])
+
+
+def test_water_travels_in_the_scenario_json() -> None:
+    sc = scenario(BOX, [{"kind": "buoyancy", "body": "B"}],
+                  water={"level": 1.5, "waves": [{"amplitude": 0.2, "period": 5}]})  # fmt: skip
+    again = Scenario.model_validate_json(sc.model_dump_json())
+    assert again.water is not None and again.water.level == 1.5
+    assert Water(level=1.5, waves=(Wave(0.2, 5.0, 0.0),)) == again.water.dynamics()
+    assert isinstance(sc.system().elements[0], Buoyancy)  # type: ignore[union-attr]
