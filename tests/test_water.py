@@ -22,7 +22,7 @@ from sixdof.dynamics import Bodies, BodyParams, make_state
 from sixdof.dynamics import kernel as K
 from sixdof.dynamics.elements import AddedMass, Buoyancy
 from sixdof.dynamics.quaternion import to_rotmat
-from sixdof.dynamics.water import Water, Wave, wave_number
+from sixdof.dynamics.water import Water, Wave, hydro_outputs, wave_number
 from sixdof.scenario import Scenario, scenario_from_json
 from sixdof.scenario.elements import hull_triangles
 
@@ -297,3 +297,29 @@ def test_water_travels_in_the_scenario_json() -> None:
     assert again.water is not None and again.water.level == 1.5
     assert Water(level=1.5, waves=(Wave(0.2, 5.0, 0.0),)) == again.water.dynamics()
     assert isinstance(sc.system().elements[0], Buoyancy)  # type: ignore[union-attr]
+
+
+# --------------------------------------------------------------------------- outputs
+
+
+def test_hydro_outputs() -> None:
+    """Draft, Heel, Trim and the wave elevation at the CG (dynamics.water.hydro_outputs)."""
+    sc = scenario({**BOX, "Mass": BOX_MASS, "CGOffset": [0.0, 0.0, 0.1]},
+                  [{"kind": "buoyancy", "body": "B"}],
+                  water={"level": 0.5, "waves": [{"amplitude": 0.2, "period": 8.0}]})  # fmt: skip
+    heel = 0.1
+    q = (math.cos(heel / 2), math.sin(heel / 2), 0.0, 0.0)
+    x = make_state((3.0, 1.0, 0.4), q, (0, 0, 0), (0, 0, 0))[None]
+    out = hydro_outputs(sc.system(), sc.batch(), x, t=1.5)
+    k = (2 * math.pi / 8.0) ** 2 / G
+    r = to_rotmat(np.array(q))
+    cg = x[0, 0:3] + r @ np.array([0.0, 0.0, 0.1])
+    assert out["WaveElevation"][0] == pytest.approx(
+        0.2 * math.cos(2 * math.pi / 8 * 1.5 - k * cg[0])
+    )
+    assert out["Heel"][0] == pytest.approx(heel) and out["Trim"][0] == pytest.approx(0.0, abs=1e-15)
+    # the lowest corner of the keel (the hull sits at CGOffset: 0.5 + 0.1 m below o)
+    corners = np.array([[sx, sy, 0.6] for sx in (-1.0, 1.0) for sy in (-0.5, 0.5)])
+    world = x[0, 0:3] + corners @ r.T
+    eta = 0.2 * np.cos(2 * math.pi / 8 * 1.5 - k * world[:, 0])
+    assert out["Draft"][0] == pytest.approx(float(np.max(world[:, 2] - (0.5 - eta))), abs=1e-12)
