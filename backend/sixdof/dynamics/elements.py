@@ -52,10 +52,12 @@ from .layout import (
     EB_DEPTH,
     EB_LEVEL,
     EB_NTRI,
+    EB_NVERT,
     EB_NWAVES,
     EB_REACH,
     EB_RHO,
     EB_TRI,
+    EB_VERT,
     EB_WAVES,
     ED_CURRENT,
     ED_LIN,
@@ -351,8 +353,12 @@ def _row(e: Element, local: int, other: int, bodies: Bodies, aux: list[float]) -
         waves = wave_table(e.water, float(bodies.gravity[i]))
         row[EB_RHO], row[EB_LEVEL] = e.water.density, e.water.level
         row[EB_DEPTH] = 0.0 if e.water.depth is None else e.water.depth
+        # each vertex once (its pressure is evaluated once a stage), the triangles as indices
+        vertices, index = np.unique(tri.reshape(-1, 3), axis=0, return_inverse=True)
+        row[EB_VERT], row[EB_NVERT] = len(aux), len(vertices)
+        aux.extend(vertices.ravel().tolist())
         row[EB_TRI], row[EB_NTRI] = len(aux), len(tri)
-        aux.extend(tri.ravel().tolist())
+        aux.extend(np.asarray(index, dtype=float).ravel().tolist())
         row[EB_WAVES], row[EB_NWAVES] = len(aux), len(waves)
         aux.extend(waves.ravel().tolist())
         row[EB_REACH] = float(np.linalg.norm(tri.reshape(-1, 3), axis=1).max())
@@ -447,6 +453,7 @@ def concat_systems(systems: Sequence[System]) -> System:
         r[tables, EL_TABLE] += aux0
         hulls = r[:, E_KIND] == K_BUOYANCY
         r[hulls, EB_TRI] += aux0
+        r[hulls, EB_VERT] += aux0
         r[hulls, EB_WAVES] += aux0
         r[r[:, E_KIND] == K_ADDED_MASS, EA_MATRIX] += aux0
         rows.append(r)

@@ -59,8 +59,9 @@ K_DAMPER = 3.0  # linear (6), quadratic (6): surge, sway, heave, roll, pitch, ya
 K_GROUND = 4.0  # height, k, c, μ, slip speed, shape (0 sphere, 1 box), centre (3), r or half (3),
 #                friction rate (1/kg: the slip speed is at least μ N h × it)
 K_LOAD = 5.0  # frame (0/1), has point, point (3), F (3), M (3), signal, t0, A, f, phase, table
-K_BUOYANCY = 6.0  # ρ, level, depth (0: deep), triangles (aux offset, count), waves (aux offset,
-#                  count), reach (largest |vertex| from the reference point), Σ amplitudes
+K_BUOYANCY = 6.0  # ρ, level, depth (0: deep), triangles (aux offset of their corners' vertex
+#                  indices, count), waves (aux offset, count), reach (largest |vertex| from the
+#                  reference point), Σ amplitudes, vertices (aux offset, count)
 K_ADDED_MASS = 7.0  # M_A (6×6 row-major, body axes about the reference point) at an aux offset
 # Offsets inside a row (E_DATA + …) for each kind:
 EP_A, EP_AT, EP_IA, EP_IA_INV = 3, 6, 9, 18
@@ -73,6 +74,7 @@ EL_SIGNAL, EL_T0, EL_AMP, EL_FREQ, EL_PHASE, EL_TABLE, EL_TABLE_N = 14, 15, 16, 
 EB_RHO, EB_LEVEL, EB_DEPTH, EB_TRI, EB_NTRI, EB_WAVES, EB_NWAVES, EB_REACH, EB_CREST = (
     3, 4, 5, 6, 7, 8, 9, 10, 11,
 )  # fmt: skip
+EB_VERT, EB_NVERT = 12, 13
 EA_MATRIX = 3
 S_CONSTANT, S_STEP, S_SINE, S_TABLE = 0.0, 1.0, 2.0, 3.0  # signal codes of a K_LOAD row
 #: Width of one element's record of what it does (elements.element_forces): point of

@@ -49,10 +49,12 @@ from .layout import (
     EB_DEPTH,
     EB_LEVEL,
     EB_NTRI,
+    EB_NVERT,
     EB_NWAVES,
     EB_REACH,
     EB_RHO,
     EB_TRI,
+    EB_VERT,
     EB_WAVES,
     ED_CURRENT,
     ED_LIN,
@@ -462,8 +464,8 @@ def _wetted(ax, ay, az, bx, by, bz, cx, cy, cz, pa, pb, pc):
 @njit(cache=True, fastmath=False, error_model="numpy")
 def _buoyancy(p, el, e, aux, i, y, r, t):
     """The water's pressure on body i's hull (elements.Buoyancy): global (F, M about the CG).
-    Each triangle's corners are taken to the world, their pressure (hydrostatic plus the
-    waves' Froude–Krylov, water.py) evaluated, and the triangle clipped where it is zero."""
+    Each vertex is taken to the world and its pressure (hydrostatic plus the waves'
+    Froude–Krylov, water.py) evaluated once; then each triangle is clipped where it is zero."""
     rho_g = el[e, EB_RHO] * p[i, P_GRAVITY]
     level = el[e, EB_LEVEL]
     if y[2] + el[e, EB_REACH] <= level - el[e, EB_CREST] or rho_g == 0.0:
@@ -478,25 +480,43 @@ def _buoyancy(p, el, e, aux, i, y, r, t):
     ox = y[0] + gx  # the CG, world
     oy = y[1] + gy
     oz = y[2] + gz
+    v0 = int(el[e, EB_VERT])
+    nv = int(el[e, EB_NVERT])
+    w = np.empty((nv, 4))  # per vertex: ℓ from the CG (world axes), pressure head
+    for j in range(nv):
+        o = v0 + 3 * j
+        ax, ay, az = _turn(r, aux[o] - rx, aux[o + 1] - ry, aux[o + 2] - rz)
+        d = oz + az - level
+        if nw > 0:
+            d += _wave_head(aux, w0, nw, depth, t, ox + ax, oy + ay, d)
+        w[j, 0] = ax
+        w[j, 1] = ay
+        w[j, 2] = az
+        w[j, 3] = d
     fx = fy = fz = mx = my = mz = 0.0
     t0 = int(el[e, EB_TRI])
     for j in range(int(el[e, EB_NTRI])):
-        o = t0 + 9 * j
-        ax, ay, az = _turn(r, aux[o] - rx, aux[o + 1] - ry, aux[o + 2] - rz)
-        bx, by, bz = _turn(r, aux[o + 3] - rx, aux[o + 4] - ry, aux[o + 5] - rz)
-        cx, cy, cz = _turn(r, aux[o + 6] - rx, aux[o + 7] - ry, aux[o + 8] - rz)
-        da = oz + az - level
-        db = oz + bz - level
-        dc = oz + cz - level
-        if nw > 0:
-            da += _wave_head(aux, w0, nw, depth, t, ox + ax, oy + ay, da)
-            db += _wave_head(aux, w0, nw, depth, t, ox + bx, oy + by, db)
-            dc += _wave_head(aux, w0, nw, depth, t, ox + cx, oy + cy, dc)
+        o = t0 + 3 * j
+        ia = int(aux[o])
+        ib = int(aux[o + 1])
+        ic = int(aux[o + 2])
+        da = w[ia, 3]
+        db = w[ib, 3]
+        dc = w[ic, 3]
         wa = da > 0.0
         wb = db > 0.0
         wc = dc > 0.0
         if not (wa or wb or wc):
             continue
+        ax = w[ia, 0]
+        ay = w[ia, 1]
+        az = w[ia, 2]
+        bx = w[ib, 0]
+        by = w[ib, 1]
+        bz = w[ib, 2]
+        cx = w[ic, 0]
+        cy = w[ic, 1]
+        cz = w[ic, 2]
         if wa and wb and wc:
             c = _panel(ax, ay, az, bx, by, bz, cx, cy, cz, da, db, dc)
         elif wa == wb:  # c is the odd corner
