@@ -8,7 +8,7 @@
 // back to the server's value, as the panel does for Mass and Inertia (panel.js, controls.js).
 
 import { ControlErrors, formatVector, parseVector, setField } from './controls.js';
-import { t } from './i18n.js';
+import { num, t } from './i18n.js';
 
 /** @typedef {import('lil-gui').Controller} Controller */
 /** @typedef {import('lil-gui').GUI} GUI */
@@ -17,9 +17,9 @@ import { t } from './i18n.js';
 
 /** The numbers each kind tunes, and the vectors (typed as "1, 2, 3"), in the order shown. */
 /** @type {Record<ElementSpec['kind'], string[]>} */
-const NUMBERS = { pivot: [], spring: ['stiffness', 'damping', 'rest_length'], damper: [], ground: ['height', 'restitution', 'friction'], load: [] };
+const NUMBERS = { pivot: [], spring: ['stiffness', 'damping', 'rest_length'], damper: [], ground: ['height', 'restitution', 'friction'], load: [], buoyancy: [], added_mass: [] };
 /** @type {Record<ElementSpec['kind'], [string, number][]>} */
-const VECTORS = { pivot: [['point', 3]], spring: [['point', 3], ['to', 3]], damper: [['linear', 6], ['quadratic', 6]], ground: [], load: [] };
+const VECTORS = { pivot: [['point', 3]], spring: [['point', 3], ['to', 3]], damper: [['linear', 6], ['quadratic', 6]], ground: [], load: [], buoyancy: [], added_mass: [] };
 const ADDABLE = ['pivot', 'spring', 'damper', 'ground'];
 const WORLD = '';
 
@@ -151,6 +151,12 @@ export class ElementPanel {
    */
   tune(k, field, value, ctl) {
     if (typeof value === 'number' && !Number.isFinite(value)) return this.errors.show(ctl, t('elements.err.number', { field }));
+    // The server's ranges (hello.limits.elements), checked here too so the answer is at once.
+    const range = this.panel.hello?.limits?.elements?.[field];
+    const bad = range ? (Array.isArray(value) ? value : [value]).find((v) => v < range[0] || v > range[1]) : undefined;
+    if (range && bad !== undefined) {
+      return this.errors.show(ctl, t('elements.err.range', { field, lo: num(range[0]), hi: num(range[1]), got: num(bad) }));
+    }
     const list = this.copy();
     const e = /** @type {Record<string, any>} */ (list[k]);
     e[field] = value;

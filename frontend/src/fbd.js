@@ -24,7 +24,7 @@ const NET = t('label.net');
 /** @type {Record<import('./messages.gen.js').AppliedLoad['source'], string | undefined>} */
 const SOURCE_NAMES = { constant: 'F', push: t('label.push'), spring: t('label.pull') };
 /** An element's force is labelled with its kind (elements.js draws the elements). */
-const KIND_NAMES = { pivot: t('elements.kind.pivot'), spring: t('elements.kind.spring'), damper: t('elements.kind.damper'), ground: t('elements.kind.ground'), load: t('elements.kind.load') };
+const KIND_NAMES = { pivot: t('elements.kind.pivot'), spring: t('elements.kind.spring'), damper: t('elements.kind.damper'), ground: t('elements.kind.ground'), load: t('elements.kind.load'), buoyancy: t('elements.kind.buoyancy'), added_mass: t('elements.kind.added_mass') };
 
 const arcGeometry = new TorusGeometry(1, 0.05, 8, 48, 1.5 * Math.PI);
 const arcHead = new ConeGeometry(0.14, 0.32, 16).translate(0, 0.16, 0);

@@ -52,7 +52,13 @@ def live_limits() -> dict[str, object]:
     out["step"] = {m: list(step_range(m)) for m in LIVE_INTEGRATORS}
     out["integrators"] = list(LIVE_INTEGRATORS)
     out["models"] = list(MODELS)
+    out["elements"] = {name: LIMITS[name].pair() for name in ELEMENT_FIELDS}
     return out
+
+
+#: The element fields the page tunes, whose ranges `hello.limits.elements` carries.
+ELEMENT_FIELDS = ("stiffness", "damping", "rest_length", "linear", "quadratic", "height",
+                  "restitution", "friction")  # fmt: skip
 
 
 def divergence_reason(x: Array, names: Sequence[str]) -> str | None:
