@@ -22,7 +22,7 @@ R (v + ω × r_g) are kept, with Quater and AngVel, so with d = r_old − r_new
 from __future__ import annotations
 
 import warnings
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -77,25 +77,25 @@ def move_reference_point(x: Array, rotmat: Array, r_old: Array, r_new: Array) ->
     return out
 
 
-def plan_params(current: Plan, index: int, fields: Mapping[str, Any]) -> Plan:
-    """The world after set_params(fields) on body `index`; raises FieldError."""
+def plan_params(current: Plan, index: int | Sequence[int], fields: Mapping[str, Any]) -> Plan:
+    """The world after set_params(fields) on body `index` (or on each of several bodies,
+    with the batch built once); raises FieldError."""
     body_fields, integration = check_params(fields, current.method, current.step)
     scenario, params, bodies, x = current.scenario, current.params, current.bodies, current.x
     notes: list[str] = []
     if body_fields:
-        spec, new_params, notes = _changed_body(scenario.bodies[index], body_fields)
-        specs = list(scenario.bodies)
-        specs[index] = spec
+        specs, params = list(scenario.bodies), list(params)
+        for i in [index] if isinstance(index, int) else index:
+            specs[i], new_params, found = _changed_body(specs[i], body_fields)
+            notes += [n for n in found if n not in notes]
+            old, params[i] = params[i], new_params
+            if np.any(old.r_cg_body != new_params.r_cg_body):
+                x = x.copy() if x is current.x else x
+                rotmat = quat.to_rotmat(x[i, 3:7])
+                x[i] = move_reference_point(x[i], rotmat, old.r_cg_body, new_params.r_cg_body)
         scenario = scenario.model_copy(update={"bodies": specs})
-        old = params[index]
-        params = list(params)
-        params[index] = new_params
         if any(k in BODY_FIELDS for k in body_fields):
             bodies = Bodies.of(params)  # rebuilt only when the physics changed
-        if np.any(old.r_cg_body != new_params.r_cg_body):
-            x = x.copy()
-            rotmat = quat.to_rotmat(x[index, 3:7])
-            x[index] = move_reference_point(x[index], rotmat, old.r_cg_body, new_params.r_cg_body)
     method, step = current.method, current.step
     if integration is not None:
         method, step = integration

@@ -59,9 +59,8 @@ class Ghost:
 
     def _settings(self, sim: LiveSimulation) -> None:
         body = {k: v for k, v in self.changes.items() if k in BODY_FIELDS}
-        if body:
-            for name in sim.names:
-                sim.set_params(name, **body)
+        if body:  # every body at once: one batch built, not one per body
+            sim.set_params_each(**body)
         run = {k: v for k, v in self.changes.items() if k in SIM_FIELDS}
         if run:
             sim.set_params(**run)

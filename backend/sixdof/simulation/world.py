@@ -123,7 +123,8 @@ class World:
         with self.lock:
             if self._cache is None or self._cache[0] != self._rev:
                 u = self._inputs.total(self._x)
-                self._cache = (self._rev, outputs(self._x, u, self._w.bodies))
+                outs = outputs(self._x, u, self._w.bodies, self._w.system, self.t)
+                self._cache = (self._rev, outs)
             return self._cache[1]
 
     # ------------------------------------------------------------------ changing
@@ -182,6 +183,23 @@ class World:
                 self.version += 1
             self._touch()
             self._log("set_params", {"body": body, "fields": plain(fields)})
+            return list(plan.notes)
+
+    def set_params_each(self, **fields: Any) -> list[str]:
+        """`set_params(fields)` on every body at once, the batch built once (a ghost of many
+        bodies); logged as one set_params per body, as replay applies them."""
+        with self.lock:
+            plan = plan_params(dataclasses.replace(self._w, x=self._x), range(len(self._names)),
+                               fields)  # fmt: skip
+            if plan.step != self._w.step:
+                self._t_base, self._n_steps = self.t, 0
+            self._w = plan
+            self._x = plan.x
+            if fields:
+                self.version += 1
+            self._touch()
+            for name in self._names:
+                self._log("set_params", {"body": name, "fields": plain(fields)})
             return list(plan.notes)
 
     def set_elements(self, elements: Any) -> None:
