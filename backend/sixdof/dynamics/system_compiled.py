@@ -782,10 +782,9 @@ def _step_one(p, u, el, e0, e1, aux, i, pivot, forces, turning, y, t, h, method)
 # (a pivot 254 → 130 ns a step, a spring 252 → 190 ns; a free body ~105 ns). Inlined twins,
 # not inline="always" on the originals, so the general paths keep their calls and compile
 # as fast as before.
-_INLINE = {"fastmath": False, "error_model": "numpy", "inline": "always"}
-_pivot_body_inline = njit(**_INLINE)(_pivot_body.py_func)
-_spring_inline = njit(**_INLINE)(_spring.py_func)
-_moment_inline = njit(**_INLINE)(_moment.py_func)
+_pivot_body_inline = njit(fastmath=False, error_model="numpy", inline="always")(_pivot_body.py_func)
+_spring_inline = njit(fastmath=False, error_model="numpy", inline="always")(_spring.py_func)
+_moment_inline = njit(fastmath=False, error_model="numpy", inline="always")(_moment.py_func)
 
 
 @njit(cache=True, fastmath=False, error_model="numpy", inline="always")
