@@ -212,7 +212,12 @@ def test_visual_parameters_are_stored_and_bump_version_only() -> None:
         ({"model": "newton"}, "model", "invalid", ["['full', 'fhsim']"]),
         ({"MeshScale": (0.0, 1.0, 1.0)}, "MeshScale", "out_of_range", ["(0, 1e+06]"]),
         ({"Mesh": ""}, "Mesh", "invalid", ["1 to 128 characters"]),
-        ({"integrator": "dopri5"}, "integrator", "invalid", ["['euler', 'rk4', 'geometric', 'exact']"]),
+        (
+            {"integrator": "dopri5"},
+            "integrator",
+            "invalid",
+            ["['euler', 'rk4', 'geometric', 'exact']"],
+        ),
         ({"step": 0.03}, "step", "unstable_step", ["rk4", "0.02785"]),
         ({"integrator": "euler", "step": 0.025}, "step", "unstable_step", ["euler", "0.02"]),
         ({"step": 1e-6}, "step", "out_of_range", ["[1e-05, 0.02785) s"]),
