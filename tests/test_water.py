@@ -21,8 +21,9 @@ import pytest
 from sixdof.dynamics import Bodies, BodyParams, make_state
 from sixdof.dynamics import kernel as K
 from sixdof.dynamics.elements import AddedMass, Buoyancy
+from sixdof.dynamics.hydro import hydro_outputs
 from sixdof.dynamics.quaternion import to_rotmat
-from sixdof.dynamics.water import Water, Wave, hydro_outputs, wave_number
+from sixdof.dynamics.water import Water, Wave, wave_number
 from sixdof.scenario import Scenario, scenario_from_json
 from sixdof.scenario.elements import hull_triangles
 
@@ -323,3 +324,50 @@ def test_hydro_outputs() -> None:
     world = x[0, 0:3] + corners @ r.T
     eta = 0.2 * np.cos(2 * math.pi / 8 * 1.5 - k * world[:, 0])
     assert out["Draft"][0] == pytest.approx(float(np.max(world[:, 2] - (0.5 - eta))), abs=1e-12)
+
+
+def test_a_live_room_floats_the_box_at_its_draft_in_its_frames() -> None:
+    """The barge through LiveSimulation (the engine's path): frames carry Draft, Heel, Trim
+    and WaveElevation; the box, started at its draft, stays there."""
+    from sixdof.simulation import LiveSimulation
+
+    z0 = BOX_MASS / (RHO * 2.0) - 0.5
+    data = {"bodies": [{"Name": "B", **BOX, "Mass": BOX_MASS, "InertiaRadi": [0.3, 0.4, 0.5],
+                        "Pos": [0.0, 0.0, z0]}],
+            "elements": [{"kind": "buoyancy", "body": "B"}], "water": {"level": 0.0}}  # fmt: skip
+    sim = LiveSimulation(Scenario.model_validate(data), running=False)
+    sim.step(200)
+    body = sim.frame()["bodies"][0]
+    assert body["Draft"] == pytest.approx(0.4, abs=1e-9)
+    assert body["Heel"] == 0.0 and body["Trim"] == 0.0 and body["WaveElevation"] == 0.0
+    assert sim.scenario.water is not None  # the scenario the page gets keeps its water
+
+
+def test_the_engine_gives_each_room_its_own_water() -> None:
+    """Two rooms in one engine batch (their elements concatenated): each frame's Draft and
+    WaveElevation come from its own room's water and time."""
+    from fakes import FakeClock
+
+    from sixdof.simulation import LiveSimulation
+    from sixdof.simulation.engine import Engine
+
+    z0 = BOX_MASS / (RHO * 2.0) - 0.5
+    body = {"Name": "B", **BOX, "Mass": BOX_MASS, "InertiaRadi": [0.3, 0.4, 0.5],
+            "Pos": [0.0, 0.0, z0]}  # fmt: skip
+    free = {"bodies": [{"Name": "F", "Gravity": 0.0}]}
+    still = {"bodies": [body], "elements": [{"kind": "buoyancy", "body": "B"}]}
+    wavy = {**still, "water": {"level": 0.1, "waves": [{"amplitude": 0.05, "period": 7.0}]}}
+    clock = FakeClock()
+    sims = [LiveSimulation(Scenario.model_validate(s), clock=clock) for s in (free, still, wavy)]
+    engine = Engine(clock=clock, sims=sims)
+    for _ in range(6):
+        clock.t += 1 / 60
+        engine.advance(clock.t)
+    frames = [s.frame()["bodies"][0] for s in sims]
+    assert frames[0]["Draft"] == 0.0 and frames[0]["WaveElevation"] == 0.0
+    assert frames[1]["Draft"] == pytest.approx(0.4, abs=1e-9)
+    t = sims[2].t
+    assert t > 0.05
+    x = frames[2]["Pos"][0]
+    k = (2 * math.pi / 7.0) ** 2 / G
+    assert frames[2]["WaveElevation"] == pytest.approx(0.05 * math.cos(2 * math.pi / 7 * t - k * x))

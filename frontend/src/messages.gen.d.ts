@@ -87,6 +87,14 @@ export interface BodyFrame {
   TranslationalEnergy: number;
   /** ½ ωᵀ I_g ω, J; with TranslationalEnergy sums to KineticEnergy */
   RotationalEnergy: number;
+  /** depth of the hull's lowest point below the local water surface, m; 0 clear of the water or without buoyancy */
+  Draft: number;
+  /** roll angle, the Euler φ, rad */
+  Heel: number;
+  /** pitch angle, the Euler θ, rad */
+  Trim: number;
+  /** wave elevation η at the CG, positive up, m */
+  WaveElevation: number;
   /** each input acting now (zero ones left out): the free-body diagram's arrows */
   Loads: AppliedLoad[];
 }

@@ -28,6 +28,8 @@ import numpy as np
 from numpy.typing import ArrayLike
 
 from . import quaternion as quat
+from .elements import Buoyancy, System
+from .hydro import hydro_outputs
 from .names import NORM_TIME_CONSTANT
 from .output_table import PORTS
 from .params import Bodies
@@ -144,7 +146,9 @@ def laid_out(outs: Mapping[str, Array], layout: Sequence[tuple[str, int]], n: in
     return np.concatenate([np.reshape(outs[k], (n, w)) for k, w in layout], axis=1)
 
 
-def outputs(x: ArrayLike, u: ArrayLike, bodies: Bodies) -> dict[str, Array]:
+def outputs(
+    x: ArrayLike, u: ArrayLike, bodies: Bodies, system: System | None = None, t: float = 0.0
+) -> dict[str, Array]:
     """All outputs of DESIGN.md section 1 for a state (13,) or batch (N, 13).
 
     Pos, Vel (= R v, global), Quater, LocalVel, AngVel, Euler (φ, θ, ψ; z-y-x,
@@ -153,7 +157,9 @@ def outputs(x: ArrayLike, u: ArrayLike, bodies: Bodies) -> dict[str, Array]:
     (½ ωᵀ I_g ω),
     PotentialEnergy (−m g_nᵀ p_CG, J), TotalEnergy, LinearMomentum (global,
     m R (v + ω × r_g), kg·m/s), AngularMomentum (about the CG, global,
-    R I_g ω, kg·m²/s), Force and Moment (the applied global inputs).
+    R I_g ω, kg·m²/s), Force and Moment (the applied global inputs); Draft, Heel, Trim and
+    WaveElevation of a floating body (water.hydro_outputs, with the elements `system`
+    acting on these bodies alone and the time t; Draft and WaveElevation 0 without one).
     """
     xb, ub, single = _as_batch(x, u)
     q = xb[:, QUATER]
@@ -191,6 +197,13 @@ def outputs(x: ArrayLike, u: ArrayLike, bodies: Bodies) -> dict[str, Array]:
         "Force": ub[:, 0:3].copy(),
         "Moment": ub[:, 3:6].copy(),
     }
+    if system is not None and any(isinstance(e, Buoyancy) for e in system.elements):
+        out.update(hydro_outputs(system, bodies, xb, t))
+    else:
+        zero = np.zeros(len(xb))
+        euler = out["Euler"]
+        out.update(Draft=zero, Heel=euler[:, 0].copy(), Trim=euler[:, 1].copy(),
+                   WaveElevation=zero.copy())  # fmt: skip
     if single:
         return {k: a[0] for k, a in out.items()}
     return out

@@ -60,6 +60,18 @@ OUTPUTS: tuple[Output, ...] = (
         "J",
         "½ ωᵀ I_g ω, J; with TranslationalEnergy sums to KineticEnergy",
     ),
+    # a floating body (hydro.hydro_outputs): draft and elevation 0 without a buoyancy
+    Output(
+        "Draft",
+        1,
+        "m",
+        "depth of the hull's lowest point below the local water "
+        "surface, m; 0 clear of the water or without buoyancy",
+        history=True,
+    ),
+    Output("Heel", 1, "rad", "roll angle, the Euler φ, rad", history=True),
+    Output("Trim", 1, "rad", "pitch angle, the Euler θ, rad", history=True),
+    Output("WaveElevation", 1, "m", "wave elevation η at the CG, positive up, m", history=True),
 )
 
 Columns = tuple[tuple[str, int], ...]

@@ -37,7 +37,8 @@ from typing import Protocol
 import numpy as np
 
 from ..dynamics import Bodies, kernel, outputs
-from ..dynamics.elements import System
+from ..dynamics.elements import Buoyancy, System
+from ..dynamics.hydro import hydro_outputs
 from ..dynamics.model import laid_out
 from ..dynamics.names import METHOD_CODES, Method
 from ..dynamics.quaternion import Array, IntArray
@@ -103,6 +104,22 @@ class _Shared:
     def __init__(self, outs: dict[str, Array]) -> None:
         self.outs = outs
         self.lists: dict[str, list] | None = None
+
+
+def _float(
+    outs: dict[str, Array], sims: Sequence[Steppable], batch: _Batch, x: Array, taken: IntArray
+) -> None:
+    """Draft and WaveElevation of the floating bodies, room by room: the batch's elements
+    are concatenated, each room's own system and time say where its water is."""
+    for r, sim in enumerate(sims):
+        system = sim.system
+        if system is None or not any(isinstance(e, Buoyancy) for e in system.elements):
+            continue
+        a, b = batch.starts[r], batch.starts[r + 1]
+        t = sim.t + int(taken[r]) * float(batch.h_rows[a])
+        found = hydro_outputs(system, sim.bodies, x[a:b], t)
+        outs["Draft"][a:b] = found["Draft"]
+        outs["WaveElevation"][a:b] = found["WaveElevation"]
 
 
 class Rows(Mapping[str, Array]):
@@ -346,6 +363,7 @@ class Engine:
         if taken.any():
             applied = kernel.applied(u, x)
             shared = _Shared(outputs(x, applied, batch.pk.bodies))
+            _float(shared.outs, sims, batch, x, taken)
             rows = laid_out(shared.outs, COLUMNS, len(x))
         for r in np.flatnonzero(owed).tolist():
             sim = sims[r]

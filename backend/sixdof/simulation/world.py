@@ -123,7 +123,8 @@ class World:
         with self.lock:
             if self._cache is None or self._cache[0] != self._rev:
                 u = self._inputs.total(self._x)
-                self._cache = (self._rev, outputs(self._x, u, self._w.bodies))
+                outs = outputs(self._x, u, self._w.bodies, self._w.system, self.t)
+                self._cache = (self._rev, outs)
             return self._cache[1]
 
     # ------------------------------------------------------------------ changing
