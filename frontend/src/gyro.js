@@ -5,6 +5,7 @@
 // against that simulation (lines), and "Apply" gives the body the fitted inertia (set_params).
 
 import uPlot from 'uplot';
+import { num, t, t as tr } from './i18n.js';
 import 'uplot/dist/uPlot.min.css';
 import './gyro.css';
 
@@ -78,7 +79,7 @@ export class Gyro {
     this.draws = 0;
 
     this.button = Object.assign(document.createElement('button'), {
-      id: 'btn-gyro', type: 'button', textContent: 'Gyroscope', title: 'Compare a gyroscope recording (phyphox CSV) with the body',
+      id: 'btn-gyro', type: 'button', textContent: t('gyro.button'), title: t('gyro.button_title'),
     });
     toolbar.insertBefore(this.button, toolbar.querySelector('#btn-panel'));
     this.button.addEventListener('click', () => this.toggle());
@@ -87,18 +88,18 @@ export class Gyro {
     this.el.id = 'gyro';
     this.el.className = 'dialog';
     this.el.hidden = true;
-    this.el.setAttribute('aria-label', 'Gyroscope recording');
+    this.el.setAttribute('aria-label', t('gyro.title'));
     this.el.innerHTML = `
-      <h2>Gyroscope recording</h2>
-      <p>A phone's gyroscope in free flight (phyphox: <i>Gyroscope rate</i>, export CSV), or columns t, ωx, ωy, ωz in s and rad/s.</p>
-      <div class="gyro-drop">Drop the file here or on the view, or <input type="file" accept=".csv,.txt,text/csv,text/plain" aria-label="Open a gyroscope file" /></div>
+      <h2>${t('gyro.title')}</h2>
+      <p>${t('gyro.intro')}</p>
+      <div class="gyro-drop">${t('gyro.drop')} <input type="file" accept=".csv,.txt,text/csv,text/plain" aria-label="${t('gyro.open')}" /></div>
       <p class="gyro-status" aria-live="polite"></p>
       <div class="gyro-result" hidden></div>
       <div class="gyro-plot"></div>
       <div>
-        <button type="button" data-act="apply" disabled title="Give the body the fitted inertia ratios (its Iz kept)">Apply fitted inertia</button>
-        <button type="button" data-act="spin" disabled title="Set the body spinning at the recording's initial ω">Spin like the recording</button>
-        <button type="button" data-act="close">Close</button>
+        <button type="button" data-act="apply" disabled title="${t('gyro.apply_title')}">${t('gyro.apply')}</button>
+        <button type="button" data-act="spin" disabled title="${t('gyro.spin_title')}">${t('gyro.spin')}</button>
+        <button type="button" data-act="close">${t('gyro.close')}</button>
       </div>`;
     view.append(this.el);
     this.status = /** @type {HTMLElement} */ (this.el.querySelector('.gyro-status'));
@@ -165,7 +166,7 @@ export class Gyro {
     const name = this.bodyName();
     if (name) api.searchParams.set('body', name);
     if (this.token) api.searchParams.set('token', this.token);
-    this.say(`Fitting ${this.fileName}…`);
+    this.say(t('gyro.fitting', { file: this.fileName }));
     try {
       const reply = await fetch(api, { method: 'POST', body: this.text, headers: { 'Content-Type': 'text/csv' } });
       /** @type {GyroReply & {detail?: unknown}} */
@@ -173,9 +174,9 @@ export class Gyro {
       if (!reply.ok) throw new Error(typeof body.detail === 'string' ? body.detail : reply.statusText);
       this.reply = body;
       this.show(body);
-      this.say(`${note}${this.fileName}: ${body.samples} samples over ${body.duration.toFixed(2)} s.`);
+      this.say(note + t('gyro.read', { file: this.fileName, samples: body.samples, seconds: num(body.duration, 2) }));
     } catch (err) {
-      this.say(`Gyroscope: ${err instanceof Error ? err.message : String(err)}`, true);
+      this.say(t('gyro.failed', { why: err instanceof Error ? err.message : String(err) }), true);
     }
   }
 
@@ -184,13 +185,13 @@ export class Gyro {
     const [a, b] = r.inertia_ratios;
     const [sa, sb] = r.inertia_ratios_sigma;
     const flip = r.intermediate_axis
-      ? `time between flips: measured ${fmt(r.flip_period_measured)} s (${r.flips_measured} flips), fitted ${fmt(r.flip_period_predicted)} s (about ${r.intermediate_axis})`
-      : 'no flip: two moments are equal';
+      ? t('gyro.flips', { measured: fmt(r.flip_period_measured), flips: r.flips_measured, fitted: fmt(r.flip_period_predicted), axis: r.intermediate_axis })
+      : t('gyro.no_flip');
     this.result.hidden = false;
     this.result.replaceChildren(
-      Object.assign(document.createElement('div'), { textContent: `Ix/Iz = ${fmt(a)} ± ${fmt(sa, 2)}, Iy/Iz = ${fmt(b)} ± ${fmt(sb, 2)}; residual ${fmt(r.residual_rms, 3)} rad/s` }),
-      Object.assign(document.createElement('div'), { textContent: `initial ω = (${r.initial_ang_vel.map((v) => v.toFixed(3)).join(', ')}) rad/s; ${flip}` }),
-      Object.assign(document.createElement('div'), { textContent: `Lines: ${r.body} (${r.simulated.model}) simulated from that ω, as the room has it now.` }),
+      Object.assign(document.createElement('div'), { textContent: t('gyro.ratios', { a: fmt(a), sa: fmt(sa, 2), b: fmt(b), sb: fmt(sb, 2), residual: fmt(r.residual_rms, 3) }) }),
+      Object.assign(document.createElement('div'), { textContent: t('gyro.initial', { w: r.initial_ang_vel.map((v) => num(v, 3)).join('; '), flip }) }),
+      Object.assign(document.createElement('div'), { textContent: t('gyro.lines', { body: r.body, model: r.simulated.model }) }),
     );
     this.draw(r);
     const control = !this.readOnly();
@@ -215,8 +216,8 @@ export class Gyro {
       legend: { live: false },
       series: [
         { label: 't' },
-        ...AXES.map((k, i) => ({ label: `measured ω${k}`, stroke: COLORS[i], width: 0, paths: () => null, points: { show: true, size: 3, fill: COLORS[i] } })),
-        ...AXES.map((k, i) => ({ label: `simulated ω${k}`, stroke: COLORS[i], width: 1.8 })),
+        ...AXES.map((k, i) => ({ label: tr('gyro.measured', { axis: k }), stroke: COLORS[i], width: 0, paths: () => null, points: { show: true, size: 3, fill: COLORS[i] } })),
+        ...AXES.map((k, i) => ({ label: tr('gyro.simulated', { axis: k }), stroke: COLORS[i], width: 1.8 })),
       ],
       hooks: { draw: [() => (this.draws += 1)] },
     };
@@ -229,8 +230,8 @@ export class Gyro {
     if (!r) return;
     const msg = /** @type {import('./messages.gen.js').SetParams} */ ({ type: 'set_params', body: r.body, ...r.apply });
     this.send(msg, {
-      onAck: () => this.analyse(`Applied: ${r.body}.InertiaRadi = (${r.apply.InertiaRadi.map((v) => v.toPrecision(4)).join(', ')}) m. `),
-      onError: (e) => this.say(`Apply: ${e.message}`, true),
+      onAck: () => this.analyse(t('gyro.applied', { body: r.body, radii: r.apply.InertiaRadi.map((v) => num(v, 4)).join('; ') }) + ' '),
+      onError: (e) => this.say(t('gyro.apply_failed', { why: e.message }), true),
     });
   }
 
@@ -238,6 +239,6 @@ export class Gyro {
   spin() {
     const r = this.reply;
     if (!r) return;
-    this.send({ type: 'reset', body: r.body, state: { AngVel: r.initial_ang_vel } }, { onError: (e) => this.say(`Spin: ${e.message}`, true) });
+    this.send({ type: 'reset', body: r.body, state: { AngVel: r.initial_ang_vel } }, { onError: (e) => this.say(t('gyro.spin_failed', { why: e.message }), true) });
   }
 }

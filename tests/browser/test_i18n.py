@@ -31,10 +31,8 @@ NEUTRAL = {
 
 TEXTS_JS = """() => {
   const out = [];
-  // not the page's words: names of files (translate=no), each language's own name (lang=…),
-  // and the modules whose authors are translating them now (the gyroscope dialog)
-  const skip = '[hidden], .sr-only, script, style, [translate=no], [lang]:not(html), '
-    + '#btn-gyro, #gyro';
+  // not the page's words: names of files (translate=no), each language's own name (lang=…)
+  const skip = '[hidden], .sr-only, script, style, [translate=no], [lang]:not(html)';
   const visible = (el) => {
     if (!el || el.closest(skip)) return false;
     const r = el.getBoundingClientRect();
