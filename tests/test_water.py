@@ -371,3 +371,17 @@ def test_the_engine_gives_each_room_its_own_water() -> None:
     x = frames[2]["Pos"][0]
     k = (2 * math.pi / 7.0) ** 2 / G
     assert frames[2]["WaveElevation"] == pytest.approx(0.05 * math.cos(2 * math.pi / 7 * t - k * x))
+
+
+def test_xml_refuses_what_it_cannot_carry() -> None:
+    """Water, buoyancy and added mass have no FhSim XML form yet: a clear refusal, not a
+    file that drops them."""
+    from sixdof.fields import FieldError
+    from sixdof.scenario.fhsim_xml_write import scenario_to_xml
+
+    floating = scenario(BOX, [{"kind": "buoyancy", "body": "B"}])
+    with pytest.raises(FieldError, match=r"buoyancy: .*no FhSim XML form"):
+        scenario_to_xml(floating)
+    with pytest.raises(FieldError, match="water: "):
+        scenario_to_xml(scenario(BOX, [], water={"level": 1.0}))
+    assert "<Contents" in scenario_to_xml(scenario(BOX, []))
