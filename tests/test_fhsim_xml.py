@@ -183,7 +183,13 @@ def _odd_scenario() -> Scenario:
     )
 
 
-@pytest.mark.parametrize("make", [_odd_scenario, *(p.scenario for p in PRESETS.values())])
+#: Presets the XML cannot carry yet: water and buoyancy (refused, tests/test_water.py).
+_FLOATING = {"floating_box", "stiff_and_tender", "buoy_in_waves"}
+
+
+@pytest.mark.parametrize(
+    "make", [_odd_scenario, *(p.scenario for p in PRESETS.values() if p.name not in _FLOATING)]
+)
 def test_xml_round_trip_is_exact(make) -> None:
     scenario = make()
     text = scenario_to_xml(scenario)

@@ -35,6 +35,9 @@ NAMES = [
     "two_masses_spring",
     "bouncing_ball",
     "spring_mount",
+    "floating_box",
+    "stiff_and_tender",
+    "buoy_in_waves",
 ]
 WITH_ELEMENTS = NAMES[NAMES.index("compound_pendulum") :]
 
@@ -341,3 +344,44 @@ def test_spring_mount_heave_and_pitch_periods_as_captioned() -> None:
     wide.bodies[0].InertiaRadi = (rx, 1.1 * ry, rz)  # more breaks the triangle inequality
     h3, p3 = periods(run_scenario(wide, t_end=6.0))
     assert (h3 / heave, p3 / pitch) == pytest.approx((1.0, 1.1), rel=0.01)
+
+
+# --------------------------------------------------------------------------- floating bodies
+
+
+def _roll(r: RunResult, body: int = 0) -> np.ndarray:
+    x = r.states[:, body]
+    return 2.0 * np.arctan2(x[:, 4], x[:, 3])
+
+
+def test_floating_box_heaves_and_rolls_as_captioned() -> None:
+    r = run("floating_box", 8.0)
+    caption = PRESETS["floating_box"].caption
+    z_rest = P.BARGE_DRAFT - P.BARGE_KG
+    heave = float(np.diff(_crossings(r.times, r.states[:, 0, 2] - z_rest)).mean())
+    roll = float(np.diff(_crossings(r.times, _roll(r))).mean())
+    # heave is exactly linear for a wall-sided box; the roll of 0.1 rad feels the wall-sided
+    # GZ = sin φ (GM + ½ BM tan² φ), a little stiffer than GM alone
+    assert heave == pytest.approx(P.BARGE_HEAVE_PERIOD, rel=1e-3)
+    assert roll == pytest.approx(P.barge_roll_period(P.BARGE_KG), rel=0.02)
+    assert _number(caption, "A_wp)) =", "s;") == pytest.approx(heave, abs=2e-3)
+    assert _number(caption, "√(g GM) =", "s.") == pytest.approx(roll, abs=0.04)
+
+
+def test_stiff_and_tender_roll_periods_go_as_one_over_root_gm() -> None:
+    r = run("stiff_and_tender", 10.0)
+    stiff = float(np.diff(_crossings(r.times, _roll(r, 0))).mean())
+    tender = float(np.diff(_crossings(r.times, _roll(r, 1))).mean())
+    expected = math.sqrt(P.barge_gm(P.BARGE_KG) / P.barge_gm(P.TENDER_KG))
+    assert tender / stiff == pytest.approx(expected, rel=0.03)
+    assert tender == pytest.approx(P.barge_roll_period(P.TENDER_KG), rel=0.03)
+
+
+def test_buoy_rides_the_waves_by_about_their_amplitude() -> None:
+    r = run("buoy_in_waves", 20.0)
+    late = r.times > 8.0
+    z = r.states[late, 0, 2]
+    amplitude = 0.5 * (z.max() - z.min())
+    assert amplitude == pytest.approx(P.BUOY_WAVE * P.BUOY_RAO, rel=0.01)  # measured 0.05 %
+    caption = PRESETS["buoy_in_waves"].caption
+    assert _number(caption, "(T_n/T)²) =", "of") == pytest.approx(amplitude / P.BUOY_WAVE, abs=0.01)

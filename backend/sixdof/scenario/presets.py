@@ -21,12 +21,15 @@ from dataclasses import dataclass
 from ..dynamics.names import Model
 from .elements import (
     BodyPoint,
+    BuoyancyElement,
+    DamperElement,
     ElementSpec,
     GroundElement,
     PivotElement,
     SpringElement,
 )
 from .model import BodySpec, Integration, Scenario
+from .water import WaterSpec, WaveSpec
 
 G = 9.81  # m/s², the default Gravity
 
@@ -46,6 +49,7 @@ class Preset:
     question: str = ""
     flip_axis: int | None = None
     elements: Callable[[], list[ElementSpec]] | None = None
+    water: Callable[[], WaterSpec] | None = None
 
     def scenario(self) -> Scenario:
         """A fresh, validated Scenario (rk4, h = 1 ms, output every 10 ms)."""
@@ -55,6 +59,7 @@ class Preset:
             bodies=self.build(),
             integration=Integration(method="rk4", stepsize=1e-3, TOutput=f"0:0.01:{self.t_end:g}"),
             elements=self.elements() if self.elements is not None else [],
+            water=self.water() if self.water is not None else None,
         )
 
 
@@ -187,6 +192,36 @@ _mount_wp = math.sqrt(2.0 * MOUNT_K * _mount_l**2 / _mount_iy)
 _mount_zp = 2.0 * MOUNT_C * _mount_l**2 / (2.0 * _mount_iy * _mount_wp)
 MOUNT_HEAVE_PERIOD = 2.0 * math.pi / (_mount_wh * math.sqrt(1.0 - _mount_zh**2))
 MOUNT_PITCH_PERIOD = 2.0 * math.pi / (_mount_wp * math.sqrt(1.0 - _mount_zp**2))
+
+# Floating bodies (water): a 2 × 1 × 1 m box barge at 0.4 m draft, its CG KG above the keel
+RHO = 1025.0  # kg/m³, sea water
+BARGE_BOX, BARGE_DRAFT, BARGE_KG, TENDER_KG = (2.0, 1.0, 1.0), 0.4, 0.2, 0.35
+BARGE_HEAVE, BARGE_HEEL = 0.05, 0.1  # initial heave (m, down) and heel (rad)
+BARGE_MASS = RHO * BARGE_BOX[0] * BARGE_BOX[1] * BARGE_DRAFT
+_barge_rx = box_radii(*BARGE_BOX)[0]
+BARGE_HEAVE_PERIOD = 2 * math.pi * math.sqrt(BARGE_MASS / (RHO * G * BARGE_BOX[0] * BARGE_BOX[1]))
+
+
+def barge_gm(kg: float) -> float:
+    """GM = KB + BM − KG of the barge: KB = T/2, BM = B²/(12 T) (wall-sided box)."""
+    return BARGE_DRAFT / 2 + BARGE_BOX[1] ** 2 / (12 * BARGE_DRAFT) - kg
+
+
+def barge_roll_period(kg: float) -> float:
+    """2π √(I₄₄ / (ρ g ∇ GM)) = 2π r₄₄ / √(g GM) (added mass zero)."""
+    return 2 * math.pi * _barge_rx / math.sqrt(G * barge_gm(kg))
+
+
+# a spar buoy: the shipped cylinder (axis z, 1 m × 1 m), ballasted to KG 0.2 m, in long waves
+BUOY_MASS, BUOY_KG, BUOY_WAVE, BUOY_PERIOD = 400.0, 0.2, 0.3, 6.0
+BUOY_WATERPLANE = 0.78217  # m², the faceted cylinder's (meshes/cylinder.glb, 32 sides)
+BUOY_DRAFT = BUOY_MASS / (RHO * BUOY_WATERPLANE)
+BUOY_HEAVE_PERIOD = 2 * math.pi * math.sqrt(BUOY_MASS / (RHO * G * BUOY_WATERPLANE))
+BUOY_WAVELENGTH = G * BUOY_PERIOD**2 / (2 * math.pi)  # deep water
+BUOY_RAO = math.exp(-2 * math.pi / BUOY_WAVELENGTH * BUOY_DRAFT) / (
+    1 - (BUOY_HEAVE_PERIOD / BUOY_PERIOD) ** 2
+)  # Froude–Krylov heave force ρ g A a e^(−k T) on a wall-sided body, undamped response
+BUOY_HEAVE_DAMPING = 700.0  # N·s/m, ζ ≈ 0.2: the start's transient dies in a few periods
 
 _top_r = cylinder_radii(TOP_D, TOP_H)
 _top_l = (_top_r[0] ** 2 * TOP_TILT, _top_r[2] ** 2 * TOP_SPIN)  # L in body axes (x, z), m = 1
@@ -508,6 +543,70 @@ def _mount_elements() -> list[ElementSpec]:
     ]
 
 
+def _barge(name: str, kg: float, east: float, heel: float, material: str) -> BodySpec:
+    return BodySpec(
+        Name=name,
+        Mass=BARGE_MASS,
+        InertiaRadi=box_radii(*BARGE_BOX),
+        model="full",
+        Pos=(0.0, east, BARGE_DRAFT - kg + BARGE_HEAVE),
+        Quater=_turn(0, heel),
+        Mesh="box",
+        Size=BARGE_BOX,
+        MeshOrigin=(0.0, 0.0, kg - BARGE_BOX[2] / 2),  # the box's centre, seen from the CG
+        Material=material,
+    )
+
+
+def _floating_box() -> list[BodySpec]:
+    return [_barge("Barge", BARGE_KG, 0.0, BARGE_HEEL, "Simple/Orange")]
+
+
+def _stiff_and_tender() -> list[BodySpec]:
+    return [
+        _barge("Stiff", BARGE_KG, -1.5, BARGE_HEEL, "Simple/Orange"),
+        _barge("Tender", TENDER_KG, 1.5, BARGE_HEEL, "Simple/Blue"),
+    ]
+
+
+def _buoyancy(*names: str) -> Callable[[], list[ElementSpec]]:
+    return lambda: [BuoyancyElement(kind="buoyancy", body=n) for n in names]
+
+
+def _still_water() -> WaterSpec:
+    return WaterSpec(density=RHO)
+
+
+def _buoy() -> list[BodySpec]:
+    return [
+        BodySpec(
+            Name="Buoy",
+            Mass=BUOY_MASS,
+            InertiaRadi=cylinder_radii(1.0, 1.0),
+            model="full",
+            Pos=(0.0, 0.0, round(BUOY_DRAFT - BUOY_KG, 6)),
+            Mesh="cylinder",
+            MeshOrigin=(0.0, 0.0, BUOY_KG - 0.5),
+            Material="Simple/Red",
+        )
+    ]
+
+
+def _buoy_elements() -> list[ElementSpec]:
+    return [
+        BuoyancyElement(kind="buoyancy", body="Buoy"),
+        DamperElement(
+            kind="damper", body="Buoy", linear=(0.0, 0.0, BUOY_HEAVE_DAMPING, 50.0, 50.0, 0.0)
+        ),
+    ]
+
+
+def _waves() -> WaterSpec:
+    return WaterSpec(
+        density=RHO, waves=[WaveSpec(amplitude=BUOY_WAVE, period=BUOY_PERIOD, direction=0.0)]
+    )
+
+
 _PRESET_LIST = [
     Preset(
         "hover",
@@ -711,6 +810,45 @@ _PRESET_LIST = [
             "its inertia grows?"
         ),
         elements=_mount_elements,
+    ),
+    Preset(
+        "floating_box",
+        "Box barge: draft, heave and roll",
+        f"The {BARGE_MASS:g} kg, 2 × 1 × 1 m box floats at draft m/(ρ L B) = {BARGE_DRAFT:g} m and "
+        f"heaves with period 2π√(m/(ρ g A_wp)) = {BARGE_HEAVE_PERIOD:.3f} s; with its CG "
+        f"{BARGE_KG:g} m above the keel, GM = KB + BM − KG = {barge_gm(BARGE_KG):.3f} m and it "
+        f"rolls with 2π r₄₄/√(g GM) = {barge_roll_period(BARGE_KG):.2f} s.",
+        _floating_box,
+        question=(
+            "Raise the CG (MeshOrigin z towards 0): will the box roll faster, slower, or capsize?"
+        ),
+        elements=_buoyancy("Barge"),
+        water=_still_water,
+    ),
+    Preset(
+        "stiff_and_tender",
+        "Stiff and tender: high and low GM",
+        f"Two barges alike but for the CG: {BARGE_KG:g} m above the keel (GM "
+        f"{barge_gm(BARGE_KG):.3f} m) rolls in {barge_roll_period(BARGE_KG):.2f} s, "
+        f"{TENDER_KG:g} m (GM {barge_gm(TENDER_KG):.3f} m) in "
+        f"{barge_roll_period(TENDER_KG):.2f} s: a low GM rolls slowly, as T ∝ 1/√GM.",
+        _stiff_and_tender,
+        question="Both start heeled alike. Which one comes back upright first?",
+        elements=_buoyancy("Stiff", "Tender"),
+        water=_still_water,
+    ),
+    Preset(
+        "buoy_in_waves",
+        "Buoy in waves",
+        f"The ballasted buoy (heave period {BUOY_HEAVE_PERIOD:.2f} s, draft {BUOY_DRAFT:.2f} m) "
+        f"in a {BUOY_WAVE:g} m, {BUOY_PERIOD:g} s wave {BUOY_WAVELENGTH:.0f} m long rides up and "
+        f"down by a RAO = e^(−k T)/(1 − (T_n/T)²) = {BUOY_RAO:.3f} of the wave: the pressure's "
+        "decay with depth and the dynamic amplification nearly cancel.",
+        _buoy,
+        20.0,
+        question="Will the buoy move up and down more than the water surface, or less?",
+        elements=_buoy_elements,
+        water=_waves,
     ),
 ]
 
