@@ -385,3 +385,28 @@ def test_xml_refuses_what_it_cannot_carry() -> None:
     with pytest.raises(FieldError, match="water: "):
         scenario_to_xml(scenario(BOX, [], water={"level": 1.0}))
     assert "<Contents" in scenario_to_xml(scenario(BOX, []))
+
+
+def test_box_heeled_by_a_steady_moment_settles_at_the_wall_sided_angle() -> None:
+    """ρ g ∇ sin φ (GM + ½ BM tan² φ) = M for a wall-sided box (deck and bilge clear)."""
+    from scipy.optimize import fsolve
+
+    kg, draft = 0.2, 0.4
+    body = {**BOX, "Mass": BOX_MASS, "InertiaRadi": [0.35, 0.5, 0.5],
+            "MeshOrigin": [0.0, 0.0, kg - 0.5]}  # fmt: skip
+    pk = packed(scenario(body, [{"kind": "buoyancy", "body": "B"}]))
+    volume = 2.0 * 1.0 * draft
+    bm = 1.0 / (12.0 * draft)
+    gm = draft / 2 + bm - kg
+    for phi in (0.1, 0.3, 0.5):
+        moment = RHO * G * volume * math.sin(phi) * (gm + 0.5 * bm * math.tan(phi) ** 2)
+        u = np.array([[0.0, 0.0, 0.0, moment, 0.0, 0.0]])
+
+        def residual(v: np.ndarray, u: np.ndarray = u) -> list[float]:
+            q = (math.cos(v[1] / 2), math.sin(v[1] / 2), 0.0, 0.0)
+            x = make_state((0.0, 0.0, v[0]), q, (0, 0, 0), (0, 0, 0))[None].copy()
+            d = K.derivative(pk, x, u)[0]
+            return [float(d[9]), float(d[10])]
+
+        _z, found = fsolve(residual, [draft - kg, 0.8 * phi], xtol=1e-13)
+        assert found == pytest.approx(phi, rel=1e-9)  # the issue asks 0.3 %
