@@ -89,6 +89,51 @@ def test_box_floats_at_its_draft() -> None:
     assert abs(draft - BOX_MASS / (RHO * 2.0 * 1.0)) < 1e-9  # measured ~1e-16
 
 
+def submerged(tri: np.ndarray, level: float) -> tuple[float, np.ndarray]:
+    """Volume and centre of a closed outward mesh below z = level (NED), apart from the
+    kernel: tetrahedra from a point on the plane to the clipped wetted triangles (the cap
+    adds nothing: its triangles lie in the plane through that point)."""
+    o = np.array([0.0, 0.0, level])
+    vol, moment = 0.0, np.zeros(3)
+    for t in tri:
+        d = t[:, 2] - level
+        pts = []
+        for k in range(3):
+            a, b = t[k], t[(k + 1) % 3]
+            da, db = d[k], d[(k + 1) % 3]
+            if da > 0:
+                pts.append(a)
+            if (da > 0) != (db > 0):
+                pts.append(a + da / (da - db) * (b - a))
+        for j in range(1, len(pts) - 1):
+            a, b, c = pts[0], pts[j], pts[j + 1]
+            v = float(np.dot(a - o, np.cross(b - o, c - o))) / 6.0
+            vol += v
+            moment += v * (o + a + b + c) / 4.0
+    return vol, moment / vol
+
+
+@pytest.mark.parametrize("mesh", ["box.stl", "cylinder.glb"])
+def test_partly_submerged_volume_and_centre_at_any_attitude(mesh: str) -> None:
+    """The kernel's buoyancy equals ρ g V_sub through the centre of buoyancy, both computed
+    apart, for a box and a cylinder tilted and half in the water."""
+    body = {"Mesh": mesh, "Size": [1.2, 0.8, 1.0], "Mass": 1.0, "CGOffset": [0.05, 0.0, 0.1]}
+    sc = scenario(body, [{"kind": "buoyancy", "body": "B"}], water={"level": 0.3})
+    pk = packed(sc)
+    rng = np.random.default_rng(7)
+    for _ in range(5):
+        q = rng.normal(size=4)
+        q /= np.linalg.norm(q)
+        pos = np.array([0.4, -0.2, 0.3 + rng.uniform(-0.2, 0.2)])
+        x = make_state(pos, q, (0.0, 0.0, 0.0), (0.0, 0.0, 0.0))[None].copy()
+        tri = pos + hull_triangles(sc.bodies[0]) @ to_rotmat(q).T
+        volume, centre = submerged(tri, 0.3)
+        rec = K.element_records(pk, x, np.zeros((1, 6)))[0]
+        assert rec[5] == pytest.approx(-RHO * G * volume, rel=1e-9)
+        assert np.abs(rec[3:5]).max() < 1e-9 * RHO * G * volume
+        assert np.allclose(rec[0:2], centre[0:2], atol=1e-9)
+
+
 def submerged_volume(tri: np.ndarray, level: float) -> float:
     """Volume of a closed outward mesh below z = level (NED), independently of the kernel:
     tetrahedra from a point on the plane to the clipped wetted triangles (the cap adds
