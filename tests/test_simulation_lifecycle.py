@@ -208,6 +208,10 @@ def test_frame_is_the_state_payload_in_plain_python() -> None:
         "AngVelGlobal",
         "TranslationalEnergy",
         "RotationalEnergy",
+        "Draft",
+        "Heel",
+        "Trim",
+        "WaveElevation",
         "Loads",
     }
     for entry in frame["bodies"]:
