@@ -43,6 +43,10 @@ _BODY = {
     "AngVelGlobal": [0.0, 0.0, 0.0],
     "TranslationalEnergy": 0.125,
     "RotationalEnergy": 0.0,
+    "Draft": 0.0,
+    "Heel": 0.0,
+    "Trim": 0.0,
+    "WaveElevation": 0.0,
     "Loads": [
         {
             "source": "constant",

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import itertools
 import logging
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
 from ..server.rooms import Room
 from ..server.wire import Wire
@@ -12,8 +12,12 @@ from ..simulation.recording import Recording, RecordingFormatError
 from . import bus
 from .shares import RECORDING_BYTES
 
-if TYPE_CHECKING:
-    from .worker import Worker
+
+class Publisher(Protocol):
+    """What a viewer needs of its worker (worker.Worker): a way onto the bus."""
+
+    def publish(self, subject: str, data: bytes) -> None: ...
+
 
 log = logging.getLogger("sixdof.worker")
 
@@ -25,7 +29,7 @@ class BusViewer:
     """A room's client that publishes what it is sent on the room's subjects (JSON frames,
     or binary ones), for every gateway at once."""
 
-    def __init__(self, worker: Worker, room: str, binary: bool) -> None:
+    def __init__(self, worker: Publisher, room: str, binary: bool) -> None:
         self.id = next(_viewer_ids)
         self.worker = worker
         self.can_control = True  # the gateways know who may; the hello says it per viewer
