@@ -185,6 +185,8 @@ def test_watchers_cannot_use_up_the_rooms_of_the_token_holder(server: LiveServer
                 connect(f"{server.ws_url}?room=squat{i}", max_size=None, max_queue=None)
             )
             msg = json.loads(ws.recv(timeout=10))
+            while msg["type"] == "preparing":  # a first join while the physics loads
+                msg = json.loads(ws.recv(timeout=120))
             (refused if msg["type"] == "error" else opened).append(msg)
         assert len(opened) <= 4 and len(refused) >= 4
         assert all("made without the token" in m["message"] for m in refused)
