@@ -63,7 +63,7 @@ def reference(**body: object) -> np.ndarray:
 
 
 FMPY_RUN = """
-import json, sys
+import json, os, sys
 import numba, sixdof.fmu.slave  # noqa: F401  (docs/fmu.md: import them before the FMU runs)
 import numpy as np
 from fmpy import simulate_fmu
@@ -76,6 +76,8 @@ if rows:
 result = simulate_fmu(fmu, stop_time=stop, output_interval=dt, input=signals,
                       start_values=start_values)
 print(json.dumps([result[c].tolist() for c in columns]))
+sys.stdout.flush()
+os._exit(0)  # pythonfmu 0.7 can abort in teardown (docs/fmu.md): the answer is out
 """
 
 
@@ -136,7 +138,7 @@ def test_a_tuned_mass_changes_the_run_as_sixdof_run_with_that_mass(fmu: Path) ->
 
 
 LIBCOSIM_RUN = """
-import json, sys
+import json, os, sys
 import numba, sixdof.fmu.slave  # noqa: F401  (docs/fmu.md: import them before the FMU runs)
 from libcosimpy.CosimExecution import CosimExecution
 from libcosimpy.CosimLogging import CosimLogLevel, log_output_level
@@ -154,6 +156,8 @@ observer = CosimObserver.create_last_value()
 execution.add_observer(observer)
 assert execution.simulate_until(target_time=stop)
 print(json.dumps(observer.last_real_values(index, [refs[c] for c in outputs])))
+sys.stdout.flush()
+os._exit(0)  # pythonfmu 0.7 can abort in teardown (docs/fmu.md): the answer is out
 """
 
 
@@ -192,7 +196,7 @@ def test_a_body_name_fmi_cannot_spell_is_refused_before_building(
 
 
 OSP_RUN = """
-import json, sys
+import json, os, sys
 import numba, sixdof.fmu.slave  # noqa: F401  (docs/fmu.md: import them before the FMU runs)
 from libcosimpy.CosimExecution import CosimExecution
 from libcosimpy.CosimLogging import CosimLogLevel, log_output_level
@@ -206,6 +210,8 @@ bob = execution.slave_index_from_instance_name("bob")
 refs = {v.name.decode(): v.reference for v in execution.slave_variables(bob)}
 assert execution.simulate_until(target_time=2 * 10**9)
 print(json.dumps(observer.last_real_values(bob, [refs[f"Bob.Pos[{i}]"] for i in range(3)])))
+sys.stdout.flush()
+os._exit(0)  # pythonfmu 0.7 can abort in teardown (docs/fmu.md): the answer is out
 """
 
 
@@ -238,7 +244,7 @@ def test_the_osp_example_holds_the_body_on_the_spring_fmu(
 
 
 REFUSED_RUN = """
-import json, sys
+import json, os, sys
 import numba, sixdof.fmu.slave  # noqa: F401
 from fmpy import simulate_fmu
 
@@ -247,6 +253,8 @@ result = simulate_fmu(json.loads(sys.argv[1]), stop_time=1.0, output_interval=0.
                       start_values={"Hull.Mass": -1.0}, debug_logging=True,
                       logger=lambda *args: said.append(args[-1].decode()))
 print(json.dumps([len(result), said]))
+sys.stdout.flush()
+os._exit(0)  # pythonfmu 0.7 can abort in teardown (docs/fmu.md): the answer is out
 """
 
 
