@@ -59,6 +59,8 @@ class BusTap:
         self.subjects: set[str] = set()
         self._stop = threading.Event()
         self._ready = threading.Event()
+        self._asked = threading.Event()
+        self._barrier = threading.Event()
         self._thread = threading.Thread(target=lambda: asyncio.run(self._run()), daemon=True)
         self._thread.start()
         assert self._ready.wait(10), "the tap did not connect"
@@ -70,13 +72,26 @@ class BusTap:
 
         async def seen(msg: Any) -> None:
             self.subjects.add(msg.subject)
+            if msg.subject == "tap.barrier":
+                self._barrier.set()
 
         await nc.subscribe(">", cb=seen)
         await nc.flush()
         self._ready.set()
         while not self._stop.is_set():
-            await asyncio.sleep(0.05)
+            if self._asked.is_set():
+                self._asked.clear()
+                await nc.publish("tap.barrier", b"")
+            await asyncio.sleep(0.01)
         await nc.close()
+
+    def barrier(self) -> None:
+        """Wait until the tap hears a message of its own sent now: what reached the NATS
+        server before it (a gateway's publishes before its HTTP reply) has been delivered."""
+        self._barrier.clear()
+        self._asked.set()
+        assert self._barrier.wait(10), "the tap's barrier message never came back"
+        self.subjects.discard("tap.barrier")
 
     def close(self) -> None:
         self._stop.set()
@@ -132,7 +147,7 @@ def test_room_names_with_subject_characters_never_reach_the_bus(lab: Cluster) ->
         print(f"{len(HOSTILE)} names × (websocket + 4 REST calls) in {attack:.1f} s; "
               f"the bystander's longest gap {gap * 1000:.0f} ms")  # fmt: skip
         assert gap < 0.5, f"the bystander's frames stopped {gap:.2f} s"
-        time.sleep(0.2)  # the tap's last messages (of the bystander's room) arrive
+        tap.barrier()  # the gateway's messages so far have reached the tap
     finally:
         tap.close()
         bystander.close()
@@ -161,7 +176,7 @@ def test_messages_larger_than_the_bus_are_refused_at_once(lab: Cluster) -> None:
         status, answer = http("PUT", f"{base}api/rooms/big/scenario?token={TOKEN}",
                               b'{"name":"' + b"x" * 40_000 + b'"}')  # fmt: skip
         assert status == 413 and "max_payload" in answer["detail"], (status, answer)
-        time.sleep(0.2)  # anything the gateway had sent would have reached the tap
+        tap.barrier()  # anything the gateway had sent has reached the tap
         assert not any(s.startswith("room.big.") for s in tap.subjects), tap.subjects
     finally:
         tap.close()
