@@ -343,6 +343,43 @@ export interface Hello {
   status: Status;
   /** how this client gets state frames: JSON `state` messages, or binary messages in the layout of docs/protocol.md (asked for with /ws?frames=binary) */
   frames: "json" | "binary";
+  /** one entry per body with a buoyancy element that floats (one that would sink is left out), in body order */
+  hydrostatics: HydrostaticsInfo[];
+}
+
+/** Linear natural periods, s; null when the mode has no restoring (GM ≤ 0: unstable). */
+export interface HydroPeriods {
+  heave: number | null;
+  roll: number | null;
+  pitch: number | null;
+}
+
+/**
+ * A floating body's upright equilibrium in the room's still water (heel 0, trim free),
+ * from its drawn hull, mass, CG and added mass (sixdof.analysis.hydrostatics; K is the
+ * hull's lowest point).
+ */
+export interface HydrostaticsInfo {
+  body: string;
+  /** depth of the hull's lowest point below the surface, m */
+  draft: number;
+  /** displaced volume ∇ = m / ρ, m³ */
+  volume: number;
+  /** centre of buoyancy above the lowest point, m */
+  KB: number;
+  /** CG above the lowest point, m */
+  KG: number;
+  /** transverse metacentric radius I_T / ∇, m */
+  BM_T: number;
+  /** longitudinal metacentric radius I_L / ∇, m */
+  BM_L: number;
+  /** transverse metacentric height KB + BM_T − KG, m */
+  GM_T: number;
+  /** longitudinal metacentric height KB + BM_L − KG, m */
+  GM_L: number;
+  /** waterplane area, m² */
+  A_wp: number;
+  periods: HydroPeriods;
 }
 
 /** Integration settings; names as FhSim's `Engine` element where it has them. */

@@ -27,6 +27,8 @@ from sixdof.server.protocol import (
     SERVER_MESSAGES,
     BodyFrame,
     BodyState,
+    HydroPeriods,
+    HydrostaticsInfo,
     Limits,
     PresetInfo,
     Status,
@@ -88,7 +90,7 @@ def _messages(messages: Mapping[str, type[BaseModel]], direction: str) -> list[s
 
 def _parts() -> list[str]:
     out: list[str] = []
-    for model in (Status, BodyFrame, Limits, PresetInfo, BodyState):
+    for model in (Status, BodyFrame, Limits, PresetInfo, HydrostaticsInfo, HydroPeriods, BodyState):
         out += ["", f"### `{model.__name__}`", "", describe(model), "", *_fields(model)]
     return out[1:]
 

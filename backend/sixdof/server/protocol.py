@@ -128,6 +128,32 @@ BodyFrame = create_model(
 )
 
 
+class HydroPeriods(_Message):
+    """Linear natural periods, s; null when the mode has no restoring (GM ≤ 0: unstable)."""
+
+    heave: float | None
+    roll: float | None
+    pitch: float | None
+
+
+class HydrostaticsInfo(_Message):
+    """A floating body's upright equilibrium in the room's still water (heel 0, trim free),
+    from its drawn hull, mass, CG and added mass (sixdof.analysis.hydrostatics; K is the
+    hull's lowest point)."""
+
+    body: str
+    draft: float = Field(description="depth of the hull's lowest point below the surface, m")
+    volume: float = Field(description="displaced volume ∇ = m / ρ, m³")
+    KB: float = Field(description="centre of buoyancy above the lowest point, m")
+    KG: float = Field(description="CG above the lowest point, m")
+    BM_T: float = Field(description="transverse metacentric radius I_T / ∇, m")
+    BM_L: float = Field(description="longitudinal metacentric radius I_L / ∇, m")
+    GM_T: float = Field(description="transverse metacentric height KB + BM_T − KG, m")
+    GM_L: float = Field(description="longitudinal metacentric height KB + BM_L − KG, m")
+    A_wp: float = Field(description="waterplane area, m²")
+    periods: HydroPeriods
+
+
 class Hello(_Message):
     """server -> client: everything needed to draw the room; sent on connect and re-sent to
     every client of the room whenever the scenario, a parameter or the integrator changes."""
@@ -151,6 +177,11 @@ class Hello(_Message):
         "json",
         description="how this client gets state frames: JSON `state` messages, or binary "
         "messages in the layout of docs/protocol.md (asked for with /ws?frames=binary)",
+    )
+    hydrostatics: list[HydrostaticsInfo] = Field(
+        default_factory=list,
+        description="one entry per body with a buoyancy element that floats (one that would "
+        "sink is left out), in body order",
     )
 
 

@@ -20,7 +20,7 @@ from ..scenario import Scenario
 from . import control, presets
 from .clients import Viewer, frame_order
 from .errors import Refusal
-from .protocol import ErrorCode, Hello, Limits, Status, limits
+from .protocol import ErrorCode, Hello, HydrostaticsInfo, Limits, Status, limits
 from .settings import Settings
 from .state_frame import dumps_state
 from .wire import wire_frame
@@ -65,6 +65,7 @@ class Room:
         self.made_by_watcher = False  # counted against max_watcher_rooms
         self.ghost: Ghost | None = None  # the room's inputs through other settings (set_ghost)
         self._step_cost: float | None = None  # s per step of `step` messages, measured
+        self._hydro: tuple[int, list[HydrostaticsInfo]] | None = None  # (version, entries)
 
     # ------------------------------------------------------------------ cost
     def step_cost(self) -> float:
@@ -198,7 +199,27 @@ class Room:
             limits=Limits.model_validate(limits()),
             status=Status.model_validate(sim.status()),
             frames="binary" if binary else "json",
+            hydrostatics=self.hydrostatics(),
         ).model_dump_json()
+
+    def hydrostatics(self) -> list[HydrostaticsInfo]:
+        """The floating bodies' upright hydrostatics, computed once per scenario version
+        (a few ms for a ship hull; never per frame)."""
+        version = self.sim.version
+        if self._hydro is None or self._hydro[0] != version:
+            entries: list[HydrostaticsInfo] = []
+            scenario = self.sim.scenario
+            if any(e.kind == "buoyancy" for e in scenario.elements):
+                from ..analysis.hydrostatics import scenario_hydrostatics
+
+                try:
+                    found = scenario_hydrostatics(scenario)
+                except Exception:  # a number for a caption must never cost the room
+                    log.exception("room %s: hydrostatics failed", self.name)
+                    found = []
+                entries = [HydrostaticsInfo.model_validate(h.message()) for h in found]
+            self._hydro = (version, entries)
+        return self._hydro[1]
 
     def sync_hello(self) -> None:
         """Re-send hello to every client if the scenario, a parameter or the integrator changed."""
