@@ -43,19 +43,23 @@ from typing import Literal
 
 import numpy as np
 
+from . import hull_tree
 from .layout import (
     E_BODY,
     E_KIND,
     E_OTHER,
     EA_MATRIX,
+    EB_CORNERS,
     EB_CREST,
     EB_DEPTH,
     EB_LEVEL,
+    EB_NNODES,
     EB_NTRI,
     EB_NVERT,
     EB_NWAVES,
     EB_REACH,
     EB_RHO,
+    EB_TREE,
     EB_TRI,
     EB_VERT,
     EB_WAVES,
@@ -363,6 +367,12 @@ def _row(e: Element, local: int, other: int, bodies: Bodies, aux: list[float]) -
         aux.extend(waves.ravel().tolist())
         row[EB_REACH] = float(np.linalg.norm(tri.reshape(-1, 3), axis=1).max())
         row[EB_CREST] = float(np.abs(waves[:, 0]).sum())
+        if len(waves) == 0:  # still water: the pressure is linear, the tree's sums apply
+            nodes, ordered = hull_tree.build(tri)
+            row[EB_TREE], row[EB_NNODES] = len(aux), len(nodes)
+            aux.extend(nodes.ravel().tolist())
+            row[EB_CORNERS] = len(aux)
+            aux.extend(ordered.ravel().tolist())
     elif isinstance(e, AddedMass):
         row[E_KIND] = K_ADDED_MASS
         row[EA_MATRIX] = len(aux)
@@ -455,6 +465,8 @@ def concat_systems(systems: Sequence[System]) -> System:
         r[hulls, EB_TRI] += aux0
         r[hulls, EB_VERT] += aux0
         r[hulls, EB_WAVES] += aux0
+        r[hulls, EB_TREE] += aux0
+        r[hulls, EB_CORNERS] += aux0
         r[r[:, E_KIND] == K_ADDED_MASS, EA_MATRIX] += aux0
         rows.append(r)
         bounds.append(s.bounds[1:] + row0)

@@ -75,6 +75,13 @@ EB_RHO, EB_LEVEL, EB_DEPTH, EB_TRI, EB_NTRI, EB_WAVES, EB_NWAVES, EB_REACH, EB_C
     3, 4, 5, 6, 7, 8, 9, 10, 11,
 )  # fmt: skip
 EB_VERT, EB_NVERT = 12, 13
+EB_TREE, EB_NNODES, EB_CORNERS = 14, 15, 16  # still water: hull_tree's nodes and triangles
+# Layout of one node of a hull's tree (hull_tree.py), NODE_SIZE numbers at EB_TREE + k · NODE_SIZE:
+# its box (centre, half sizes, body axes), the next node after its subtree, its first
+# triangle and (leaves only, else 0) their count, and the linear sums P, S, T, U.
+N_CENTRE, N_HALF, N_SKIP, N_FIRST, N_COUNT = 0, 3, 6, 7, 8
+N_P, N_S, N_T, N_U = 9, 18, 21, 30
+NODE_SIZE = 33
 EA_MATRIX = 3
 S_CONSTANT, S_STEP, S_SINE, S_TABLE = 0.0, 1.0, 2.0, 3.0  # signal codes of a K_LOAD row
 #: Width of one element's record of what it does (elements.element_forces): point of

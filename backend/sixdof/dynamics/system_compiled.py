@@ -45,14 +45,17 @@ from .layout import (
     E_KIND,
     E_OTHER,
     EA_MATRIX,
+    EB_CORNERS,
     EB_CREST,
     EB_DEPTH,
     EB_LEVEL,
+    EB_NNODES,
     EB_NTRI,
     EB_NVERT,
     EB_NWAVES,
     EB_REACH,
     EB_RHO,
+    EB_TREE,
     EB_TRI,
     EB_VERT,
     EB_WAVES,
@@ -97,6 +100,16 @@ from .layout import (
     K_PIVOT,
     K_SPRING,
     L_STATE_DEPENDENT,
+    N_CENTRE,
+    N_COUNT,
+    N_FIRST,
+    N_HALF,
+    N_P,
+    N_S,
+    N_SKIP,
+    N_T,
+    N_U,
+    NODE_SIZE,
     P_CORIOLIS,
     P_GRAVITY,
     P_MASS,
@@ -462,6 +475,164 @@ def _wetted(ax, ay, az, bx, by, bz, cx, cy, cz, pa, pb, pc):
 
 
 @njit(cache=True, fastmath=False, error_model="numpy")
+def _still_buoyancy(p, el, e, aux, i, y, r, rho_g):
+    """`_buoyancy` in still water through the hull's tree (hull_tree.py): the head is
+    d = n·v + c at body point v (n the world's down in body axes, c = z − level), so a node
+    whose box is under water adds its linear sums, a dry one nothing, and only the triangles
+    of leaves across the surface are clipped. Body axes about the reference point until the
+    end; global (F, M about the CG) out."""
+    nx = r[6]
+    ny = r[7]
+    nz = r[8]
+    anx = abs(nx)
+    any_ = abs(ny)
+    anz = abs(nz)
+    c = y[2] - el[e, EB_LEVEL]
+    tree = int(el[e, EB_TREE])
+    nodes = int(el[e, EB_NNODES])
+    corners = int(el[e, EB_CORNERS])
+    fx = fy = fz = mx = my = mz = 0.0
+    k = 0
+    while k < nodes:
+        o = tree + NODE_SIZE * k
+        mid = nx * aux[o + N_CENTRE] + ny * aux[o + N_CENTRE + 1] + nz * aux[o + N_CENTRE + 2] + c
+        rad = anx * aux[o + N_HALF] + any_ * aux[o + N_HALF + 1] + anz * aux[o + N_HALF + 2]
+        if mid + rad <= 0.0:  # dry
+            k = int(aux[o + N_SKIP])
+            continue
+        if mid - rad >= 0.0:  # under water: −(P n + c S), T n + c U
+            q = o + N_P
+            fx -= aux[q] * nx + aux[q + 1] * ny + aux[q + 2] * nz + c * aux[o + N_S]
+            fy -= aux[q + 3] * nx + aux[q + 4] * ny + aux[q + 5] * nz + c * aux[o + N_S + 1]
+            fz -= aux[q + 6] * nx + aux[q + 7] * ny + aux[q + 8] * nz + c * aux[o + N_S + 2]
+            q = o + N_T
+            mx += aux[q] * nx + aux[q + 1] * ny + aux[q + 2] * nz + c * aux[o + N_U]
+            my += aux[q + 3] * nx + aux[q + 4] * ny + aux[q + 5] * nz + c * aux[o + N_U + 1]
+            mz += aux[q + 6] * nx + aux[q + 7] * ny + aux[q + 8] * nz + c * aux[o + N_U + 2]
+            k = int(aux[o + N_SKIP])
+            continue
+        count = int(aux[o + N_COUNT])
+        if count == 0:  # an inner node across the surface: into its first child
+            k += 1
+            continue
+        first = int(aux[o + N_FIRST])
+        for j in range(first, first + count):
+            q = corners + 9 * j
+            ax = aux[q]
+            ay = aux[q + 1]
+            az = aux[q + 2]
+            bx = aux[q + 3]
+            by = aux[q + 4]
+            bz = aux[q + 5]
+            cx = aux[q + 6]
+            cy = aux[q + 7]
+            cz = aux[q + 8]
+            da = nx * ax + ny * ay + nz * az + c
+            db = nx * bx + ny * by + nz * bz + c
+            dc = nx * cx + ny * cy + nz * cz + c
+            wa = da > 0.0
+            wb = db > 0.0
+            wc = dc > 0.0
+            if not (wa or wb or wc):
+                continue
+            ux = bx - ax
+            uy = by - ay
+            uz = bz - az
+            vx = cx - ax
+            vy = cy - ay
+            vz = cz - az
+            sx = 0.5 * (uy * vz - uz * vy)  # the area vector, outward
+            sy = 0.5 * (uz * vx - ux * vz)
+            sz = 0.5 * (ux * vy - uy * vx)
+            # ∫ d dA = w |s| and ∫ d v dA = |s| (gx, gy, gz): then F −= w s, M += s × g
+            if wa and wb and wc:
+                w = 0.0
+                gx = gy = gz = 0.0
+                full = True
+            else:
+                # the odd corner first (cyclic order kept, so s is unchanged): the triangle
+                # from it to where the edges cross the surface, heads (d, 0, 0), is the wet
+                # part (odd corner wet) or the dry tip taken off the whole (odd corner dry)
+                # (single assignments: numba keeps tuple temporaries on the stack, and a
+                # larger frame slowed every call, the early exits too)
+                if wa == wb:
+                    ox = cx
+                    oy = cy
+                    oz = cz
+                    od = dc
+                    px = ax
+                    py = ay
+                    pz = az
+                    pd = da
+                    rx_ = bx
+                    ry_ = by
+                    rz_ = bz
+                    rd = db
+                elif wa == wc:
+                    ox = bx
+                    oy = by
+                    oz = bz
+                    od = db
+                    px = cx
+                    py = cy
+                    pz = cz
+                    pd = dc
+                    rx_ = ax
+                    ry_ = ay
+                    rz_ = az
+                    rd = da
+                else:
+                    ox = ax
+                    oy = ay
+                    oz = az
+                    od = da
+                    px = bx
+                    py = by
+                    pz = bz
+                    pd = db
+                    rx_ = cx
+                    ry_ = cy
+                    rz_ = cz
+                    rd = dc
+                tp = od / (od - pd)
+                tr = od / (od - rd)
+                w = tp * tr * od / 3.0
+                gw = w / 4.0
+                gx = gw * (4.0 * ox + tp * (px - ox) + tr * (rx_ - ox))
+                gy = gw * (4.0 * oy + tp * (py - oy) + tr * (ry_ - oy))
+                gz = gw * (4.0 * oz + tp * (pz - oz) + tr * (rz_ - oz))
+                full = od <= 0.0
+                if full:
+                    w = -w
+                    gx = -gx
+                    gy = -gy
+                    gz = -gz
+            if full:
+                ds = da + db + dc
+                w += ds / 3.0
+                gx += (da * ax + db * bx + dc * cx + ds * (ax + bx + cx)) / 12.0
+                gy += (da * ay + db * by + dc * cy + ds * (ay + by + cy)) / 12.0
+                gz += (da * az + db * bz + dc * cz + ds * (az + bz + cz)) / 12.0
+            fx -= w * sx
+            fy -= w * sy
+            fz -= w * sz
+            mx += sy * gz - sz * gy
+            my += sz * gx - sx * gz
+            mz += sx * gy - sy * gx
+        k = int(aux[o + N_SKIP])
+    # about the CG: M − r_g × F; then to the world
+    rx = p[i, P_R_CG]
+    ry = p[i, P_R_CG + 1]
+    rz = p[i, P_R_CG + 2]
+    mx -= ry * fz - rz * fy
+    my -= rz * fx - rx * fz
+    mz -= rx * fy - ry * fx
+    gx, gy, gz = _turn(r, fx, fy, fz)
+    hx, hy, hz = _turn(r, mx, my, mz)
+    return rho_g * gx, rho_g * gy, rho_g * gz, rho_g * hx, rho_g * hy, rho_g * hz
+
+
+@njit(cache=True, fastmath=False, error_model="numpy")
 def _buoyancy(p, el, e, aux, i, y, r, t):
     """The water's pressure on body i's hull (elements.Buoyancy): global (F, M about the CG).
     Each vertex is taken to the world and its pressure (hydrostatic plus the waves'
@@ -470,9 +641,11 @@ def _buoyancy(p, el, e, aux, i, y, r, t):
     level = el[e, EB_LEVEL]
     if y[2] + el[e, EB_REACH] <= level - el[e, EB_CREST] or rho_g == 0.0:
         return 0.0, 0.0, 0.0, 0.0, 0.0, 0.0  # clear of the highest crest
+    nw = int(el[e, EB_NWAVES])
+    if nw == 0 and el[e, EB_NNODES] > 0.0:
+        return _still_buoyancy(p, el, e, aux, i, y, r, rho_g)
     depth = el[e, EB_DEPTH]
     w0 = int(el[e, EB_WAVES])
-    nw = int(el[e, EB_NWAVES])
     rx = p[i, P_R_CG]
     ry = p[i, P_R_CG + 1]
     rz = p[i, P_R_CG + 2]
@@ -579,10 +752,30 @@ def _added_mass(p, el, e, aux, i, y, r):
 
 
 @njit(cache=True, fastmath=False, error_model="numpy")
+def _hull_forces(p, el, e0, e1, aux, i, b, y, t):
+    """The buoyancy elements on body i (index b in its group): global (F, M about the CG).
+    Apart from `_element_forces`, whose light kinds slowed by ~25 ns a call with the hull's
+    code beside them (bench_water.py), even on bodies without a hull."""
+    fx = fy = fz = mx = my = mz = 0.0
+    r = _rotation(y)
+    for e in range(e0, e1):
+        if el[e, E_BODY] != b or el[e, E_KIND] != K_BUOYANCY:
+            continue
+        c = _buoyancy(p, el, e, aux, i, y, r, t)
+        fx += c[0]
+        fy += c[1]
+        fz += c[2]
+        mx += c[3]
+        my += c[4]
+        mz += c[5]
+    return fx, fy, fz, mx, my, mz
+
+
+@njit(cache=True, fastmath=False, error_model="numpy")
 def _element_forces(p, el, e0, e1, aux, i, b, y, t, h, left):
     """The elements that act on body i alone (everything but a spring joining it to another
-    body and a pivot): global (F, M) about its CG at state y (a 13-tuple); b is its index in
-    its group (the elements' E_BODY)."""
+    body, a pivot and buoyancy, `_hull_forces`): global (F, M) about its CG at state y (a
+    13-tuple); b is its index in its group (the elements' E_BODY)."""
     fx = fy = fz = mx = my = mz = 0.0
     r = _rotation(y)
     for e in range(e0, e1):
@@ -618,14 +811,6 @@ def _element_forces(p, el, e0, e1, aux, i, b, y, t, h, left):
             mz += c[5]
         elif kind == K_LOAD:
             c = _timed_load(p, el, e, aux, i, y, r, t, h, left)
-            fx += c[0]
-            fy += c[1]
-            fz += c[2]
-            mx += c[3]
-            my += c[4]
-            mz += c[5]
-        elif kind == K_BUOYANCY:
-            c = _buoyancy(p, el, e, aux, i, y, r, t)
             fx += c[0]
             fy += c[1]
             fz += c[2]
@@ -710,9 +895,10 @@ def _pivot_body(p, i, row, y, fnx, fny, fnz, mnx, mny, mnz):
 
 
 @njit(cache=True, fastmath=False, error_model="numpy")
-def _derivative_one(p, u, el, e0, e1, aux, i, pivot, forces, turning, y, t, h, left):
+def _derivative_one(p, u, el, e0, e1, aux, i, pivot, forces, hulls, turning, y, t, h, left):
     """ẋ of a body alone in its group at state y (a 13-tuple): straight code, no arrays.
-    `forces`: it has elements other than a pivot; `turning`: its load row has
+    `forces`: it has elements other than a pivot and buoyancy; `hulls`: it has buoyancy;
+    `turning`: its load row has
     state-dependent parts (both decided once per run, as kernel_compiled does)."""
     if turning:
         fx, fy, fz, mx, my, mz = _applied(u, i, y)
@@ -725,6 +911,14 @@ def _derivative_one(p, u, el, e0, e1, aux, i, pivot, forces, turning, y, t, h, l
         mz = u[i, 5]
     if forces:
         c = _element_forces(p, el, e0, e1, aux, i, 0.0, y, t, h, left)
+        fx += c[0]
+        fy += c[1]
+        fz += c[2]
+        mx += c[3]
+        my += c[4]
+        mz += c[5]
+    if hulls:
+        c = _hull_forces(p, el, e0, e1, aux, i, 0.0, y, t)
         fx += c[0]
         fy += c[1]
         fz += c[2]
@@ -757,23 +951,25 @@ def _held(row, y):
 
 
 @njit(cache=True, fastmath=False, error_model="numpy")
-def _step_one(p, u, el, e0, e1, aux, i, pivot, forces, turning, y, t, h, method):
+def _step_one(p, u, el, e0, e1, aux, i, pivot, forces, hulls, turning, y, t, h, method):
     """One step of a body alone in its group: explicit Euler (method 0) or classic RK4 (1),
     each stage from its own state and time; the new 13-tuple (the shape of kernel_compiled's
     `_step`, which keeps the state in registers)."""
-    k1 = _derivative_one(p, u, el, e0, e1, aux, i, pivot, forces, turning, y, t, h, False)
+    k1 = _derivative_one(p, u, el, e0, e1, aux, i, pivot, forces, hulls, turning, y, t, h, False)
     if method == 0:
         return _axpy(y, h, k1)
     y2 = _axpy(y, 0.5 * h, k1)
     k2 = _derivative_one(
-        p, u, el, e0, e1, aux, i, pivot, forces, turning, y2, t + 0.5 * h, h, False
+        p, u, el, e0, e1, aux, i, pivot, forces, hulls, turning, y2, t + 0.5 * h, h, False
     )
     y3 = _axpy(y, 0.5 * h, k2)
     k3 = _derivative_one(
-        p, u, el, e0, e1, aux, i, pivot, forces, turning, y3, t + 0.5 * h, h, False
+        p, u, el, e0, e1, aux, i, pivot, forces, hulls, turning, y3, t + 0.5 * h, h, False
     )
     y4 = _axpy(y, h, k3)
-    k4 = _derivative_one(p, u, el, e0, e1, aux, i, pivot, forces, turning, y4, t + h, h, True)
+    k4 = _derivative_one(
+        p, u, el, e0, e1, aux, i, pivot, forces, hulls, turning, y4, t + h, h, True
+    )
     return _rk4_sum(y, h, k1, k2, k3, k4)
 
 
@@ -871,17 +1067,19 @@ def _run_free(p, u, i, turning, y, h, n, method):
 
 
 @njit(cache=True, fastmath=False, error_model="numpy")
-def _run_general(p, u, el, e0, e1, aux, i, pivot, forces, turning, y, t0, h, n, method):
+def _run_general(p, u, el, e0, e1, aux, i, pivot, forces, hulls, turning, y, t0, h, n, method):
     if pivot < 0:
         for s in range(n):
             y = _step_one(
-                p, u, el, e0, e1, aux, i, pivot, forces, turning, y, t0 + s * h, h, method
+                p, u, el, e0, e1, aux, i, pivot, forces, hulls, turning, y, t0 + s * h, h, method
             )
         return y
     prow = _row(el, pivot)
     y = _held(prow, y)
     for s in range(n):
-        z = _step_one(p, u, el, e0, e1, aux, i, pivot, forces, turning, y, t0 + s * h, h, method)
+        z = _step_one(
+            p, u, el, e0, e1, aux, i, pivot, forces, hulls, turning, y, t0 + s * h, h, method
+        )
         y = _held(prow, z)
     return y
 
@@ -894,22 +1092,27 @@ def _run_one(p, u, el, e0, e1, aux, i, y, t0, h, n, method):
     general element loop."""
     pivot = -1
     forces = 0
+    hulls = 0
     spring = -1
     for e in range(e0, e1):
         if el[e, E_KIND] == K_PIVOT:
             pivot = e
+        elif el[e, E_KIND] == K_BUOYANCY:
+            hulls += 1
         else:
             forces += 1
             if el[e, E_KIND] == K_SPRING and el[e, E_OTHER] < 0.0:
                 spring = e
     turning = u[i, L_STATE_DEPENDENT] != 0.0
-    if pivot < 0 and forces == 0:  # a free body in a batch with elements: the free kernel
+    if pivot < 0 and forces == 0 and hulls == 0:  # free in a batch with elements: the free kernel
         return _run_free(p, u, i, turning, y, h, n, method)
-    if forces == 0:
+    if forces == 0 and hulls == 0:
         return _run_pivot(p, u, i, _row(el, pivot), turning, y, h, n, method)
-    if pivot < 0 and forces == 1 and spring >= 0:
+    if pivot < 0 and forces == 1 and hulls == 0 and spring >= 0:
         return _run_spring(p, u, i, _row(el, spring), turning, y, h, n, method)
-    return _run_general(p, u, el, e0, e1, aux, i, pivot, forces > 0, turning, y, t0, h, n, method)
+    return _run_general(
+        p, u, el, e0, e1, aux, i, pivot, forces > 0, hulls > 0, turning, y, t0, h, n, method
+    )
 
 
 @njit(cache=True, fastmath=False, error_model="numpy")
@@ -919,8 +1122,9 @@ def _group_derivative(p, u, el, e0, e1, aux, first, cnt, pivots, Y, t, h, left, 
         y = _load(Y[b])
         a = _applied(u, first + b, y)
         c = _element_forces(p, el, e0, e1, aux, first + b, float(b), y, t, h, left)
+        w = _hull_forces(p, el, e0, e1, aux, first + b, float(b), y, t)
         for j in range(6):
-            F[b, j] = a[j] + c[j]
+            F[b, j] = a[j] + c[j] + w[j]
     for e in range(e0, e1):  # springs joining two bodies: equal and opposite
         if el[e, E_KIND] != K_SPRING or el[e, E_OTHER] < 0.0:
             continue
