@@ -184,7 +184,7 @@ def _odd_scenario() -> Scenario:
 
 
 #: Presets the XML cannot carry yet: water and buoyancy (refused, tests/test_water.py).
-_FLOATING = {"floating_box", "stiff_and_tender", "buoy_in_waves"}
+_FLOATING = {"floating_box", "stiff_and_tender", "buoy_in_waves", "heeled_ship", "drift_in_current"}
 
 
 @pytest.mark.parametrize(

@@ -20,6 +20,7 @@ from dataclasses import dataclass
 
 from ..dynamics.names import Model
 from .elements import (
+    AddedMassElement,
     BodyPoint,
     BuoyancyElement,
     DamperElement,
@@ -222,6 +223,26 @@ BUOY_RAO = math.exp(-2 * math.pi / BUOY_WAVELENGTH * BUOY_DRAFT) / (
     1 - (BUOY_HEAVE_PERIOD / BUOY_PERIOD) ** 2
 )  # Froude–Krylov heave force ρ g A a e^(−k T) on a wall-sided body, undamped response
 BUOY_HEAVE_DAMPING = 700.0  # N·s/m, ζ ≈ 0.2: the start's transient dies in a few periods
+
+# a ship heeled by a steady moment: the shipped hull at Size 10 (10 m × 2.4 m, 1.4 m to the
+# deck), 6 t, its CG 0.95 m above the keel and straight above its centre of buoyancy (so it
+# floats level); GM and the heel are analysis/hydrostatics.py's for this hull (checked by
+# tests/test_presets.py): GZ(φ) from the clipped mesh, the draft and trim re-solved at each
+# heel, and ρ g ∇ GZ(φ) = M; the damper (ζ ≈ 0.6 in heave, roll, pitch) lets it settle
+HEELED_MASS, HEELED_KG, HEELED_MOMENT = 6000.0, 0.95, 3000.0  # kg, m, N·m about x
+HEELED_SIZE = 10.0  # the ship mesh is 1 × 0.24 × 0.2 m at Size 1
+HEELED_ORIGIN = (-0.2105, 0.0003, 0.0971)  # the hull seen from the CG: CG over the LCB, KG
+HEELED_DRAFT = 0.4708  # m, upright
+HEELED_GM = 0.2974  # m, GM_T = KB + BM_T − KG = 0.2844 + 0.9631 − 0.95
+HEELED_HEEL = 10.99  # degrees, where ρ g ∇ GZ(φ) = M
+HEELED_LINEAR = math.degrees(HEELED_MOMENT / (HEELED_MASS * G * HEELED_GM))  # M/(m g GM)
+HEELED_DAMPING = (1e4, 1e4, 4e4, 9e3, 2.7e5, 3e4)  # surge … yaw, body axes
+
+# a barge drifting in a current: a linear damper in surge and sway pulls its velocity
+# relative to the water to zero, (m + A) ν̇_r = −c ν_r, so it ends at the current's velocity
+DRIFT_CURRENT = (0.3, 0.4, 0.0)  # m/s, NED
+DRIFT_C, DRIFT_ADDED = 400.0, 180.0  # N·s/m (surge and sway), kg (A₁₁ = A₂₂)
+DRIFT_TAU = (BARGE_MASS + DRIFT_ADDED) / DRIFT_C  # s
 
 _top_r = cylinder_radii(TOP_D, TOP_H)
 _top_l = (_top_r[0] ** 2 * TOP_TILT, _top_r[2] ** 2 * TOP_SPIN)  # L in body axes (x, z), m = 1
@@ -607,6 +628,54 @@ def _waves() -> WaterSpec:
     )
 
 
+def _heeled_ship() -> list[BodySpec]:
+    return [
+        BodySpec(
+            Name="Ship",
+            Mass=HEELED_MASS,
+            InertiaRadi=(HEELED_SIZE * SHIP_RADII[0], HEELED_SIZE * SHIP_RADII[1], 2.629),
+            model="full",
+            Pos=(0.0, 0.0, round(HEELED_DRAFT - HEELED_KG, 4)),
+            Moment=(HEELED_MOMENT, 0.0, 0.0),
+            Mesh="ship",
+            Size=(HEELED_SIZE,) * 3,
+            MeshOrigin=HEELED_ORIGIN,
+            Material="Simple/Blue",
+        )
+    ]
+
+
+def _heeled_ship_elements() -> list[ElementSpec]:
+    return [
+        BuoyancyElement(kind="buoyancy", body="Ship"),
+        DamperElement(kind="damper", body="Ship", linear=HEELED_DAMPING),
+    ]
+
+
+def _drifting() -> list[BodySpec]:
+    barge = _barge("Barge", BARGE_KG, 0.0, 0.0, "Simple/Orange")
+    barge.Pos = (0.0, 0.0, BARGE_DRAFT - BARGE_KG)  # at rest, at its draft
+    return [barge]
+
+
+def _drifting_elements() -> list[ElementSpec]:
+    return [
+        BuoyancyElement(kind="buoyancy", body="Barge"),
+        AddedMassElement(
+            kind="added_mass", body="Barge", diagonal=(DRIFT_ADDED, DRIFT_ADDED, 0, 0, 0, 0)
+        ),
+        DamperElement(
+            kind="damper",
+            body="Barge",
+            linear=(DRIFT_C, DRIFT_C, 2000.0, 300.0, 600.0, 300.0),
+        ),
+    ]
+
+
+def _current() -> WaterSpec:
+    return WaterSpec(density=RHO, current=DRIFT_CURRENT)
+
+
 _PRESET_LIST = [
     Preset(
         "hover",
@@ -849,6 +918,39 @@ _PRESET_LIST = [
         question="Will the buoy move up and down more than the water surface, or less?",
         elements=_buoy_elements,
         water=_waves,
+    ),
+    Preset(
+        "heeled_ship",
+        "Ship heeled by a steady moment: GZ",
+        f"A steady {HEELED_MOMENT:g} N·m Moment about x leans the {HEELED_MASS / 1000:g} t, "
+        f"{HEELED_SIZE:g} m ship (GM {HEELED_GM:.3f} m) over until its righting lever balances "
+        f"it, ρ g ∇ GZ(φ) = M, at φ = {HEELED_HEEL:.1f}° by the hull's GZ curve; GM alone, "
+        f"φ ≈ M/(m g GM), would say {HEELED_LINEAR:.1f}°.",
+        _heeled_ship,
+        15.0,
+        question=(
+            "A steady moment leans the ship over. Will it keep heeling, rock for ever, or "
+            "settle, and at what angle?"
+        ),
+        elements=_heeled_ship_elements,
+        water=_still_water,
+    ),
+    Preset(
+        "drift_in_current",
+        "Drifting in a current",
+        f"Released at rest in a current of {DRIFT_CURRENT[0]:g} m/s north and "
+        f"{DRIFT_CURRENT[1]:g} m/s east, the barge is dragged along by a damper "
+        f"(c = {DRIFT_C:g} N·s/m) on its velocity relative to the water until it drifts with "
+        f"the current at {math.hypot(*DRIFT_CURRENT):g} m/s, the difference falling as "
+        f"e^(−t/τ), τ = (m + A₁₁)/c = {DRIFT_TAU:.2f} s.",
+        _drifting,
+        20.0,
+        question=(
+            "Released at rest in a current: how fast will the barge end up drifting, and what "
+            "sets how soon it gets there?"
+        ),
+        elements=_drifting_elements,
+        water=_current,
     ),
 ]
 
