@@ -84,6 +84,9 @@ class History:
         self._data = np.zeros((capacity, len(self.names), WIDTH), dtype=precision)
         self._next = 0  # where the next row goes
         self._count = 0
+        # while a `Mark` is held (an undo may still return): slot -> (t, row) as it was
+        # before the first write after the mark, so the marked history can come back
+        self._kept: dict[int, tuple[float, NDArray[np.floating]]] | None = None
 
     def __len__(self) -> int:
         return self._count
@@ -100,6 +103,7 @@ class History:
     def clear(self) -> None:
         self._next = 0
         self._count = 0
+        self._kept = None
 
     def truncate_after(self, t: float) -> None:
         """Forget the rows later than t (the time axis went back to t)."""
@@ -115,9 +119,41 @@ class History:
         other._next, other._count = self._next, self._count
         return other
 
+    def mark(self) -> Mark:
+        """The history as it is now, to come back to with `restore` (an undo of a go back),
+        without copying it: from now on a slot about to be overwritten is copied first
+        (one row per new row, ~µs; at most `capacity` rows in all). A new mark replaces
+        the last one."""
+        self._kept = {}
+        return Mark(self, self._next, self._count)
+
+    def restore(self, mark: Mark) -> None:
+        """Be again exactly (bit for bit) what this history was at `mark`; the rows taken
+        since are forgotten. ValueError if the mark is not this history's current one."""
+        kept = self._kept
+        if mark.history is not self or kept is None:
+            raise ValueError("history: that mark is gone (a clear or a newer mark)")
+        for slot, (t, row) in kept.items():
+            self._t[slot] = t
+            self._data[slot] = row
+        self._next, self._count = mark.next, mark.count
+        self._kept = None
+
+    def unmark(self) -> None:
+        """Stop keeping overwritten rows for a mark (the undo it served is gone)."""
+        self._kept = None
+
+    def _slot(self) -> int:
+        """Where the next row goes, its old content kept first while marked."""
+        slot = self._next
+        kept = self._kept
+        if kept is not None and slot not in kept:
+            kept[slot] = (float(self._t[slot]), self._data[slot].copy())
+        return slot
+
     def record(self, t: float, outputs: Mapping[str, Array]) -> None:
         """Append one row; `outputs` as `dynamics.outputs` returns for a batch (N, …)."""
-        row = self._data[self._next]
+        row = self._data[self._slot()]
         for name, width in COLUMNS:
             row[:, SLICES[name]] = np.reshape(outputs[name], (len(self.names), width))
         self._append(t)
@@ -128,7 +164,7 @@ class History:
         The hub lays out every room's rows at once; one copy here (~1 µs) replaces
         `record`'s column-by-column copy (~30 µs).
         """
-        self._data[self._next] = row
+        self._data[self._slot()] = row
         self._append(t)
 
     def _append(self, t: float) -> None:
@@ -183,6 +219,17 @@ class History:
     def csv(self) -> str:
         """The history as CSV text: one header line, then one line per row, oldest first."""
         return "".join(csv_pieces(self.header(), self.table(), digits=self.digits))
+
+
+class Mark:
+    """Where a History was (`History.mark`): its ring's position and row count."""
+
+    __slots__ = ("count", "history", "next")
+
+    def __init__(self, history: History, next_slot: int, count: int) -> None:
+        self.history = history
+        self.next = next_slot
+        self.count = count
 
 
 def csv_pieces(

@@ -161,6 +161,22 @@ class Recording:
                       + sum(len(e[3]) + EVENT_OVERHEAD for e in seg.events))  # fmt: skip
         self.nbytes += seg.nbytes - old
 
+    def truncate_sharing(self, index: int, frames: int) -> Recording:
+        """`truncate`, returning the recording as it was before, for an undo, without a
+        copy of it: the segments are shared (only the last one is ever appended to, and
+        segment `index`, which this one goes on appending to, is replaced here by a copy
+        of the part kept: at most one segment's stamps and events)."""
+        before = Recording(frame_rate=self.frame_rate, max_bytes=self.max_bytes,
+                           keyframe_seconds=self.keyframe_seconds)  # fmt: skip
+        before.segments = deque(self.segments)  # references: a pointer per segment
+        before.dropped, before.nbytes = self.dropped, self.nbytes
+        seg = self.segments[index]
+        self.segments[index] = Segment(seg.step, seg.t, seg.origin, seg.keyframe,
+                                       [e for e in seg.events if e[1] < frames],
+                                       seg.frames[:frames], seg.nbytes)  # fmt: skip
+        self.truncate(index, frames)
+        return before
+
     def copy(self) -> Recording:
         other = Recording(frame_rate=self.frame_rate, max_bytes=self.max_bytes,
                           keyframe_seconds=self.keyframe_seconds)  # fmt: skip

@@ -28,7 +28,7 @@ from ..dynamics.inputs import InputChannels
 from ..dynamics.quaternion import Array
 from ..fields import FieldError
 from .changes import Plan, plan_load, plan_params
-from .history import PRECISIONS, History, Precision, csv_pieces
+from .history import PRECISIONS, History, Mark, Precision, csv_pieces
 from .recording import Recording
 
 #: Changes that make the future left by `go_back` unreachable.
@@ -69,11 +69,14 @@ class Simulated(Protocol):
 
 @dataclass(frozen=True)
 class _Left:
-    """The present a `go_back` left, for `undo` to return to."""
+    """The present a `go_back` left, for `undo` to return to. Its past is not copied (a
+    64-body room's history is 8 MiB: copying it held the event loop 15–27 ms): the history
+    is marked (`History.mark`: the rows overwritten since are kept as they go) and the
+    recording as it was shares its segments with the live one (`truncate_sharing`)."""
 
-    keyframe: dict[str, Any]
-    moment: Moment  # the keyframe's world, kept: reading it again costs ~15 ms for 64 bodies
-    history: History
+    steps: int  # the step counter there
+    moment: Moment  # its world, kept (not as a keyframe: dumping the scenario costs ms)
+    history: Mark
     recording: Recording
     t: float  # where the run went back to
 
@@ -200,14 +203,19 @@ class Timeline:
     def log(self, kind: str, args: dict[str, Any] | None = None) -> None:
         """A change at the current step: recorded, and told to the listeners. Hold the lock."""
         if kind in PHYSICS_CHANGES:
-            self._left = None  # a change: the future left by go_back is gone for good
+            self._forget_left()  # a change: the future left by go_back is gone for good
         if self.recording is not None:
             self.recording.event(self.steps, kind, args)
         for listener in tuple(self.listeners):
             listener(kind, args)
 
+    def _forget_left(self) -> None:
+        if self._left is not None:
+            self._left.history.history.unmark()
+            self._left = None
+
     def _start_segment(self, origin: str) -> None:
-        self._left = None
+        self._forget_left()
         if self.recording is not None:
             self.recording.start(self.keyframe(origin))
         for listener in tuple(self.listeners):  # a new run: "load" or "reset_all"
@@ -231,7 +239,7 @@ class Timeline:
         """The past of a world that just became a shared snapshot's keyframe (`become`):
         with `recording` (a copy of the one that keyframe ends) that past comes along, else
         the history and the recording start afresh here. Hold the lock."""
-        self._left = None
+        self._forget_left()
         self._rewritten()
         self.history.clear()
         if recording is not None:
@@ -255,12 +263,18 @@ class Timeline:
             t = keyframe_time(keyframe)
             now = self._sim.moment()  # a copy: the live state and inputs change in place
             kept = Moment(now.plan, now.x.copy(), now.inputs.copy(), now.t_base, now.n_steps)
-            left = _Left(self.keyframe("undo"), kept, self.history.copy(), rec.copy(), t)
-            self.become(keyframe, moment)
+            steps = self.steps
+            self._forget_left()
+            mark = self.history.mark()  # before `become` (which may replace the history)
+            try:
+                self.become(keyframe, moment)
+            except BaseException:
+                mark.history.unmark()
+                raise
             self.history.truncate_after(t)
-            rec.truncate(segment, frames)
+            before = rec.truncate_sharing(segment, frames)
             self._rewritten()
-            self._left = left
+            self._left = _Left(steps, kept, mark, before, t)
             self.log("go_back", {"t": t})
 
     def undo(self) -> None:
@@ -271,8 +285,9 @@ class Timeline:
                 raise FieldError(
                     "type", "invalid", "undo_go_back: nothing to undo (a change since forgot it)"
                 )
-            self.become(left.keyframe, left.moment)
-            self.history, self.recording = left.history, left.recording
+            self.become({"step": left.steps}, left.moment)
+            left.history.history.restore(left.history)
+            self.history, self.recording = left.history.history, left.recording
             self._rewritten()
             self._left = None
             self.log("undo_go_back")
