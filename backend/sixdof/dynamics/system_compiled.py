@@ -29,6 +29,7 @@ import math
 
 import numpy as np
 
+from .borrow import borrowed
 from .kernel_compiled import (
     _applied,
     _axpy,
@@ -1184,15 +1185,27 @@ def _hold(el, pivots, Y):
 
 
 @njit(cache=True, fastmath=False, error_model="numpy")
+def _keep_alive(*arrays):
+    """A last use of owned arrays whose borrowed views were in use until here."""
+    return len(arrays)
+
+
+@njit(cache=True, fastmath=False, error_model="numpy")
 def _group_run(p, u, el, e0, e1, aux, first, cnt, pivots, Y, t0, h, n, method):
     """Advance a group's rows Y (cnt, 13) in place by n steps of h from time t0, every stage
     of every body together (a spring joins them)."""
-    S = np.empty((cnt, 13))
-    K1 = np.empty((cnt, 13))
-    K2 = np.empty((cnt, 13))
-    K3 = np.empty((cnt, 13))
-    K4 = np.empty((cnt, 13))
-    F = np.empty((cnt, 6))
+    S_ = np.empty((cnt, 13))  # owned here, lent below
+    K1_ = np.empty((cnt, 13))
+    K2_ = np.empty((cnt, 13))
+    K3_ = np.empty((cnt, 13))
+    K4_ = np.empty((cnt, 13))
+    F_ = np.empty((cnt, 6))
+    S = borrowed(S_)
+    K1 = borrowed(K1_)
+    K2 = borrowed(K2_)
+    K3 = borrowed(K3_)
+    K4 = borrowed(K4_)
+    F = borrowed(F_)
     _hold(el, pivots, Y)
     for s in range(n):
         t = t0 + s * h
@@ -1224,6 +1237,8 @@ def _group_run(p, u, el, e0, e1, aux, first, cnt, pivots, Y, t0, h, n, method):
                         _B1 * K1[b, j] + _B2 * K2[b, j] + _B2 * K3[b, j] + _B1 * K4[b, j]
                     )
         _hold(el, pivots, Y)
+    # numba frees an array after its last use: the owned scratch must outlive its loans
+    _keep_alive(S_, K1_, K2_, K3_, K4_, F_)
 
 
 @njit(cache=True, fastmath=False, error_model="numpy")
@@ -1245,6 +1260,11 @@ def _advance_group(p, x, u, groups, el, bounds, aux, g, t0, h, n, method):
 def system_serial(p, x, u, groups, el, bounds, aux, t, h, n, method):
     """Advance every group g by n[first] steps of h[first] from t[first] (first = its first
     body): per-body arrays, as `kernel.advance` takes them, read at each group's first row."""
+    p = borrowed(p)  # alive for this call: no reference counting in the calls below
+    x = borrowed(x)
+    u = borrowed(u)
+    el = borrowed(el)
+    aux = borrowed(aux)
     for g in range(groups.shape[0]):
         f = groups[g, 0]
         _advance_group(p, x, u, groups, el, bounds, aux, g, t[f], h[f], n[f], method[f])
@@ -1254,6 +1274,11 @@ def system_serial(p, x, u, groups, el, bounds, aux, t, h, n, method):
 def system_derivative(p, x, u, groups, el, bounds, aux, t, h, out, rec):
     """out (N, 13) ← ẋ of every body at states x and time t; rec (M, 9) ← each element's
     point, force and other end (when rec has rows; a pivot's reaction force)."""
+    p = borrowed(p)
+    x = borrowed(x)
+    u = borrowed(u)
+    el = borrowed(el)
+    aux = borrowed(aux)
     for g in range(groups.shape[0]):
         first = groups[g, 0]
         cnt = groups[g, 1]
