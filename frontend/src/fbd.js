@@ -100,12 +100,21 @@ export class FreeBodyDiagram {
     this.elementInput = { specs: [], frames: null };
     /** @type {ForceGlyph[]} one per element force drawn, made when first needed */
     this.elementGlyphs = [];
+    /**
+     * The centre of buoyancy of a body as drawn (water.js sets it): the buoyancy is drawn on
+     * its line of action (the server's) at the point nearest it, seen through the hull.
+     * @type {((view: BodyView, out: Vector3) => Vector3 | null) | null}
+     */
+    this.buoyancyCentre = null;
+    /** @type {Vector3 | null} where the buoyancy of the selected body was drawn last (tests read it) */
+    this.buoyancyAt = null;
+    this.buoyancyPoint = new Vector3();
     this.scale = 1; // N per m of arrow
     this.visible = false;
     // reused every frame
     this.scratch = {
       v: new Vector3(), dir: new Vector3(), origin: new Vector3(), tip: new Vector3(), net: new Vector3(),
-      qFrame: new Quaternion(), qRel: new Quaternion(),
+      qFrame: new Quaternion(), qRel: new Quaternion(), b: new Vector3(),
     }; // prettier-ignore
   }
 
@@ -154,7 +163,7 @@ export class FreeBodyDiagram {
       s.net.add(s.v);
       this.place(glyph, s.origin, s.v, SOURCE_NAMES[load.source] ?? 'F', 'N', extent, radius, textHeight, labels);
     }
-    this.drawElements(spec?.Name, frame, view.cg, extent, radius, textHeight, labels);
+    this.drawElements(spec?.Name, frame, view, extent, radius, textHeight, labels);
     this.place(this.net, view.cg, s.net, NET, 'N', extent, radius * 0.55, textHeight, labels);
     const M = s.v.fromArray(frame.Moment);
     const size = M.length();
@@ -173,11 +182,13 @@ export class FreeBodyDiagram {
   /**
    * Each element's force on the body `name` at its point (a spring between two bodies: minus
    * its force at its other end on the other body), labelled with its kind, added to the net.
-   * @param {string | undefined} name @param {import('./messages.gen.js').BodyFrame} frame @param {Vector3} cg  drawn
+   * @param {string | undefined} name @param {import('./messages.gen.js').BodyFrame} frame @param {BodyView} view  drawn
    * @param {number} extent @param {number} radius @param {number} textHeight @param {boolean} labels
    */
-  drawElements(name, frame, cg, extent, radius, textHeight, labels) {
+  drawElements(name, frame, view, extent, radius, textHeight, labels) {
     const s = this.scratch;
+    const cg = view.cg;
+    this.buoyancyAt = null;
     const { specs, frames } = this.elementInput;
     let n = 0;
     for (let k = 0; frames && k < specs.length; k++) {
@@ -190,6 +201,21 @@ export class FreeBodyDiagram {
       s.v.fromArray(f.force).multiplyScalar(other ? -1 : 1);
       s.net.add(s.v);
       const glyph = (this.elementGlyphs[n] ??= new ForceGlyph(this.group, TEACH_COLOURS.force, 'right', 20));
+      const buoyancy = e.kind === 'buoyancy';
+      // the server gives the point of the line of action nearest the CG: slide it along the
+      // line to the centre of buoyancy's foot (the same force and moment, drawn where a
+      // textbook draws it), and show it through the hull, where it always is
+      const B = buoyancy && this.buoyancyCentre ? this.buoyancyCentre(view, s.b) : null;
+      const f2 = s.v.lengthSq();
+      if (B && f2 > 0) {
+        s.origin.addScaledVector(s.v, s.dir.copy(B).sub(s.origin).dot(s.v) / f2);
+        this.buoyancyAt = this.buoyancyPoint.copy(s.origin);
+      }
+      // drawn after the water and over the hull (x-ray) when it is the buoyancy
+      const material = /** @type {Mesh} */ (glyph.arrow.shaft).material;
+      if (material instanceof MeshLambertMaterial && material.depthTest === buoyancy) {
+        Object.assign(material, { depthTest: !buoyancy, transparent: buoyancy, needsUpdate: true });
+      }
       this.place(glyph, s.origin, s.v, KIND_NAMES[e.kind], 'N', extent, radius, textHeight, labels);
       n++;
     }

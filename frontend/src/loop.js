@@ -18,6 +18,7 @@ import { nedToThree } from './frames.js';
  * @param {import('./hud.js').Hud} d.hud
  * @param {import('./clip.js').Clip} d.clip
  * @param {import('./elements.js').ElementViews} d.elements
+ * @param {import('./water.js').WaterView} d.water
  * @param {() => import('./body.js').BodyView | null} d.selectedView
  * @param {() => number} d.selectedIndex
  * @param {() => void} d.resetView
@@ -60,8 +61,9 @@ export function startRenderLoop(d) {
       if (v) {
         stage.followTo(nedToThree([v.cg.x, v.cg.y, v.cg.z]), dt);
         if (stage.follow) stage.centreGround(v.cg);
+        d.water.draw(sample.t, v, sample.bodies[d.selectedIndex()], time); // before the FBD: it asks where B is
         teach.drawOverlays(v, sample.bodies[d.selectedIndex()], time);
-      }
+      } else d.water.draw(sample.t, null, null, time); // at the drawn frame's simulated time
     }
     if (now - lastFlush > 1 / 30) {
       lastFlush = now;

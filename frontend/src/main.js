@@ -33,6 +33,8 @@ import { Gyro } from './gyro.js';
 import { ElementViews } from './elements.js';
 import { ElementPanel } from './elementpanel.js';
 import { StabilityView } from './stability.js';
+import { WaterView } from './water.js';
+import { WaterPanel } from './waterpanel.js';
 
 /** @typedef {import('./messages.gen.js').ServerMessage} ServerMessage */
 /** @typedef {import('./messages.gen.js').Hello} Hello */
@@ -112,6 +114,9 @@ const panel = new Panel($('panel'), { conn, library, actions });
 // pivots, springs, dampers, the ground: drawn (their forces in the FBD) and listed in the panel
 const elements = new ElementViews(stage.ned, teach.fbd);
 const elementPanel = new ElementPanel(panel, { below: () => (selectedView()?.cg.z ?? 0) + 0.6 * (selectedView()?.extent() ?? 1) });
+// the water: its surface, current and waterline card (water.js), tuned in the panel (waterpanel.js)
+const water = new WaterView(stage, $('view'), teach.fbd);
+const waterPanel = new WaterPanel(panel, elementPanel.folder.domElement);
 
 /** Flip one display setting (a key), as its checkbox would. @param {string} key */
 function toggleShow(key) {
@@ -244,6 +249,8 @@ function onHello(msg) {
   panel.fromHello(msg, bodyName);
   elements.setElements(msg.scenario.elements);
   elementPanel.fromHello(msg);
+  water.fromHello(msg, bodyName);
+  waterPanel.fromHello(msg);
   stage.setScale(selectedView()?.extent() ?? 1);
   const where = Object.assign(document.createElement('span'), { textContent: t('version.room', { room: msg.room }) + (msg.can_control === false ? t('version.watching') : '') });
   $('version').replaceChildren(`sixdof ${msg.version}`, where);
@@ -294,8 +301,8 @@ function showPast(frame) {
   hud.banner('past', t('past.banner', { t: num(frame.t, 3) }), 'info');
 }
 
-const stats = startRenderLoop({ stage, buffer, timeline, bodies, session, show, teach, plots, hud, clip, elements, selectedView, selectedIndex, resetView });
-installTestHook({ room, session, conn, timeline, share, clip, gyro, elements, hud, plots, stage, teach, bodies, drag, stats, selectedView, setFollow, resetView });
+const stats = startRenderLoop({ stage, buffer, timeline, bodies, session, show, teach, plots, hud, clip, elements, water, selectedView, selectedIndex, resetView });
+installTestHook({ room, session, conn, timeline, share, clip, gyro, elements, water, hud, plots, stage, teach, bodies, drag, stats, selectedView, setFollow, resetView });
 
 library
   .init()

@@ -15,6 +15,7 @@ import { nedToThree, threeToNed } from './frames.js';
  * @param {import('./share.js').Share} d.share
  * @param {import('./clip.js').Clip} d.clip
  * @param {import('./elements.js').ElementViews} d.elements
+ * @param {import('./water.js').WaterView} d.water
  * @param {import('./gyro.js').Gyro} d.gyro
  * @param {import('./hud.js').Hud} d.hud
  * @param {import('./plots.js').Plots} d.plots
@@ -39,6 +40,10 @@ export function installTestHook(d) {
     gyro: d.gyro,
     /** The scenario's elements as drawn (elements.js). */
     elements: () => d.elements.describe(),
+    /** The water as drawn: the time, the patch, the surface vertex nearest NED (x, y), the card (water.js). */
+    water: (/** @type {number} */ x, /** @type {number} */ y) => d.water.describe(x, y),
+    /** Show or hide the water (the tests compare the pixels with and without it). @param {boolean} on */
+    showWater: (on) => void (d.water.group.visible = on),
     /** The ghost bodies drawn: [{name, visible, Pos (NED)}]. */
     get ghosts() {
       return [...bodies.ghosts].map(([name, v]) => ({ name, visible: v.group.visible, Pos: v.group.position.toArray() }));
