@@ -113,6 +113,29 @@ def test_added_mass_lengthens_the_periods_and_unstable_has_none() -> None:
     assert tender.message()["periods"]["roll"] is None
 
 
+def test_numbers_follow_the_body_and_the_water() -> None:
+    """Cached by what they depend on: an input changes nothing, a new mass or density does."""
+    sc = box_scenario((2.0, 1.0, 1.0), 0.4, 0.2)
+    (a,) = scenario_hydrostatics(sc)
+    sc.bodies[0].Force = (10.0, 0.0, 0.0)
+    assert scenario_hydrostatics(sc) == [a]
+    sc.bodies[0].Mass = 0.9 * sc.bodies[0].Mass
+    (b,) = scenario_hydrostatics(sc)
+    assert b.draft == pytest.approx(0.9 * 0.4, rel=REL)
+    assert sc.water is not None
+    sc.water.density = 0.9 * RHO
+    (c,) = scenario_hydrostatics(sc)
+    assert c.draft == pytest.approx(0.4, rel=REL)
+    twins = box_scenario((2.0, 1.0, 1.0), 0.4, 0.2)
+    twin = twins.bodies[0].model_copy(update={"Name": "Twin"})
+    twins = Scenario.model_validate(
+        {**twins.model_dump(), "bodies": [twins.bodies[0].model_dump(), twin.model_dump()],
+         "elements": [{"kind": "buoyancy", "body": n} for n in ("Box", "Twin")]}
+    )  # fmt: skip
+    first, second = scenario_hydrostatics(twins)  # one computation, each its own name
+    assert (first.body, second.body) == ("Box", "Twin") and first.draft == second.draft
+
+
 def test_a_body_that_sinks_is_left_out() -> None:
     sc = box_scenario((1.0, 1.0, 1.0), 0.4, 0.2)
     sc.bodies[0].Mass = 1.5 * RHO  # heavier than the water it can displace

@@ -31,7 +31,8 @@ reference point, so the periods assume the two are close.
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
+from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
@@ -368,37 +369,62 @@ def heel_under(
 def scenario_hydrostatics(scenario: Scenario) -> list[Hydrostatics]:
     """The upright equilibrium of every body of `scenario` with a buoyancy element, in the
     scenario's water (still: the waves and current do not enter), in body order; a body
-    that would sink (or has no hull volume) is left out."""
-    from ..scenario.elements import AddedMassElement, BuoyancyElement, hull_triangles
+    that would sink (or has no hull volume) is left out. Each body's numbers are cached by
+    what they depend on (its shape, mass, CG, inertia, gravity, added mass and the water's
+    density), so a change elsewhere (an input, another body, the integrator) costs nothing."""
+    from ..scenario.elements import AddedMassElement, BuoyancyElement
 
     floating = {e.body for e in scenario.elements if isinstance(e, BuoyancyElement)}
-    added: dict[str, Array] = {}
+    added: dict[str, tuple[float, ...]] = {}
     for e in scenario.elements:
         if isinstance(e, AddedMassElement):
-            diag = np.diag(np.asarray(e.values(), dtype=float))
-            added[e.body] = added.get(e.body, np.zeros(6)) + diag
+            diag = tuple(e.values()[k][k] for k in range(6))
+            old = added.get(e.body, (0.0,) * 6)
+            added[e.body] = tuple(a + b for a, b in zip(old, diag, strict=True))
     density = scenario.water.density if scenario.water is not None else 1025.0
     out = []
     for body in scenario.bodies:
         if body.Name not in floating:
             continue
-        params = body.params()
-        try:
-            out.append(
-                upright(
-                    hull_triangles(body),
-                    params.mass,
-                    np.asarray(body.CGOffset, dtype=float),
-                    params.inertia_cg,
-                    density=density,
-                    gravity=body.Gravity,
-                    added=added.get(body.Name),
-                    name=body.Name,
-                )
-            )
-        except (ValueError, FloatingPointError, ZeroDivisionError):
-            continue
+        shape = (body.Mesh, body.MeshScale, body.Size, body.CGOffset, body.MeshOrigin)
+        mass = (body.Mass, body.InertiaRadi, body.Inertia, body.Gravity)
+        key = (*shape, *mass, density, added.get(body.Name))
+        found = _body_upright(key)
+        if found is not None:
+            out.append(replace(found, body=body.Name))
     return out
+
+
+@lru_cache(maxsize=256)
+def _body_upright(key: tuple[Any, ...]) -> Hydrostatics | None:
+    from ..scenario import BodySpec
+    from ..scenario.elements import hull_triangles
+
+    mesh, mesh_scale, size, cg, origin, mass, radii, inertia, gravity, density, added = key
+    body = BodySpec(
+        Mesh=mesh,
+        MeshScale=mesh_scale,
+        Size=size,
+        CGOffset=cg,
+        MeshOrigin=origin,
+        Mass=mass,
+        InertiaRadi=radii,
+        Inertia=inertia,
+        Gravity=gravity,
+    )
+    params = body.params()
+    try:
+        return upright(
+            hull_triangles(body),
+            params.mass,
+            np.asarray(cg, dtype=float),
+            params.inertia_cg,
+            density=density,
+            gravity=gravity,
+            added=None if added is None else np.asarray(added, dtype=float),
+        )
+    except (ValueError, FloatingPointError, ZeroDivisionError):
+        return None
 
 
 __all__ = [
