@@ -6,8 +6,9 @@
 Each hull floats at about half its height, heeled and heaving a little (RK4, h = 1 ms, the
 `full` model), in still water and in two wave components. The hulls: the shipped box (12
 triangles), cylinder (160), ship (648) and sphere (960), and icospheres of 1280 and 5120
-triangles built here. Every stage clips every triangle at the surface, so the cost grows with
-the triangle count; "× free" is the case's cost per step over the free body's (the issue's
+triangles built here. In still water a stage clips only the triangles along the waterline
+(the hull's tree, dynamics/hull_tree.py); in waves it clips every triangle, so the cost grows
+with the triangle count; "× free" is the case's cost per step over the free body's (the issue's
 target: a hull of a few thousand triangles ≤ 4 × a free body). CPU time, least of
 `--repeat` runs after a warm-up, so other work on a shared machine counts less.
 """
