@@ -195,6 +195,8 @@ class WaterCard {
       row.className = 'water-row';
       return row;
     });
+    this.rows[2].classList.add('static'); // the hello's GM and periods: left out on a phone
+    this.rows[3].classList.add('static');
     this.el.append(this.title, ...this.rows);
     parent.append(this.el);
     this.last = -Infinity;
@@ -446,13 +448,18 @@ export class WaterView {
       }
       this.streaks.geometry.attributes.position.needsUpdate = true;
     }
-    // the arrow beside the body, on the surface, at least a body length long
-    const at = s.at.set(ox, oy, water.level - elevation(this.table, time, ox, oy)).add(s.v.set(-vn / speed, -ve / speed, 0).multiplyScalar(1.6 * extent));
-    if (flat < 1e-6) at.set(ox + 1.6 * extent, oy, water.level - elevation(this.table, time, ox + 1.6 * extent, oy));
-    at.z -= 0.05 * extent;
+    // the arrow on the surface to the left of the body as the camera sees it (the toolbar
+    // is on the right), a little towards the viewer: beside the body, clear of its labels
+    const cam = this.stage.camera.position; // three: x north, z east
+    const toX = cam.x - ox;
+    const toY = cam.z - oy;
+    const to = Math.hypot(toX, toY) || 1;
+    const ax = ox + ((-toY * 2.0 + toX * 0.6) * extent) / to; // −right = (−to_y, to_x) · …
+    const ay = oy + ((toX * 2.0 + toY * 0.6) * extent) / to;
+    const at = s.at.set(ax, ay, water.level - elevation(this.table, time, ax, ay) - 0.05 * extent);
     this.currentArrow.radius = Math.max(0.01, 0.03 * extent);
-    this.currentArrow.set(at, s.dir.set(vn, ve, vd).divideScalar(speed), Math.max(extent, Math.min(4 * extent, speed * 2 * extent)));
-    this.currentLabel.position.copy(at).add(s.v.set(0, 0, -0.25 * extent));
+    this.currentArrow.set(at, s.dir.set(vn, ve, vd).divideScalar(speed), Math.max(0.8 * extent, Math.min(1.5 * extent, speed * 2 * extent)));
+    this.currentLabel.position.copy(at).add(s.v.set(0, 0, 0.3 * extent)); // under its tail
     this.currentLabel.setHeight(Math.max(0.05, 0.14 * extent));
     if (nowMs - this.lastCard >= 1000 / CARD_HZ) this.currentLabel.setText(t('water.current', { v: magnitude(speed) }));
   }
