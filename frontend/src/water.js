@@ -51,6 +51,8 @@ const LINES_OPACITY = 0.55; // the lines on it (every vertex row and column), wh
 const MAX_SEGMENTS = 160; // per side of the patch
 const PER_WAVELENGTH = 8; // vertices per shortest wavelength at least
 const STREAKS = 48;
+/** The water a buoyancy element floats in when the scenario has none (water.py's defaults). */
+const STILL_SEA = Object.freeze({ density: 1025, level: 0, current: /** @type {[number, number, number]} */ ([0, 0, 0]), waves: [], depth: null });
 const CARD_HZ = 5;
 
 /**
@@ -207,9 +209,10 @@ class WaterCard {
    * @param {import('./messages.gen.js').BodyFrame | null} frame  its frame (Draft, Heel, Trim, WaveElevation)
    * @param {Hydrostatics | null} hydro  from the hello, when it carries them
    * @param {boolean} waves  whether the water has waves
+   * @param {boolean} implicit  the water is the default still sea (the scenario has none)
    */
-  write(name, frame, hydro, waves) {
-    this.title.textContent = t('water.card.title', { body: name });
+  write(name, frame, hydro, waves, implicit) {
+    this.title.textContent = t(implicit ? 'water.card.title_default' : 'water.card.title', { body: name });
     const [line, wave, gm, periods] = this.rows;
     if (frame && Number.isFinite(frame.Draft)) {
       line.textContent = frame.Draft > 0
@@ -284,6 +287,7 @@ export class WaterView {
     this.card = new WaterCard(view);
     /** @type {WaterSpec | null} */
     this.water = null;
+    this.implicit = false; // the water drawn is the default still sea (no water entry)
     this.table = new Float64Array(0);
     this.key = '';
     this.size = 0; // the patch's side, m
@@ -306,7 +310,11 @@ export class WaterView {
    * @param {Hello} hello @param {string | null} bodyName
    */
   fromHello(hello, bodyName) {
-    const water = hello.scenario.water ?? null;
+    // without a water entry a buoyancy element floats its body in still sea water (the
+    // server's default, scenario/elements.py): that water is drawn, so what floats is seen
+    const floats = (hello.scenario.elements ?? []).some((e) => e.kind === 'buoyancy');
+    const water = hello.scenario.water ?? (floats ? STILL_SEA : null);
+    this.implicit = !hello.scenario.water && floats;
     const spec = hello.scenario.bodies.find((b) => b.Name === bodyName) ?? hello.scenario.bodies[0];
     const gravity = spec?.Gravity ?? 9.81;
     const extra = /** @type {{hydrostatics?: Hydrostatics[] | null}} */ (/** @type {unknown} */ (hello));
@@ -416,7 +424,7 @@ export class WaterView {
     if (nowMs - this.lastCard >= 1000 / CARD_HZ) {
       this.lastCard = nowMs;
       const name = view?.spec?.Name ?? body?.frame?.Name ?? '';
-      this.card.write(name, body?.frame ?? null, this.hydrostatics.find((x) => x.body === name) ?? null, waves);
+      this.card.write(name, body?.frame ?? null, this.hydrostatics.find((x) => x.body === name) ?? null, waves, this.implicit);
     }
   }
 
@@ -505,6 +513,8 @@ export class WaterView {
     }
     return {
       visible: this.group.visible && this.mesh.visible,
+      implicit: this.implicit,
+      level: this.water?.level ?? null,
       t: this.drawnT,
       size: this.size,
       segments: this.segments,
