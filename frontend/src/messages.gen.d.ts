@@ -423,6 +423,8 @@ export interface Limits {
   models: string[];
   /** element fields (stiffness, damping, rest_length, linear, quadratic, height, restitution, friction): [low, high], each component of a vector */
   elements: Record<string, [number, number]>;
+  /** water fields, by their names in set_water (density, level, current, depth; a wave's amplitude, period, direction): [low, high], each component of a vector (depth: above low) */
+  water: Record<string, [number, number]>;
 }
 
 /** A force and moment that vary in time: signal × (force, moment). */
@@ -678,6 +680,20 @@ export interface SetTimeScale {
   time_scale: number;
 }
 
+/**
+ * Replace the scenario's water (density, still level, current, waves, depth), all or
+ * nothing; null: no water (buoyancy and dampers then act in still sea water, 1025 kg/m³,
+ * level 0). The state runs on; buoyancy and dampers feel the new water from the next
+ * step. The room's hello is sent again.
+ */
+export interface SetWater {
+  type: "set_water";
+  /** optional; echoed in the ack or error; at most 64 characters */
+  id?: string | number | null;
+  /** as the scenario's `water`; null: none */
+  water: WaterSpecInput | null;
+}
+
 /** A spring pulling the point toward a world target (a hand on the body). */
 export interface Spring {
   /** NED, m */
@@ -833,6 +849,7 @@ export type ClientMessage =
   | SetInput
   | SetParams
   | SetElements
+  | SetWater
   | Pause
   | Resume
   | Step

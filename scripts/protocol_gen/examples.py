@@ -151,6 +151,20 @@ def examples() -> dict[str, list[dict[str, Any]]]:
             },
             {"type": "set_elements", "elements": []},
         ],
+        "set_water": [
+            {
+                "type": "set_water",
+                "id": "9",
+                "water": {
+                    "density": 1000.0,
+                    "level": 0.0,
+                    "current": [0.5, 0.0, 0.0],
+                    "waves": [{"amplitude": 0.5, "period": 6.0, "direction": 90.0}],
+                    "depth": None,
+                },
+            },
+            {"type": "set_water", "water": None},
+        ],
         "pause": [{"type": "pause"}],
         "resume": [{"type": "resume"}],
         "step": [{"type": "step", "n": 10}],

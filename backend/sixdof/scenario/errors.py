@@ -14,7 +14,7 @@ from typing import Any
 from pydantic import ValidationError
 from pydantic_core import ErrorDetails
 
-from ..fields import LIMITS, ErrorCode, FieldError
+from ..fields import LIMITS, ErrorCode, FieldError, Limit
 
 #: pydantic error types that are a number outside its range (everything else is "invalid").
 RANGE_ERRORS = {"greater_than", "greater_than_equal", "less_than", "less_than_equal"}
@@ -54,7 +54,7 @@ def reason(err: ErrorDetails) -> tuple[ErrorCode, str]:
     1e+06] kg, got -1'."""
     kind, got = err["type"], err.get("input")
     if kind in RANGE_ERRORS:
-        limit = LIMITS.get(leaf_field(tuple(err["loc"])) or "")
+        limit = _limit_of(err)
         span = limit.text() if limit is not None else err["msg"].removeprefix("Input should be ")
         return "out_of_range", f"must be {span}, got {_fmt(got)}"
     if kind == "finite_number":
@@ -77,6 +77,17 @@ def reason(err: ErrorDetails) -> tuple[ErrorCode, str]:
         code = inner.code
         msg = inner.message.removeprefix(f"{inner.field}: ")
     return code, msg
+
+
+def _limit_of(err: ErrorDetails) -> Limit | None:
+    """The entry of LIMITS a range error was checked against: the field's own name, or one
+    that ends in it (a wave's `amplitude` is `wave_amplitude`, a timed load's `amplitude`),
+    whichever has the bound pydantic reports."""
+    leaf = leaf_field(tuple(err["loc"])) or ""
+    bounds = set(err.get("ctx", {}).values())
+    names = [leaf, *(name for name in LIMITS if name.endswith(f"_{leaf}"))]
+    found = [LIMITS[name] for name in names if name in LIMITS]
+    return next((lim for lim in found if not bounds or bounds & {lim.lo, lim.hi}), None)
 
 
 def _json(value: Any) -> str:

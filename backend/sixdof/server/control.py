@@ -32,6 +32,7 @@ from .protocol import (
     SetInput,
     SetParams,
     SetTimeScale,
+    SetWater,
     Step,
     UndoGoBack,
 )
@@ -94,6 +95,10 @@ def _set_elements(room: Room, msg: SetElements) -> None:
     room.sim.set_elements([e.model_dump() for e in msg.elements])
 
 
+def _set_water(room: Room, msg: SetWater) -> None:
+    room.sim.set_water(msg.water)
+
+
 def _pause(room: Room, msg: Pause) -> None:
     room.sim.pause()
 
@@ -142,6 +147,7 @@ HANDLERS: dict[type, Handler] = {
     SetInput: _set_input,
     SetParams: _set_params,
     SetElements: _set_elements,
+    SetWater: _set_water,
     Pause: _pause,
     Resume: _resume,
     Step: _step,

@@ -19,6 +19,7 @@ from ..dynamics.output_table import OUTPUTS
 from ..scenario import Scenario
 from ..scenario.bounded import Vec3, Vec4, Vec6, Within
 from ..scenario.elements import ElementSpec
+from ..scenario.water import WaterSpec
 from .error_codes import ErrorCode
 
 PROTOCOL_VERSION = 1
@@ -64,6 +65,11 @@ class Limits(_Message):
     elements: dict[str, Pair] = Field(
         description="element fields (stiffness, damping, rest_length, linear, quadratic, "
         "height, restitution, friction): [low, high], each component of a vector"
+    )
+    water: dict[str, Pair] = Field(
+        description="water fields, by their names in set_water (density, level, current, "
+        "depth; a wave's amplitude, period, direction): [low, high], each component of a "
+        "vector (depth: above low)"
     )
 
 
@@ -372,6 +378,16 @@ class SetElements(ClientModel):
     elements: list[ElementSpec] = Field(max_length=64)
 
 
+class SetWater(ClientModel):
+    """Replace the scenario's water (density, still level, current, waves, depth), all or
+    nothing; null: no water (buoyancy and dampers then act in still sea water, 1025 kg/m³,
+    level 0). The state runs on; buoyancy and dampers feel the new water from the next
+    step. The room's hello is sent again."""
+
+    type: Literal["set_water"]
+    water: WaterSpec | None = Field(description="as the scenario's `water`; null: none")
+
+
 class Pause(ClientModel):
     """client -> server: pause the simulation (frames keep coming, t stands still)."""
 
@@ -493,6 +509,7 @@ ClientMessage = Annotated[
         SetInput,
         SetParams,
         SetElements,
+        SetWater,
         Pause,
         Resume,
         Step,
@@ -518,6 +535,7 @@ CLIENT_MESSAGES: dict[str, type[ClientModel]] = {
     "set_input": SetInput,
     "set_params": SetParams,
     "set_elements": SetElements,
+    "set_water": SetWater,
     "pause": Pause,
     "resume": Resume,
     "step": Step,

@@ -154,6 +154,32 @@ def plan_elements(current: Plan, elements: Any) -> Plan:
                 current.bodies, current.x, current.method, current.step, (), system)  # fmt: skip
 
 
+def plan_water(current: Plan, water: Any) -> Plan:
+    """The world with this water (JSON or a WaterSpec; None: no water entry), replacing the
+    scenario's whole water, all or nothing. The state is kept; the elements are packed again,
+    for buoyancy and dampers read the water (density, level, current, waves) from their rows.
+    Without water the elements act in the default still sea (scenario.elements says so)."""
+    from ..scenario.water import WaterSpec
+
+    spec: WaterSpec | None
+    if water is None:
+        spec = None
+    elif isinstance(water, WaterSpec):
+        spec = water.model_copy(deep=True)
+    elif isinstance(water, Mapping):
+        try:
+            spec = WaterSpec.model_validate(water)
+        except ValidationError as exc:
+            raise field_error(exc, prefix="water") from None
+    else:
+        got = type(water).__name__
+        raise FieldError("water", "invalid", f"water: expected an object or null, got {got}")
+    scenario = current.scenario.model_copy(update={"water": spec})
+    system = scenario.system(current.bodies) if scenario.elements else None
+    return Plan(scenario, current.params, current.bodies, current.x, current.method,
+                current.step, (), system)  # fmt: skip
+
+
 def _changed_body(
     spec: BodySpec, changes: Mapping[str, Any]
 ) -> tuple[BodySpec, BodyParams, list[str]]:

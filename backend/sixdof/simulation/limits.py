@@ -53,12 +53,19 @@ def live_limits() -> dict[str, object]:
     out["integrators"] = list(LIVE_INTEGRATORS)
     out["models"] = list(MODELS)
     out["elements"] = {name: LIMITS[name].pair() for name in ELEMENT_FIELDS}
+    out["water"] = {field: LIMITS[name].pair() for field, name in WATER_FIELDS.items()}
     return out
 
 
 #: The element fields the page tunes, whose ranges `hello.limits.elements` carries.
 ELEMENT_FIELDS = ("stiffness", "damping", "rest_length", "linear", "quadratic", "height",
                   "restitution", "friction")  # fmt: skip
+
+#: The water fields the page tunes (their names in set_water, a wave's among them) and the
+#: entry of LIMITS each is checked against; `hello.limits.water` carries their ranges.
+WATER_FIELDS = {"density": "density", "level": "level", "current": "current",
+                "depth": "depth", "amplitude": "wave_amplitude", "period": "period",
+                "direction": "direction"}  # fmt: skip
 
 
 def divergence_reason(x: Array, names: Sequence[str]) -> str | None:

@@ -39,7 +39,7 @@ from .recording import check_format
 from .timeline import Moment, keyframe_time, moment_of
 
 #: Events that change the physics, and the LiveSimulation method each calls.
-PHYSICS_EVENTS = ("set_input", "set_params", "set_elements", "reset")
+PHYSICS_EVENTS = ("set_input", "set_params", "set_elements", "set_water", "reset")
 
 #: Wall time one piece of a look back may take before it yields: ~2 ms, an eighth of a
 #: frame period, so a tick waits at most that for a piece to end.
@@ -105,6 +105,8 @@ def apply_event(sim: LiveSimulation, item: Mapping[str, Any], keep: Sequence[str
             sim.set_params(item["body"], **fields)
     elif kind == "set_elements":
         sim.set_elements(item["elements"])
+    elif kind == "set_water":
+        sim.set_water(item["water"])
     elif kind == "reset":
         sim.reset(item["body"], item["state"])
 

@@ -32,7 +32,7 @@ from .history import PRECISIONS, History, Mark, Precision, csv_pieces
 from .recording import Recording
 
 #: Changes that make the future left by `go_back` unreachable.
-PHYSICS_CHANGES = ("set_input", "set_params", "set_elements", "reset")
+PHYSICS_CHANGES = ("set_input", "set_params", "set_elements", "set_water", "reset")
 
 Listener = Callable[[str, dict[str, Any] | None], None]
 

@@ -30,7 +30,7 @@ from ..dynamics.inputs import InputChannels
 from ..dynamics.names import Method
 from ..dynamics.quaternion import Array
 from ..scenario import Scenario
-from .changes import Plan, plan_elements, plan_input, plan_params, plan_reset
+from .changes import Plan, plan_elements, plan_input, plan_params, plan_reset, plan_water
 from .timeline import Moment
 from .validation import body_index, plain
 
@@ -213,6 +213,18 @@ class World:
             self._log(
                 "set_elements", {"elements": [e.model_dump() for e in plan.scenario.elements]}
             )
+
+    def set_water(self, water: Any) -> None:
+        """Replace the scenario's water (JSON as in the scenario, or None: no water entry), all
+        or nothing; the state and t run on, buoyancy and dampers feel the new water from the
+        next step (changes.plan_water)."""
+        with self.lock:
+            plan = plan_water(self._w, water)
+            self._w = dataclasses.replace(plan, x=self._w.x)
+            self.version += 1
+            self._touch()
+            spec = plan.scenario.water
+            self._log("set_water", {"water": spec and spec.model_dump(mode="json")})
 
     def reset(self, body: str | None = None, state: Mapping[str, Any] | None = None) -> None:
         """Back to the scenario's initial state, or to a given one.
