@@ -1,6 +1,8 @@
 // @ts-check
 // Show → Energy: bars for the kinetic energy of translation (½ m |v_CG|²) and of rotation
-// (½ ωᵀ I ω), the potential energy and their total, all of one body, and the total's drift
+// (½ ωᵀ I ω), the potential energy, what the body's elements store (springs, the ground's
+// contact, the water's hydrostatic potential, an added mass; its row shows once it is not
+// zero) and their total, all of one body, and the total's drift
 // since the last reset as a number. Torque- and force-free, the exact total is constant:
 // the drift is the integrator's error, so switching Euler ↔ RK4 or the step shows in it.
 // Also here: the flip counter of the presets that count flips.
@@ -8,11 +10,12 @@
 import { FLIP_LEVEL } from './protocol.gen.js';
 import { num, t } from './i18n.js';
 
-/** @type {Array<[string, string, 'TranslationalEnergy' | 'RotationalEnergy' | 'PotentialEnergy' | 'TotalEnergy']>} key, label, the frame's field */
+/** @type {Array<[string, string, 'TranslationalEnergy' | 'RotationalEnergy' | 'PotentialEnergy' | 'StoredEnergy' | 'TotalEnergy']>} key, label, the frame's field */
 const ROWS = [
   ['trans', t('energy.trans'), 'TranslationalEnergy'],
   ['rot', t('energy.rot'), 'RotationalEnergy'],
   ['pot', t('energy.pot'), 'PotentialEnergy'],
+  ['stored', t('energy.stored'), 'StoredEnergy'],
   ['total', t('energy.total'), 'TotalEnergy'],
 ];
 
@@ -32,7 +35,7 @@ export class EnergyBars {
   /** @param {HTMLElement} el  the #energy box */
   constructor(el) {
     this.el = el;
-    /** @type {Record<string, {bar: HTMLElement, value: HTMLElement, shownWidth: number, shownLeft: number}>} */
+    /** @type {Record<string, {row: HTMLElement, bar: HTMLElement, value: HTMLElement, shownWidth: number, shownLeft: number}>} */
     this.rows = {};
     const table = document.createElement('div');
     table.className = 'energy-rows';
@@ -46,7 +49,7 @@ export class EnergyBars {
       const value = Object.assign(document.createElement('span'), { className: 'energy-value' });
       row.append(name, track, value);
       table.append(row);
-      this.rows[key] = { bar, value, shownWidth: -1, shownLeft: -1 };
+      this.rows[key] = { row, bar, value, shownWidth: -1, shownLeft: -1 };
     }
     this.drift = Object.assign(document.createElement('div'), { className: 'energy-drift' });
     el.append(Object.assign(document.createElement('div'), { className: 'energy-title', textContent: t('energy.title') }), table, this.drift);
@@ -54,6 +57,25 @@ export class EnergyBars {
     this.reference = null;
     this.range = 0; // J: the largest |value| since the last reset, the bars' full width
     this.lastDrift = NaN;
+    this.rows.stored.row.hidden = true;
+    /** @type {number | null} Σ TotalEnergy over the bodies of the latest frame, when more than one */
+    this.systemTotal = null;
+  }
+
+  /**
+   * All bodies of a received frame: with several, the drift is of their summed total (a
+   * spring or the water moves energy between them; its stored part is counted once, on
+   * the spring's first body).
+   * @param {import('./messages.gen.js').BodyFrame[]} bodies
+   */
+  system(bodies) {
+    if (bodies.length < 2) {
+      this.systemTotal = null;
+      return;
+    }
+    let sum = 0;
+    for (let k = 0; k < bodies.length; k++) sum += bodies[k].TotalEnergy;
+    this.systemTotal = sum;
   }
 
   /** @param {boolean} on */
@@ -64,7 +86,9 @@ export class EnergyBars {
   /** Start counting the drift again (a reset, a new scenario, a changed parameter). */
   restart() {
     this.reference = null;
+    this.systemTotal = null;
     this.range = 0;
+    this.rows.stored.row.hidden = true; // until a frame says the elements store something
   }
 
   /**
@@ -74,8 +98,10 @@ export class EnergyBars {
    */
   update(body, labels) {
     if (this.el.hidden || !body) return;
-    this.reference ??= body.TotalEnergy;
+    const total = this.systemTotal ?? body.TotalEnergy;
+    this.reference ??= total;
     const reference = this.reference;
+    if (body.StoredEnergy !== 0 && this.rows.stored.row.hidden) this.rows.stored.row.hidden = false;
     // index loops: destructuring in for-of would allocate an iterator every frame
     for (let k = 0; k < ROWS.length; k++) this.range = Math.max(this.range, Math.abs(body[ROWS[k][2]]));
     const range = this.range || 1;
@@ -94,11 +120,11 @@ export class EnergyBars {
       if (labels) row.value.textContent = joules(x);
     }
     if (labels) {
-      const drift = body.TotalEnergy - reference;
+      const drift = total - reference;
       this.lastDrift = drift;
       const rel = Math.abs(reference) > 1e-12 ? ` (${num((100 * drift) / Math.abs(reference), null, { maximumSignificantDigits: 2 })} %)` : '';
       const shown = drift === 0 ? '0' : num(drift, null, { notation: 'scientific', maximumFractionDigits: 2 });
-      this.drift.textContent = t('energy.drift', { drift: shown, rel });
+      this.drift.textContent = t(this.systemTotal === null ? 'energy.drift' : 'energy.driftAll', { drift: shown, rel });
     }
   }
 }

@@ -209,7 +209,7 @@ function receive(msg) {
       if (body) plots.push(msg.t, Object.assign(body, { GhostDiff: msg.ghost?.diff[selectedIndex()] ?? null }));
       timeline.status(msg.status, msg.t);
       if (!timeline.past) {
-        teach.frame(body);
+        teach.frame(body, msg.bodies);
         stability.frame(msg.t, body);
         hud.state(msg, body);
       }

@@ -73,6 +73,7 @@ export interface BodyFrame {
   Moment: number[];
   KineticEnergy: number;
   PotentialEnergy: number;
+  /** KineticEnergy + PotentialEnergy + StoredEnergy, J */
   TotalEnergy: number;
   LinearMomentum: number[];
   /** about the CG, global frame */
@@ -95,6 +96,8 @@ export interface BodyFrame {
   Trim: number;
   /** wave elevation η at the CG, positive up, m */
   WaveElevation: number;
+  /** energy held by the body's elements (springs, ground contact, hydrostatic potential, added mass), J; 0 without elements */
+  StoredEnergy: number;
   /** each input acting now (zero ones left out): the free-body diagram's arrows */
   Loads: AppliedLoad[];
 }

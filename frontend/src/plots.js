@@ -37,8 +37,8 @@ export const CHANNELS = {
   AngVel: { label: t('plots.ch.AngVel'), unit: 'rad/s', series: ['p (x)', 'q (y)', 'r (z)'], get: (b) => b.AngVel },
   OmegaGlobal: { label: t('plots.ch.OmegaGlobal'), unit: 'rad/s', series: ['N', 'E', 'D', '|ω|'],
     get: (b) => [...b.AngVelGlobal, norm(b.AngVelGlobal)] },
-  Energy: { label: t('plots.ch.Energy'), unit: 'J', series: [t('plots.s.trans'), t('plots.s.rot'), t('plots.s.pot'), t('plots.s.total')],
-    get: (b) => [b.TranslationalEnergy, b.RotationalEnergy, b.PotentialEnergy, b.TotalEnergy] },
+  Energy: { label: t('plots.ch.Energy'), unit: 'J', series: [t('plots.s.trans'), t('plots.s.rot'), t('plots.s.pot'), t('plots.s.total'), t('plots.s.stored')],
+    get: (b) => [b.TranslationalEnergy, b.RotationalEnergy, b.PotentialEnergy, b.TotalEnergy, b.StoredEnergy] },
   AngularMomentum: { label: t('plots.ch.AngularMomentum'), unit: 'N·m·s', series: ['N', 'E', 'D', '|L|'],
     get: (b) => [...b.AngularMomentum, norm(b.AngularMomentum)] },
   // a ghost run (Ghost run folder): how far its body is from the live one
@@ -46,7 +46,7 @@ export const CHANNELS = {
     get: (b) => (b.GhostDiff ? [b.GhostDiff.pos, b.GhostDiff.angle * DEG] : [0, 0]) },
 }; // prettier-ignore
 
-const COLORS = ['#d0312d', '#2e9d4a', '#2660c9', '#222222'];
+const COLORS = ['#d0312d', '#2e9d4a', '#2660c9', '#222222', '#a15c00'];
 /** Time windows a plot can show (s); the rings hold a minute. */
 export const WINDOWS = [10, 30, 60];
 const CAPACITY = 3600; // one minute of frames at 60 Hz

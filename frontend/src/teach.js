@@ -81,11 +81,14 @@ export class Teaching {
   }
 
   /**
-   * Every received frame of the selected body (the counter must see each one).
+   * Every received frame of the selected body (the counter must see each one), and all
+   * bodies' (the energy's drift is the whole system's when several bodies trade energy).
    * @param {import('./messages.gen.js').BodyFrame | null | undefined} body
+   * @param {import('./messages.gen.js').BodyFrame[]} [bodies]
    */
-  frame(body) {
+  frame(body, bodies) {
     this.flips.update(body);
+    if (bodies) this.energy.system(bodies);
   }
 
   /**

@@ -216,6 +216,34 @@ def test_energy_drift_shows_the_integrator(shared: PageRun) -> None:
     assert run.errors == []
 
 
+def test_energy_bars_show_what_a_spring_stores(shared: PageRun) -> None:
+    """Two masses on a spring: the stored row appears (hidden for a free body) with the
+    frame's StoredEnergy, and the total, which includes it, does not drift while the spring's
+    energy comes and goes."""
+    run = shared
+    page = fresh(run, "symmetric_top")
+    show(page, "Energy", True)
+    page.wait_for_function("Number.isFinite(__sixdof.teach.energy.lastDrift)")
+    assert page.locator("#energy .energy-row.stored").is_hidden()
+    page = fresh(run, "two_masses_spring", "Energy")
+    page.wait_for_function(
+        "!document.querySelector('#energy .energy-row.stored').hidden"
+        " && Number.isFinite(__sixdof.teach.energy.lastDrift)"
+    )
+    seen = set()
+    for _ in range(3):
+        wait_sim(page, 0.4)
+        seen.add(round(body(page)["StoredEnergy"], 6))
+    assert len(seen) == 3 and max(seen) > 0.0  # the spring's share changes as it swings
+    # the drift is of both bodies' summed total: energy moves between them through the spring
+    drift = abs(page.evaluate("__sixdof.teach.energy.lastDrift"))
+    total = page.evaluate("__sixdof.lastState.bodies.reduce((s, b) => s + b.TotalEnergy, 0)")
+    assert drift < 1e-9 * abs(total)
+    assert "J" in page.inner_text("#energy .energy-row.stored .energy-value")
+    assert "all bodies" in page.inner_text("#energy")
+    assert run.errors == []
+
+
 def test_ground_and_height_follow_a_falling_body(shared: PageRun) -> None:
     run = shared
     page = fresh(run, "free_fall")

@@ -23,8 +23,7 @@ from numba.core import cgutils
 from numba.extending import intrinsic
 
 
-@intrinsic
-def borrowed(typingctx: Any, arr: Any) -> Any:
+def _borrowed(typingctx: Any, arr: Any) -> Any:
     if not isinstance(arr, types.Array):
         return None
 
@@ -42,5 +41,8 @@ def borrowed(typingctx: Any, arr: Any) -> Any:
 
     return arr(arr), codegen
 
+
+#: Typed Any for mypy: numba's intrinsic takes the typing context itself, callers do not.
+borrowed: Any = intrinsic(_borrowed)
 
 __all__ = ["borrowed"]

@@ -34,6 +34,7 @@ from .names import NORM_TIME_CONSTANT
 from .output_table import PORTS
 from .params import Bodies
 from .quaternion import Array
+from .stored import stored_energy
 
 STATE_SIZE = 13
 INPUT_SIZE = 6
@@ -155,7 +156,8 @@ def outputs(
     rad), AngVelGlobal (R ω), CGPos (p + R r_g), CGVel (R (v + ω × r_g)), KineticEnergy
     (½ νᵀ M_RB ν, J) and its parts TranslationalEnergy (½ m |v_CG|²) and RotationalEnergy
     (½ ωᵀ I_g ω),
-    PotentialEnergy (−m g_nᵀ p_CG, J), TotalEnergy, LinearMomentum (global,
+    PotentialEnergy (−m g_nᵀ p_CG, J), StoredEnergy (what the elements `system` hold:
+    stored.stored_energy), TotalEnergy (their sum), LinearMomentum (global,
     m R (v + ω × r_g), kg·m/s), AngularMomentum (about the CG, global,
     R I_g ω, kg·m²/s), Force and Moment (the applied global inputs); Draft, Heel, Trim and
     WaveElevation of a floating body (water.hydro_outputs, with the elements `system`
@@ -197,6 +199,9 @@ def outputs(
         "Force": ub[:, 0:3].copy(),
         "Moment": ub[:, 3:6].copy(),
     }
+    stored = stored_energy(system, bodies, xb)
+    out["StoredEnergy"] = stored
+    out["TotalEnergy"] = out["TotalEnergy"] + stored
     if system is not None and any(isinstance(e, Buoyancy) for e in system.elements):
         out.update(hydro_outputs(system, bodies, xb, t))
     else:

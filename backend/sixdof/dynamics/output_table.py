@@ -45,7 +45,13 @@ OUTPUTS: tuple[Output, ...] = (
     Output("Moment", 3, "N·m", "total applied global moment about the CG, N·m", history=True),
     Output("KineticEnergy", 1, "J", "", history=True),
     Output("PotentialEnergy", 1, "J", "", history=True),
-    Output("TotalEnergy", 1, "J", "", history=True),
+    Output(
+        "TotalEnergy",
+        1,
+        "J",
+        "KineticEnergy + PotentialEnergy + StoredEnergy, J",
+        history=True,
+    ),
     Output("LinearMomentum", 3, "kg·m/s", "", history=True),
     Output("AngularMomentum", 3, "kg·m²/s", "about the CG, global frame", history=True),
     # what the page draws the physics with: the CG, its velocity, ω in the world frame and
@@ -72,6 +78,16 @@ OUTPUTS: tuple[Output, ...] = (
     Output("Heel", 1, "rad", "roll angle, the Euler φ, rad", history=True),
     Output("Trim", 1, "rad", "pitch angle, the Euler θ, rad", history=True),
     Output("WaveElevation", 1, "m", "wave elevation η at the CG, positive up, m", history=True),
+    # what the elements on the body hold (stored.stored_energy): springs, the ground's
+    # contact springs, the still water's hydrostatic potential, an added mass's ½ νᵀ M_A ν
+    Output(
+        "StoredEnergy",
+        1,
+        "J",
+        "energy held by the body's elements (springs, ground contact, hydrostatic potential, "
+        "added mass), J; 0 without elements",
+        history=True,
+    ),
 )
 
 Columns = tuple[tuple[str, int], ...]

@@ -15,9 +15,9 @@ each state as one binary websocket message instead of the JSON `state`; everythi
 | 16 | f64 | t, s |
 | 24 | f64 | rtf |
 | 32 | f64 | time_scale |
-| 40 | N × 49 f64 | per body, the JSON frame's numbers in `BODY_FIELDS` order |
+| 40 | N × 50 f64 | per body, the JSON frame's numbers in `BODY_FIELDS` order |
 
-A body is 392 bytes (one-body JSON frame: about 1.3 KB with its Loads). Not carried:
+A body is 400 bytes (one-body JSON frame: about 1.3 KB with its Loads). Not carried:
 `Loads` and `paused_reason` (a pause the room makes itself is also sent as an `error`).
 """
 

@@ -42,6 +42,7 @@ from ..dynamics.hydro import hydro_outputs
 from ..dynamics.model import laid_out
 from ..dynamics.names import METHOD_CODES, Method
 from ..dynamics.quaternion import Array, IntArray
+from ..dynamics.stored import stored_energy
 from .history import COLUMNS
 from .limits import divergence_reason
 from .payload import FRAME_KEYS
@@ -109,13 +110,19 @@ class _Shared:
 def _float(
     outs: dict[str, Array], sims: Sequence[Steppable], batch: _Batch, x: Array, taken: IntArray
 ) -> None:
-    """Draft and WaveElevation of the floating bodies, room by room: the batch's elements
-    are concatenated, each room's own system and time say where its water is."""
+    """Draft and WaveElevation of the floating bodies, and what every room's elements hold
+    (StoredEnergy, added to TotalEnergy), room by room: the batch's elements are
+    concatenated, each room's own system and time say where its water is."""
     for r, sim in enumerate(sims):
         system = sim.system
-        if system is None or not any(isinstance(e, Buoyancy) for e in system.elements):
+        if system is None or not system.elements:
             continue
         a, b = batch.starts[r], batch.starts[r + 1]
+        stored = stored_energy(system, sim.bodies, x[a:b])
+        outs["StoredEnergy"][a:b] = stored
+        outs["TotalEnergy"][a:b] += stored
+        if not any(isinstance(e, Buoyancy) for e in system.elements):
+            continue
         t = sim.t + int(taken[r]) * float(batch.h_rows[a])
         found = hydro_outputs(system, sim.bodies, x[a:b], t)
         outs["Draft"][a:b] = found["Draft"]
