@@ -43,6 +43,7 @@ lint: python frontend-deps
 	$(BIN)/ruff format --check .
 	$(BIN)/mypy
 	$(BIN)/python scripts/gen_protocol.py --check
+	$(BIN)/python scripts/stamp_kernels.py --check
 	cd frontend && npm run --silent lint
 
 # Two workers: many browser and end-to-end tests wait on a real clock, not on the CPU.

@@ -44,6 +44,51 @@ KERNELS: tuple[tuple[Path, tuple[str, ...]], ...] = (
 ENTRY_POINTS = tuple(name for _, names in KERNELS for name in names)
 
 
+#: The name of the constant each compiled module carries: a hash of the modules it compiles
+#: in (`dependency_stamp`). numba keys its cache on the compiled module's own text, and the
+#: constants it reads from `layout` and the rest are frozen into the cached code, so a change
+#: there alone would leave stale kernels in a developer's cache; the stamp, kept current by
+#: `scripts/stamp_kernels.py` (make lint checks it), changes the module's text with them.
+STAMP_NAME = "COMPILED_FROM"
+
+
+def dependencies(source: Path) -> list[Path]:
+    """The modules of the same package that `source` imports, and theirs (relative imports
+    of one level), sorted: what numba compiles into `source`'s kernels."""
+    found: set[Path] = set()
+    todo = [source]
+    while todo:
+        tree = ast.parse(todo.pop().read_bytes())
+        for node in tree.body:
+            if isinstance(node, ast.ImportFrom) and node.level == 1 and node.module:
+                path = source.with_name(node.module.split(".")[0] + ".py")
+                if path.exists() and path not in found and path != source:
+                    found.add(path)
+                    todo.append(path)
+    return sorted(found)
+
+
+def dependency_stamp(source: Path) -> str:
+    """sha256 (16 hex digits) of the names and texts of `source`'s dependencies."""
+    digest = hashlib.sha256()
+    for path in dependencies(source):
+        digest.update(path.name.encode() + b"\0" + path.read_bytes() + b"\0")
+    return digest.hexdigest()[:16]
+
+
+def written_stamp(source: Path) -> str | None:
+    """The value of `source`'s STAMP_NAME constant, or None."""
+    for node in ast.parse(source.read_bytes()).body:
+        if (
+            isinstance(node, ast.Assign)
+            and any(isinstance(t, ast.Name) and t.id == STAMP_NAME for t in node.targets)
+            and isinstance(node.value, ast.Constant)
+            and isinstance(node.value.value, str)
+        ):
+            return node.value.value
+    return None
+
+
 def cache_dir(source: Path = SOURCE) -> Path:
     """The directory numba caches `source`'s functions in."""
     folder = str(source.resolve().parent)

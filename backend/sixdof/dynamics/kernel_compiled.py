@@ -40,6 +40,10 @@ os.environ.setdefault("OMP_WAIT_POLICY", "passive")
 
 from numba import get_num_threads, njit, prange  # after the OpenMP setting above
 
+#: Hash of the modules compiled in here (kernel_cache.STAMP_NAME: numba keys its cache on this
+#: file's text alone); `python scripts/stamp_kernels.py` keeps it current.
+COMPILED_FROM = "94b85bfd8900e5f0"
+
 
 def threads() -> int:
     """numba's worker threads (prange's parallelism)."""

@@ -122,6 +122,10 @@ from .layout import (
 from .methods import RK4
 from .names import NORM_TIME_CONSTANT
 
+#: Hash of the modules compiled in here (kernel_cache.STAMP_NAME: numba keys its cache on this
+#: file's text alone); `python scripts/stamp_kernels.py` keeps it current.
+COMPILED_FROM = "47f4427fbe4ef725"
+
 _TAU_GAIN = 0.5 / NORM_TIME_CONSTANT
 _B1 = float(RK4.b[0])
 _B2 = float(RK4.b[1])
