@@ -603,3 +603,26 @@ def test_the_json_scenario_refuses_the_same_way() -> None:
     text = json.dumps({"bodies": TWO, "elements": [ground]})
     with pytest.raises(ValueError, match=r"restitution.*\[0, 1\]"):
         scenario_from_json(text)
+
+
+def test_concatenated_systems_name_the_batch_bodies() -> None:
+    """concat_systems (every room of a server in one batch): the elements' body indices are
+    the batch's, so what reads them (stored energy, outputs, records) finds the right body."""
+    from sixdof.dynamics.elements import Spring, concat_systems
+
+    one = Scenario.model_validate(
+        {"bodies": [{"Name": "A"}, {"Name": "B"}],
+         "elements": [{"kind": "spring", "body": "B", "to": [0.0, 0.0, 0.0]}]}
+    )  # fmt: skip
+    two = Scenario.model_validate(
+        {"bodies": [{"Name": "C"}, {"Name": "D"}, {"Name": "E"}],
+         "elements": [{"kind": "spring", "body": "D", "to": {"body": "E"}},
+                      {"kind": "ground", "body": "C"}]}
+    )  # fmt: skip
+    s1, s2 = one.system(), two.system()
+    assert s1 is not None and s2 is not None
+    both = concat_systems([s1, s2])
+    assert [e.body for e in both.elements] == [1, 2 + 1, 2 + 0]
+    joined = both.elements[1]
+    assert isinstance(joined, Spring) and joined.other == 2 + 2
+    assert both.elements[0] is s1.elements[0]  # the first system's are kept as they are

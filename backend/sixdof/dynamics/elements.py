@@ -38,7 +38,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Literal
 
 import numpy as np
@@ -450,11 +450,23 @@ def alone(n: int) -> System:
     )
 
 
+def _shifted(e: Element, by: int) -> Element:
+    """Element e with its body indices moved by `by` (its system's first body in a batch)."""
+    if by == 0:
+        return e
+    if isinstance(e, Spring) and e.other is not None:
+        return replace(e, body=e.body + by, other=e.other + by)
+    return replace(e, body=e.body + by)
+
+
 def concat_systems(systems: Sequence[System]) -> System:
-    """One system of several, bodies and elements in order (e.g. every room of a server)."""
+    """One system of several, bodies and elements in order (e.g. every room of a server); the
+    elements' body indices are the concatenated batch's."""
     groups, rows, bounds, aux, order = [], [], [np.zeros(1, dtype=np.int64)], [], []
     body0 = row0 = aux0 = 0
+    firsts = []
     for s in systems:
+        firsts.append(body0)
         g = s.groups.copy()
         g[:, 0] += body0
         groups.append(g)
@@ -475,13 +487,15 @@ def concat_systems(systems: Sequence[System]) -> System:
         body0 += s.n_bodies
         row0 += len(s.rows)
         aux0 += len(s.aux)
+    pairs = zip(systems, firsts, strict=True)
+    shifted = tuple(_shifted(e, first) for s, first in pairs for e in s.elements)
     return System(
         np.concatenate(groups).astype(np.int64).reshape(-1, 2),
         np.concatenate(rows).reshape(-1, ELEMENT_SIZE),
         np.concatenate(bounds).astype(np.int64),
         np.concatenate(aux) if aux else np.zeros(0),
         np.concatenate(order).astype(np.int64) if order else np.zeros(0, dtype=np.int64),
-        tuple(e for s in systems for e in s.elements),
+        shifted,
     )
 
 
