@@ -195,3 +195,26 @@ def test_set_water_is_recorded_and_replayed_bit_for_bit() -> None:
     assert sim.recording is not None
     runs = resimulate(json.loads(json.dumps(sim.recording.to_json())))
     assert np.array_equal(runs[-1].table, sim.history.table())
+
+
+def test_going_back_across_set_water_brings_the_old_water_back_and_the_same_future() -> None:
+    from sixdof.simulation.replay import go_back
+
+    sim = LiveSimulation(damped_barge(), running=False, recording_bytes=8 << 20,
+                         history_seconds=600)  # fmt: skip
+    sim.step(500)
+    wavy = {"density": 1000.0, "waves": [{"amplitude": 0.05, "period": 2.0}]}
+    sim.set_water(wavy)
+    sim.step(500)
+    ahead = sim.state_array()
+    went = go_back(sim, 0.2)  # before the change: the sea water again
+    assert went <= 0.2 and sim.scenario.water is not None
+    assert sim.scenario.water.density == RHO and not sim.scenario.water.waves
+    sim.undo_go_back()  # and back to the present, with its water
+    assert sim.scenario.water is not None and sim.scenario.water.density == 1000.0
+    assert np.array_equal(sim.state_array(), ahead)
+    go_back(sim, 0.2)
+    sim.step(round((0.5 - sim.t) / sim.step_size))
+    sim.set_water(wavy)  # the same change at the same step: the same future, bit for bit
+    sim.step(500)
+    assert np.array_equal(sim.state_array(), ahead)
