@@ -163,8 +163,7 @@ export class WaterPanel {
    */
   tune(field, value, ctl, k) {
     if (typeof value === 'number' && !Number.isFinite(value)) return this.errors.show(ctl, t('water.err.number', { field }));
-    const limits = /** @type {Record<string, [number, number]> | undefined} */ (/** @type {any} */ (this.panel.hello?.limits)?.water);
-    const range = limits?.[field];
+    const range = this.panel.hello?.limits?.water?.[field]; // the server's ranges
     const bad = range && value != null ? (Array.isArray(value) ? value : [value]).find((x) => x < range[0] || x > range[1]) : undefined;
     if (range && bad !== undefined) {
       this.restore();
@@ -195,7 +194,7 @@ export class WaterPanel {
    * @param {WaterSpec | null} water @param {Controller} ctl
    */
   send(water, ctl) {
-    const id = this.panel.conn.send(/** @type {any} */ ({ type: 'set_water', water }), {
+    const id = this.panel.conn.send({ type: 'set_water', water }, {
       onAck: () => this.errors.clearAll(),
       onError: (err) => {
         const named = /waves[.[](\d+)/.exec(String(err.field ?? ''));
