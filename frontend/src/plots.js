@@ -41,6 +41,8 @@ export const CHANNELS = {
     get: (b) => [b.TranslationalEnergy, b.RotationalEnergy, b.PotentialEnergy, b.TotalEnergy, b.StoredEnergy] },
   AngularMomentum: { label: t('plots.ch.AngularMomentum'), unit: 'N·m·s', series: ['N', 'E', 'D', '|L|'],
     get: (b) => [...b.AngularMomentum, norm(b.AngularMomentum)] },
+  // the water (issue 28): the hull's draft and the wave height at the CG (heel and trim are Euler's roll and pitch)
+  Water: { label: t('water.plot.ch'), unit: 'm', series: [t('water.plot.draft'), t('water.plot.eta')], get: (b) => [b.Draft ?? 0, b.WaveElevation ?? 0] },
   // a ghost run (Ghost run folder): how far its body is from the live one
   Ghost: { label: t('plots.ch.Ghost'), unit: 'm, °', series: [t('plots.s.dpos'), t('plots.s.angle')],
     get: (b) => (b.GhostDiff ? [b.GhostDiff.pos, b.GhostDiff.angle * DEG] : [0, 0]) },

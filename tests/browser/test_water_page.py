@@ -84,6 +84,10 @@ def test_the_surface_is_the_servers_waves_at_the_frames_time(run: PageRun) -> No
     assert after["t"] == before["t"] and after["vertex"] == before["vertex"]
     card = page.evaluate("__sixdof.water(0, 0).card")
     assert "Draft" in card and "η" in card
+    # the Water plot: the draft and the wave at the CG
+    page.click("#btn-plots")
+    page.check("#plot-chooser input[data-channel='Water']")
+    page.wait_for_function("__sixdof.plotSpan('Water') && __sixdof.plotTicks('Water')")
     # the timeline's past shows the water of that moment
     n = page.evaluate("__sixdof.timeline.requests")
     page.evaluate("__sixdof.timeline.showAt(0.5)")
