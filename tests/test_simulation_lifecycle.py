@@ -212,6 +212,7 @@ def test_frame_is_the_state_payload_in_plain_python() -> None:
         "Heel",
         "Trim",
         "WaveElevation",
+        "StoredEnergy",
         "Loads",
     }
     for entry in frame["bodies"]:

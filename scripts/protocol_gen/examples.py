@@ -47,6 +47,7 @@ _BODY = {
     "Heel": 0.0,
     "Trim": 0.0,
     "WaveElevation": 0.0,
+    "StoredEnergy": 0.0,
     "Loads": [
         {
             "source": "constant",
