@@ -179,6 +179,9 @@ export function submergedCentroid(geometry, matrix, zs, p0, out, scratch) {
   return out.set(sx / vol, sy / vol, sz / vol);
 }
 
+/** `x` wrapped into [−span/2, span/2). @param {number} x @param {number} span */
+const wrap = (x, span) => x - span * Math.floor(x / span + 0.5);
+
 /** Degrees from radians. @param {number} r */
 const deg = (r) => (r * 180) / Math.PI;
 
@@ -449,14 +452,18 @@ export class WaterView {
       const ux = vn / flat;
       const uy = ve / flat;
       const P = this.streakPositions;
-      /** @param {number} x  wrapped into [−span/2, span/2) */
-      const wrap = (x) => x - span * Math.floor(x / span + 0.5);
       for (let i = 0; i < STREAKS; i++) {
         // fixed in the water: seed + v t, seen in the square round the body
-        const x = ox + wrap(this.seeds[2 * i] * span + vn * time - ox);
-        const y = oy + wrap(this.seeds[2 * i + 1] * span + ve * time - oy);
+        const x = ox + wrap(this.seeds[2 * i] * span + vn * time - ox, span);
+        const y = oy + wrap(this.seeds[2 * i + 1] * span + ve * time - oy, span);
         const z = water.level - elevation(this.table, time, x, y) - 0.01 * extent;
-        P.set([x - 0.5 * len * ux, y - 0.5 * len * uy, z, x + 0.5 * len * ux, y + 0.5 * len * uy, z], 6 * i);
+        const k = 6 * i; // written in place: nothing is allocated per frame
+        P[k] = x - 0.5 * len * ux;
+        P[k + 1] = y - 0.5 * len * uy;
+        P[k + 2] = z;
+        P[k + 3] = x + 0.5 * len * ux;
+        P[k + 4] = y + 0.5 * len * uy;
+        P[k + 5] = z;
       }
       this.streaks.geometry.attributes.position.needsUpdate = true;
     }
