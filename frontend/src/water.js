@@ -39,10 +39,9 @@ import './water.css';
 /** @typedef {import('./body.js').BodyView} BodyView */
 /** @typedef {import('./interp.js').BodySample} BodySample */
 /**
- * The hello's hydrostatics of a floating body (its upright equilibrium in still water), read
- * loosely: any number missing is left out, a null period means no restoring (GM ≤ 0).
- * @typedef {{body: string, draft?: number, GM_T?: number, GM_L?: number,
- *   periods?: {heave?: number | null, roll?: number | null, pitch?: number | null}}} Hydrostatics
+ * The hello's hydrostatics of a floating body (its upright equilibrium in still water); a
+ * null period means no restoring (GM ≤ 0).
+ * @typedef {import('./messages.gen.js').HydrostaticsInfo} Hydrostatics
  */
 
 export const WATER_COLOURS = { surface: '#0f6cb0', specular: '#e7f5ff', lines: '#e7f5ff', streak: '#ffffff', current: '#0b7285' };
@@ -320,8 +319,7 @@ export class WaterView {
     this.implicit = !hello.scenario.water && floats;
     const spec = hello.scenario.bodies.find((b) => b.Name === bodyName) ?? hello.scenario.bodies[0];
     const gravity = spec?.Gravity ?? 9.81;
-    const extra = /** @type {{hydrostatics?: Hydrostatics[] | null}} */ (/** @type {unknown} */ (hello));
-    this.hydrostatics = Array.isArray(extra.hydrostatics) ? extra.hydrostatics : [];
+    this.hydrostatics = hello.hydrostatics ?? [];
     this.water = water;
     this.group.visible = !!water;
     this.card.el.hidden = !water;
