@@ -4,6 +4,7 @@ and many ghosts from one client."""
 
 from __future__ import annotations
 
+import itertools
 import json
 import subprocess
 import sys
@@ -16,6 +17,7 @@ import pytest
 from conftest import MIN_FPS, TOKEN, Bystander, put_scenario
 from e2e.conftest import FLOAT, LiveServer
 from test_attacks import controller, replies
+from test_lookback import MAX_GAP_S, frame_gaps, wait_for_frames_after, wait_for_quiet
 from websockets.sync.client import connect
 
 # ------------------------------------------------------------------------------- share links
@@ -148,33 +150,52 @@ def test_a_recording_file_over_the_size_limit_is_not_read(tmp_path: Path) -> Non
 def test_many_ghosts_from_one_client_are_one_ghost_charged_to_it(
     server: LiveServer, bystander: Bystander, many_bodies: dict
 ) -> None:
+    """60 ghosts of a 64-body room in a burst: each built in pieces of ~2 ms (before: one
+    call of ~150-500 ms on the event loop, the bystander fell to 28 fps), charged to the
+    address, so most are refused; the bystander keeps its frame rate and never waits
+    more than 100 ms for a frame."""
     assert put_scenario(server, "ghosts", many_bodies) == 200
+    ids = itertools.count(1)
     with controller(server, "ghosts") as ws:
-        ws.send(json.dumps({"type": "step", "n": 2000, "id": 1}))  # a past to re-run
-        replies(ws, {1})
+        mid = next(ids)
+        ws.send(json.dumps({"type": "step", "n": 2000, "id": mid}))  # a past to re-run
+        replies(ws, {mid})
 
         def attack() -> dict[Any, dict]:
-            ids = set(range(100, 160))
-            for mid in ids:  # 60 ghosts, each with other settings, as fast as it can
+            burst = {next(ids) for _ in range(60)}
+            for mid in burst:  # 60 ghosts, each with other settings, as fast as it can
                 changes = {"model": "fhsim"} if mid % 2 else {"Mass": 1.0 + mid % 7}
                 ws.send(json.dumps({"type": "set_ghost", "changes": changes, "id": mid}))
-            return replies(ws, ids)
+            return replies(ws, burst, timeout=60)
 
-        got, fps = bystander.during(attack)
-        codes = [r.get("code", r["type"]) for r in got.values()]
+        # A second burst when the first missed a figure (as test_lookback.py: the shared
+        # machine alone can take a few hundred ms from the bystander), after the budget
+        # has come back (1 s at 0.25 s per s).
+        for attempt in range(2):
+            if attempt:
+                time.sleep(4.5)
+            wait_for_quiet(bystander)
+            t0 = time.monotonic()
+            got = attack()
+            t1 = max(time.monotonic(), t0 + 3.0)
+            wait_for_frames_after(bystander, t1)
+            fps, gap = frame_gaps(bystander, t0, t1)
+            codes = [r.get("code", r["type"]) for r in got.values()]
+            print(f"60 ghosts: {codes.count('ack')} acked, {codes.count('rate_limited')} "
+                  f"rate_limited in {time.monotonic() - t0:.1f} s; bystander {fps:.1f} fps, "
+                  f"longest gap {gap * 1000:.0f} ms")  # fmt: skip
+            if fps >= MIN_FPS and gap <= MAX_GAP_S:
+                break
         ghosts = []
         deadline = time.monotonic() + 10
         while len(ghosts) < 3 and time.monotonic() < deadline:  # the room's frames now
             msg = json.loads(ws.recv(timeout=10))
             if msg["type"] == "state":
                 ghosts.append(msg.get("ghost"))
-    print(f"60 ghosts: {codes.count('ack')} acked, {codes.count('rate_limited')} rate_limited")
     assert set(codes) <= {"ack", "rate_limited"}, codes
+    assert codes.count("ack") > 0  # a ghost is built, within the budget
     assert codes.count("rate_limited") > 0  # each ghost's re-run is charged to the address
     assert all(g is None or isinstance(g, dict) for g in ghosts)  # one ghost at most
-    if fps < MIN_FPS:  # known: see the reason
-        pytest.xfail(
-            f"the bystander fell to {fps:.1f} fps: building one ghost of 64 bodies "
-            "re-simulates it from a keyframe to now on the event loop, not yet cut in pieces "
-            "as look backs are"
-        )
+    assert any(isinstance(g, dict) for g in ghosts)  # the last one acked runs
+    assert fps >= MIN_FPS, f"the bystander fell to {fps:.1f} fps"
+    assert gap <= MAX_GAP_S, f"the bystander waited {gap * 1000:.0f} ms for a frame"

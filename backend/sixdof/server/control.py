@@ -19,6 +19,7 @@ from ..fields import FieldError
 from . import presets
 from .budget import CURRENT, over_budget, run_pieces
 from .errors import Refusal, read_client_message, validate_client_message
+from .ghosts import set_ghost_in_pieces
 from .protocol import (
     Ack,
     BodyState,
@@ -194,6 +195,8 @@ async def carry_out(
         await step_in_slices(room, msg.n, settings.slice_seconds)
     elif isinstance(msg, GoBack):
         spent = await go_back_in_pieces(room, msg)
+    elif isinstance(msg, SetGhost):  # built in pieces, charged as they go (ghosts.py)
+        spent = await set_ghost_in_pieces(room, msg, left, settings)
     else:
         apply(room, msg)
     return [Ack(id=msg.id, of=msg.type).model_dump_json()], spent

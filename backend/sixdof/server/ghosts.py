@@ -1,0 +1,77 @@
+"""`set_ghost` without stalling the other rooms: the ghost is built in pieces.
+
+Building a ghost re-runs the room's recorded past from a keyframe (up to 1,000,000
+body-steps: ~150–500 ms of a core for 64 bodies). That used to run on the event loop in one
+call: a bystander room fell to 28 fps while one client sent ghosts. Now it runs as
+`Ghost.building` pieces of ~2 ms through `budget.run_pieces`, as a look back does (reading
+the keyframe's scenario and applying the ghost's settings, which cannot be cut, in a
+thread): in the asking address's lane of look backs, each piece charged to its budget as it
+ends, refused up front (`rate_limited`, before any work) when its estimate is over what the
+address has left. The room goes on meanwhile; the changes it makes are caught up with.
+"""
+
+from __future__ import annotations
+
+import weakref
+from typing import TYPE_CHECKING, Any
+
+from ..fields import FieldError
+from .budget import CURRENT, over_budget, run_pieces
+from .errors import Refusal
+from .protocol import SetGhost
+from .settings import Settings
+
+if TYPE_CHECKING:
+    from .control import Room
+
+#: The latest set_ghost of each room: a build that finishes after a later set_ghost (or
+#: the room's end) was asked is dropped, not installed.
+_LATEST: weakref.WeakKeyDictionary[Any, int] = weakref.WeakKeyDictionary()
+
+
+async def set_ghost_in_pieces(room: Room, msg: SetGhost, left: float, settings: Settings) -> float:
+    """Carry out `set_ghost` (control.carry_out): build the new ghost in pieces and put it in
+    the place of the room's ghost, or end the ghost (`changes` null). Refused (changing
+    nothing) over budget or with changes a ghost cannot make. The computing seconds still
+    to charge: 0 here (each piece was charged to the address), all of it on a cluster
+    worker (its gateway charges it)."""
+    if msg.changes is None:
+        _LATEST[room] = _LATEST.get(room, 0) + 1  # a build under way is dropped too
+        room.end_ghost()
+        return 0.0
+    from ..simulation.ghost import Ghost  # loaded with the physics (Rooms.physics_ready)
+
+    try:
+        changes = msg.changes.changes()
+        # the room's step cost is a guess until a `step` measured it: a full budget may
+        # always try, a spent one is refused before any work
+        estimate = Ghost.body_steps(room.sim) * room.step_cost() / max(1, len(room.sim.names))
+        if min(estimate, settings.work_burst) > left:
+            raise over_budget("set_ghost", estimate, left, settings.work_rate,
+                              settings.work_burst, msg.id)  # fmt: skip
+        current = CURRENT.get()
+        if current is None:  # a cluster worker: no address here, its gateway charges it
+            generation = _started(room)
+            ghost, spent = await run_pieces(Ghost.building(room.sim, changes))
+        else:
+            budgets, budget = current
+            async with budgets.lookback(budget, "set_ghost"):
+                generation = _started(room)
+                ghost, _ = await run_pieces(Ghost.building(room.sim, changes), budget)
+            spent = 0.0
+    except FieldError as exc:
+        raise Refusal(exc.code, exc.message, exc.field, msg.id) from None
+    except Refusal as exc:
+        raise Refusal(exc.code, exc.message, exc.field, msg.id) from None
+    if _LATEST.get(room) != generation:  # a later set_ghost came meanwhile: it decides
+        ghost.close()
+        return spent
+    room.end_ghost()
+    room.ghost = ghost
+    return spent
+
+
+def _started(room: Room) -> int:
+    """A new build for `room`: its generation."""
+    generation = _LATEST[room] = _LATEST.get(room, 0) + 1
+    return generation
