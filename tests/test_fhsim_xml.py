@@ -183,13 +183,7 @@ def _odd_scenario() -> Scenario:
     )
 
 
-#: Presets the XML cannot carry yet: water and buoyancy (refused, tests/test_water.py).
-_FLOATING = {"floating_box", "stiff_and_tender", "buoy_in_waves", "heeled_ship", "drift_in_current"}
-
-
-@pytest.mark.parametrize(
-    "make", [_odd_scenario, *(p.scenario for p in PRESETS.values() if p.name not in _FLOATING)]
-)
+@pytest.mark.parametrize("make", [_odd_scenario, *(p.scenario for p in PRESETS.values())])
 def test_xml_round_trip_is_exact(make) -> None:
     scenario = make()
     text = scenario_to_xml(scenario)
@@ -653,7 +647,8 @@ BAD_ELEMENTS = [
     (element_xml(f'{LOAD} Table="0,1" Csv="x.csv"'), 6, '<Lib Name="E1">', "Csv",
      "Table gives the table already"),
     (element_xml('SimObject="Element/Rope"'), 6, '<Lib Name="E1">', "SimObject",
-     "unknown SimObject 'Element/Rope'; expected 'Body/6DBody' (a body) or an element"),
+     "unknown SimObject 'Element/Rope'; expected 'Body/6DBody' (a body), 'Environment/Water' "
+     "(the water) or an element: 'Element/Pivot'"),
     (element_xml(GROUND, wires='B.Force="0,0,1"'), 5, '<Lib Name="E1">', None,
      'not connected: wire its outputs to the body it acts on, e.g. <Connection B.Force="E1.Force"'),
     (element_xml(GROUND, wires='B.Force="E1.Force"'), 8, "<Connection>", "B.Force",

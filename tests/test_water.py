@@ -459,18 +459,18 @@ def test_the_engine_gives_each_room_its_own_water() -> None:
     assert frames[2]["WaveElevation"] == pytest.approx(0.05 * math.cos(2 * math.pi / 7 * t - k * x))
 
 
-def test_xml_refuses_what_it_cannot_carry() -> None:
-    """Water, buoyancy and added mass have no FhSim XML form yet: a clear refusal, not a
-    file that drops them."""
-    from sixdof.fields import FieldError
+def test_xml_carries_the_water_buoyancy_and_added_mass() -> None:
+    """The FhSim XML form (Environment/Water, Element/Buoyancy, Element/AddedMass) reads back
+    the same scenario; tests/test_fhsim_xml_water.py has the rest."""
+    from sixdof.scenario import scenario_from_xml
     from sixdof.scenario.fhsim_xml_write import scenario_to_xml
 
-    floating = scenario(BOX, [{"kind": "buoyancy", "body": "B"}])
-    with pytest.raises(FieldError, match=r"buoyancy: .*no FhSim XML form"):
-        scenario_to_xml(floating)
-    with pytest.raises(FieldError, match="water: "):
-        scenario_to_xml(scenario(BOX, [], water={"level": 1.0}))
-    assert "<Contents" in scenario_to_xml(scenario(BOX, []))
+    added = {"kind": "added_mass", "body": "B", "diagonal": [1, 2, 3, 4, 5, 6]}
+    for floating in (
+        scenario(BOX, [{"kind": "buoyancy", "body": "B"}, added]),
+        scenario(BOX, [{"kind": "buoyancy", "body": "B"}], water={"level": 1.0}),
+    ):
+        assert scenario_from_xml(scenario_to_xml(floating)) == floating
 
 
 def test_box_heeled_by_a_steady_moment_settles_at_the_wall_sided_angle() -> None:

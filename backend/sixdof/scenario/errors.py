@@ -79,13 +79,17 @@ def reason(err: ErrorDetails) -> tuple[ErrorCode, str]:
     return code, msg
 
 
+#: Fields checked against an entry of LIMITS under another name.
+_LIMIT_NAMES = {"diagonal": "added_mass", "matrix": "added_mass"}
+
+
 def _limit_of(err: ErrorDetails) -> Limit | None:
     """The entry of LIMITS a range error was checked against: the field's own name, or one
     that ends in it (a wave's `amplitude` is `wave_amplitude`, a timed load's `amplitude`),
     whichever has the bound pydantic reports."""
     leaf = leaf_field(tuple(err["loc"])) or ""
     bounds = set(err.get("ctx", {}).values())
-    names = [leaf, *(name for name in LIMITS if name.endswith(f"_{leaf}"))]
+    names = [_LIMIT_NAMES.get(leaf, leaf), *(name for name in LIMITS if name.endswith(f"_{leaf}"))]
     found = [LIMITS[name] for name in names if name in LIMITS]
     return next((lim for lim in found if not bounds or bounds & {lim.lo, lim.hi}), None)
 
@@ -106,7 +110,7 @@ def first_error(exc: ValidationError) -> ErrorDetails:
 
 #: The tags of the scenario's tagged unions (an element's `kind`): pydantic puts the tag in
 #: an error's location (elements[0].spring.stiffness), which names no field of the input.
-UNION_TAGS = frozenset({"pivot", "spring", "damper", "ground", "load"})
+UNION_TAGS = frozenset({"pivot", "spring", "damper", "ground", "load", "buoyancy", "added_mass"})
 
 
 def untagged(loc: tuple[int | str, ...]) -> tuple[int | str, ...]:

@@ -21,7 +21,10 @@ wired to the body they act on by ``Connection``s from their outputs ``Force`` an
 
 A spring between two bodies also has ``ForceB`` and ``MomentB``, wired to the other
 body (its point there is ``ToPoint``). A body sums every element wired to it and its
-constant Force and Moment.
+constant Force and Moment. The water (``Environment/Water``) and the elements that feel it
+(``Element/Buoyancy``, ``Element/Damper``, wired ``Float.Water="Sea.Water"``) are read by
+`fhsim_xml_water`; an ``Element/AddedMass`` gives ``Diagonal`` (6) or ``Matrix`` (36, row by
+row).
 """
 
 from __future__ import annotations
@@ -38,6 +41,8 @@ from pydantic_core import ErrorDetails
 from ..dynamics.names import INTEGRATOR_NUMBERS, ImpossibleInertiaWarning
 from ..fields import FieldError
 from .elements import (
+    AddedMassElement,
+    BuoyancyElement,
     DamperElement,
     GroundElement,
     LoadElement,
@@ -45,6 +50,7 @@ from .elements import (
     SpringElement,
 )
 from .errors import first_error, reason
+from .fhsim_xml_water import WATER_OBJECT, WATER_PORT, WaterReading
 from .file_errors import ScenarioFileError, warn_at
 from .model import BodySpec, Integration, Scenario, toutput_rows
 from .tables import read_table
@@ -82,6 +88,8 @@ ELEMENT_OBJECTS = {
     "damper": "Element/Damper",
     "ground": "Element/Ground",
     "load": "Element/Load",
+    "buoyancy": "Element/Buoyancy",
+    "added_mass": "Element/AddedMass",
 }
 _KIND_OF = {sim_object: kind for kind, sim_object in ELEMENT_OBJECTS.items()}
 _ElementModel = (
@@ -90,6 +98,8 @@ _ElementModel = (
     | type[DamperElement]
     | type[GroundElement]
     | type[LoadElement]
+    | type[BuoyancyElement]
+    | type[AddedMassElement]
 )
 _ELEMENT_MODELS: dict[str, _ElementModel] = {
     "pivot": PivotElement,
@@ -97,6 +107,8 @@ _ELEMENT_MODELS: dict[str, _ElementModel] = {
     "damper": DamperElement,
     "ground": GroundElement,
     "load": LoadElement,
+    "buoyancy": BuoyancyElement,
+    "added_mass": AddedMassElement,
 }
 #: Each element's attributes: XML name -> (the JSON field, its width, or "text", "table"
 #: for rows 't,value; t,value; ...', "csv" for a table file next to the input file).
@@ -130,9 +142,12 @@ ELEMENT_ATTRIBUTES: dict[str, dict[str, tuple[str, int | str]]] = {
         "Table": ("table", "table"),
         "Csv": ("table", "csv"),
     },
+    "buoyancy": {},  # the hull is the body's drawn shape (Mesh, Size, MeshScale, MeshOrigin)
+    "added_mass": {"Diagonal": ("diagonal", 6), "Matrix": ("matrix", 36)},
 }
 #: Output ports of the elements and the body input each drives (B: a spring's other body).
 ELEMENT_PORTS = {"Force": "Force", "Moment": "Moment", "ForceB": "Force", "MomentB": "Moment"}
+_NO_ATTRIBUTES = "none: its hull is the body's drawn Mesh, Size, MeshScale and MeshOrigin"
 _PORT_REF = re.compile(r"\s*([A-Za-z_][\w\-]*)\.([A-Za-z_]\w*)\s*")
 
 
@@ -180,10 +195,11 @@ def scenario_from_xml(
     return _Reader(str(path), folder).read(parse_xml(raw, path), default_name)
 
 
-class _Reader:
+class _Reader(WaterReading):
     def __init__(self, path: str, folder: Path | None = None) -> None:
         self.path = path
         self.folder = folder
+        self.water = None
 
     # -- messages ---------------------------------------------------------------
     def fail(self, node: XmlNode, attr: str | None, reason: str) -> ScenarioFileError:
@@ -251,6 +267,9 @@ class _Reader:
             if lib.attrib.get("SimObject") in _KIND_OF:
                 self.element_lib(lib, bodies, elements)
                 continue
+            if lib.attrib.get("SimObject") == WATER_OBJECT:
+                self.water_lib(lib, self.named(lib, bodies, elements, "water"))
+                continue
             name, fields, origin = self.lib(lib, bodies, elements)
             bodies[name], where[name] = fields, origin
         if not bodies:
@@ -265,6 +284,7 @@ class _Reader:
             self.ports(node, STATE_PORTS, "state", bodies, where, elements)
         specs = [self.body(fields, where[name]) for name, fields in bodies.items()]
         found = [self.element(name, e) for name, e in elements.items()]
+        water = self.water_spec()
         engines = self.children(sections["INTEGRATION"], "Engine")
         if len(engines) > 1:
             raise self.fail(
@@ -284,6 +304,7 @@ class _Reader:
                     bodies=specs,
                     integration=integration,
                     elements=found,
+                    water=water,
                 )
         except ValidationError as exc:
             err = exc.errors()[0]
@@ -335,8 +356,8 @@ class _Reader:
             raise self.fail(
                 node,
                 "SimObject",
-                f"{got}; expected {SIM_OBJECT!r} (a body) or an element: "
-                + ", ".join(repr(o) for o in ELEMENT_OBJECTS.values()),
+                f"{got}; expected {SIM_OBJECT!r} (a body), {WATER_OBJECT!r} (the water) or "
+                "an element: " + ", ".join(repr(o) for o in ELEMENT_OBJECTS.values()),
             )
         if attrib.get("LibName") not in LIB_NAMES:
             names = " or ".join(repr(n) for n in LIB_NAMES)
@@ -408,11 +429,35 @@ class _Reader:
                 "then letters, digits, _ or -, at most 64 characters (no dots: "
                 "Connections refer to Name.Port)",
             )
-        if name in bodies or name in elements:
+        if name in bodies or name in elements or (self.water and self.water.name == name):
             raise self.fail(
                 node, "Name", f"{name!r} is used by another <Lib>; Names must be unique"
             )
         return name
+
+    def named(
+        self,
+        node: XmlNode,
+        bodies: dict[str, dict[str, Any]],
+        elements: dict[str, _Element],
+        what: str,
+    ) -> str:
+        """The Name of a Lib of our library (an element, the water), its LibName checked."""
+        if node.attrib.get("LibName") != ELEMENT_LIB_NAME:
+            self.warn(
+                node,
+                "LibName",
+                f"expected {ELEMENT_LIB_NAME!r} (sixdof's library of elements and water), got "
+                f"{node.attrib.get('LibName')!r}; read as {node.attrib['SimObject']}",
+            )
+        if "Name" not in node.attrib:
+            port = "Water" if what == "water" else "Force"
+            raise self.fail(
+                node,
+                "Name",
+                f"missing; every {what} <Lib> needs a Name (Connections wire Name.{port})",
+            )
+        return self.lib_name(node, bodies, elements, what)
 
     def element_lib(
         self, node: XmlNode, bodies: dict[str, dict[str, Any]], elements: dict[str, _Element]
@@ -420,21 +465,8 @@ class _Reader:
         """An element's Lib: its parameters, checked for width here and for range later."""
         kind = _KIND_OF[node.attrib["SimObject"]]
         known = ELEMENT_ATTRIBUTES[kind]
-        if node.attrib.get("LibName") != ELEMENT_LIB_NAME:
-            self.warn(
-                node,
-                "LibName",
-                f"expected {ELEMENT_LIB_NAME!r} (sixdof's library of elements), got "
-                f"{node.attrib.get('LibName')!r}; read as {ELEMENT_OBJECTS[kind]}",
-            )
-        if "Name" not in node.attrib:
-            raise self.fail(
-                node,
-                "Name",
-                "missing; every element <Lib> needs a Name (Connections wire Name.Force)",
-            )
+        name = self.named(node, bodies, elements, "element")
         e = _Element(kind, node)
-        name = self.lib_name(node, bodies, elements, "element")
         for attr, text in node.attrib.items():
             if attr in ("LibName", "SimObject", "Name"):
                 continue
@@ -443,7 +475,7 @@ class _Reader:
                     node,
                     attr,
                     f"unknown attribute of {ELEMENT_OBJECTS[kind]}, ignored (known: "
-                    f"{', '.join(known)})",
+                    f"{', '.join(known) or _NO_ATTRIBUTES})",
                 )
                 continue
             field, width = known[attr]
@@ -454,6 +486,8 @@ class _Reader:
             e.origin[field] = attr
             if isinstance(width, int):
                 values = self.numbers(node, attr, width)
+                if width == 36:  # a 6×6 matrix, row by row
+                    values = tuple(values[k : k + 6] for k in range(0, 36, 6))
                 e.fields[field] = values[0] if width == 1 else values
             elif width == "table":
                 e.fields[field] = self.table(node, attr)
@@ -511,6 +545,12 @@ class _Reader:
         e = elements.get(source)
         if e is None:
             what = "a body (a body drives no other body)" if source in bodies else "not an element"
+            if self.water is not None and source == self.water.name:
+                what = (
+                    f"the water: its output {WATER_PORT} goes to the input {WATER_PORT} of a "
+                    f'buoyancy or a damper (Float.{WATER_PORT}="{source}.{WATER_PORT}"), '
+                    "not to a body"
+                )
             raise self.fail(
                 node,
                 attr,
@@ -575,6 +615,16 @@ class _Reader:
                 "not connected: wire its outputs to the body it acts on, e.g. <Connection "
                 f'B.Force="{name}.Force" B.Moment="{name}.Moment"/>',
             )
+        self.check_water_wire(name, e.kind, e.node)
+        if e.kind == "added_mass" and ("diagonal" in e.fields) == ("matrix" in e.fields):
+            raise self.fail(
+                e.node,
+                "Matrix" if e.fields else "Diagonal",
+                ("give Diagonal or Matrix, not both" if e.fields else "missing")
+                + "; M_A is Diagonal (6 numbers: surge, sway, heave, roll, pitch, yaw) "
+                "or Matrix (36 numbers, the symmetric 6×6 matrix row by row), body axes "
+                "about Pos",
+            )
         spec = {"kind": e.kind, "body": body, **e.fields}
         if e.kind == "spring":
             other = self.end(name, e, "ForceB", "MomentB")
@@ -628,6 +678,20 @@ class _Reader:
                     f"expected an attribute Body.Port with an {kind} "
                     f"port ({known}), e.g. B.{next(iter(ports))}",
                 )
+            if self.water is not None and body == self.water.name:
+                raise self.water_ports(node, attr)
+            if body in elements and port == WATER_PORT and kind == "input":
+                e = elements[body]
+                ref = _PORT_REF.fullmatch(node.attrib[attr])
+                self.water_input(
+                    node,
+                    attr,
+                    body,
+                    e.kind,
+                    ELEMENT_OBJECTS[e.kind],
+                    (ref.group(1), ref.group(2)) if ref else None,
+                )
+                continue
             if body in elements:
                 raise self.fail(
                     node,

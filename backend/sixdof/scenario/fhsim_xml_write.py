@@ -3,9 +3,11 @@
 Every field is written, numbers as the shortest text that reads back as the
 same double, so XML → Scenario → XML → Scenario compares equal. Our extension
 attributes (Coriolis, Inertia, CGOffset, Gravity, Contents Name and Caption)
-are ignored by FhSim itself. Elements are written as `sixdof` SimObjects named by
-kind and number (Pivot1, Spring1, Spring2, ...), after the bodies, each wired to its
-body by one Connection (fhsim_xml's docstring, docs/fhsim.md).
+are ignored by FhSim itself. The water is an `Environment/Water` SimObject named Sea,
+after the bodies; elements are `sixdof` SimObjects named by kind and number (Pivot1,
+Spring1, Spring2, AddedMass1, ...), after the water, each wired to its body (and a buoyancy
+or damper to the water) by one Connection (fhsim_xml's docstring, fhsim_xml_water's,
+docs/fhsim.md).
 """
 
 from __future__ import annotations
@@ -13,7 +15,6 @@ from __future__ import annotations
 import xml.etree.ElementTree as ET
 
 from ..dynamics.names import INTEGRATOR_NUMBERS
-from ..fields import FieldError
 from .elements import BodyPoint, ElementSpec
 from .fhsim_xml import (
     ELEMENT_ATTRIBUTES,
@@ -25,7 +26,16 @@ from .fhsim_xml import (
     SIM_OBJECT,
     STATE_PORTS,
 )
+from .fhsim_xml_water import (
+    WATER_KINDS,
+    WATER_NAME,
+    WATER_NUMBERS,
+    WATER_OBJECT,
+    WATER_PORT,
+    WAVE_LISTS,
+)
 from .model import Scenario
+from .water import WaterSpec
 
 METHOD_NUMBERS = {method: number for number, method in INTEGRATOR_NUMBERS.items()}
 
@@ -40,24 +50,41 @@ def _vec(values: tuple[float, ...] | list[float]) -> str:
     return ",".join(_num(v) for v in values)
 
 
-#: Element kinds the XML cannot carry yet (issue 28's floating bodies).
-_NO_XML = ("buoyancy", "added_mass")
-
-
-def _element_names(scenario: Scenario) -> list[str]:
-    """Pivot1, Spring1, Spring2, ... for the elements in order, clear of the body Names."""
+def _names(scenario: Scenario) -> tuple[str, list[str]]:
+    """The water's Name (Sea, else Sea1, Sea2, ...) and Pivot1, Spring1, Spring2, AddedMass1,
+    ... for the elements in order, all clear of the body Names and of each other."""
     taken = {b.Name for b in scenario.bodies}
+    water = WATER_NAME
+    k = 0
+    while water in taken:
+        k += 1
+        water = f"{WATER_NAME}{k}"
+    taken.add(water)
     counts: dict[str, int] = {}
     names = []
     for e in scenario.elements:
+        stem = ELEMENT_OBJECTS[e.kind].split("/")[1]
         while True:
             counts[e.kind] = counts.get(e.kind, 0) + 1
-            name = f"{e.kind.capitalize()}{counts[e.kind]}"
+            name = f"{stem}{counts[e.kind]}"
             if name not in taken:
                 break
         taken.add(name)
         names.append(name)
-    return names
+    return water, names
+
+
+def _water_lib(water: WaterSpec, name: str) -> dict[str, str]:
+    """The water's Lib attributes; the wave lists only with waves, Depth only when finite."""
+    lib = {"LibName": ELEMENT_LIB_NAME, "SimObject": WATER_OBJECT, "Name": name}
+    for attr, (field, width) in WATER_NUMBERS.items():
+        value = getattr(water, field)
+        if value is not None:
+            lib[attr] = _num(value) if width == 1 else _vec(value)
+    if water.waves:
+        for attr, field in WAVE_LISTS.items():
+            lib[attr] = _vec([getattr(w, field) for w in water.waves])
+    return lib
 
 
 def _element_lib(e: ElementSpec, name: str) -> dict[str, str]:
@@ -77,32 +104,27 @@ def _element_lib(e: ElementSpec, name: str) -> dict[str, str]:
             lib[attr] = str(value)
         elif width == 1:
             lib[attr] = _num(value)
+        elif width == 36:  # a 6×6 matrix, row by row
+            lib[attr] = _vec([x for row in value for x in row])
         else:
             lib[attr] = _vec(value)
     return lib
 
 
-def _element_wires(e: ElementSpec, name: str) -> dict[str, str]:
-    """The Connection of one element: its outputs to the inputs of the body (or bodies)."""
+def _element_wires(e: ElementSpec, name: str, water: str | None) -> dict[str, str]:
+    """The Connection of one element: its outputs to the inputs of the body (or bodies), and
+    the water's output to its input Water if it feels the water (`water`: its Name)."""
     wires = {f"{e.body}.Force": f"{name}.Force", f"{e.body}.Moment": f"{name}.Moment"}
     to = getattr(e, "to", None)
     if isinstance(to, BodyPoint):
         wires.update({f"{to.body}.Force": f"{name}.ForceB", f"{to.body}.Moment": f"{name}.MomentB"})
+    if water is not None and e.kind in WATER_KINDS:
+        wires[f"{name}.{WATER_PORT}"] = f"{water}.{WATER_PORT}"
     return wires
 
 
 def scenario_to_xml(scenario: Scenario) -> str:
-    """An FhSim input file for `scenario` (reads back equal with `scenario_from_xml`).
-    FieldError for water, buoyancy and added mass, which have no XML form yet."""
-    floating = [e.kind for e in scenario.elements if e.kind in _NO_XML]
-    if scenario.water is not None or floating:
-        what = "water" if scenario.water is not None else floating[0]
-        raise FieldError(
-            "water" if scenario.water is not None else "kind",
-            "invalid",
-            f"{what}: water, buoyancy and added_mass have no FhSim XML form yet; "
-            "save this scenario as JSON",
-        )
+    """An FhSim input file for `scenario` (reads back equal with `scenario_from_xml`)."""
     root = ET.Element("Contents", {"Name": scenario.name})
     if scenario.caption:
         root.set("Caption", scenario.caption)
@@ -134,9 +156,13 @@ def scenario_to_xml(scenario: Scenario) -> str:
         ET.SubElement(connections, "Connection", ports)
         states = {f"{b.Name}.{port}": _vec(getattr(b, port)) for port in STATE_PORTS}
         ET.SubElement(initial, "InitialCondition", states)
-    for e, name in zip(scenario.elements, _element_names(scenario), strict=True):
+    water, names = _names(scenario)
+    if scenario.water is not None:
+        ET.SubElement(objects, "Lib", _water_lib(scenario.water, water))
+    wired = water if scenario.water is not None else None
+    for e, name in zip(scenario.elements, names, strict=True):
         ET.SubElement(objects, "Lib", _element_lib(e, name))
-        ET.SubElement(connections, "Connection", _element_wires(e, name))
+        ET.SubElement(connections, "Connection", _element_wires(e, name, wired))
     integ = scenario.integration
     engine = {"IntegratorMethod": str(METHOD_NUMBERS[integ.method])}
     engine.update({attr: _num(getattr(integ, attr)) for attr in ENGINE_NUMBERS})
