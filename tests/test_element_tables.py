@@ -66,3 +66,15 @@ def test_a_csv_path_is_refused_where_there_is_no_file_next_to_it() -> None:
     with pytest.raises(ScenarioFileError) as err:
         scenario_from_json(text)
     assert "inline" in str(err.value)
+
+
+def test_a_json_file_error_names_the_element_field_and_its_line() -> None:
+    """Not pydantic's union tag (`elements[0].spring stiffness`): the element and field, at the
+    line of the value itself."""
+    text = (
+        '{"bodies": [{"Name": "A"}],\n "elements": [\n'
+        '  {"kind": "spring", "body": "A",\n   "stiffness": -5}]}\n'
+    )
+    with pytest.raises(ScenarioFileError) as err:
+        scenario_from_json(text, "s.json")
+    assert str(err.value) == "s.json:4: elements[0] stiffness: must be in [0, 1e+09] N/m, got -5"

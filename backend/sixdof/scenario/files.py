@@ -21,7 +21,7 @@ from typing import IO
 from pydantic import ValidationError
 
 from ..fields import FieldError
-from .errors import first_error, reason
+from .errors import first_error, reason, untagged
 from .fhsim_xml import read_fhsim_xml
 from .fhsim_xml_write import scenario_to_xml
 from .file_errors import ScenarioFileError
@@ -74,7 +74,7 @@ def scenario_from_json(
         return Scenario.model_validate(data)
     except ValidationError as exc:
         err = first_error(exc)
-        loc = tuple(err["loc"])
+        loc = untagged(tuple(err["loc"]))  # elements[0].stiffness, not elements[0].spring.…
         _, msg = reason(err)
         inner = err.get("ctx", {}).get("error")
         if isinstance(inner, FieldError) and inner.field not in loc:  # a validator's own field
