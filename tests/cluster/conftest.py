@@ -166,8 +166,11 @@ class Cluster:
         nats_nodes: int = 1,
         env: dict[str, str] | None = None,
         nats_max_payload: int | None = None,
+        worker_limits: tuple[str, ...] = (),
     ) -> None:
+        """`worker_limits`: more `--limit NAME=VALUE` of every worker."""
         self.token = token
+        self.worker_limits = worker_limits
         self.room_ttl = room_ttl
         self.env = env or {}
         self.nodes = NatsNodes(tmp, nats_nodes, nats_max_payload)
@@ -189,7 +192,9 @@ class Cluster:
     def start_worker(self, scenario: Path) -> Proc:
         proc = Proc([sys.executable, "-m", "sixdof", "worker", *self.bus,
                      "--scenario", str(scenario), "--token", self.token,
-                     "--limit", f"room_ttl={self.room_ttl}"], self.worker_lines,
+                     "--limit", f"room_ttl={self.room_ttl}",
+                     *(a for limit in self.worker_limits for a in ("--limit", limit))],
+                    self.worker_lines,
                     env=self.env)  # fmt: skip
         proc.wait_for(r"INFO: sixdof\.worker: worker (w-\w+) on")  # connected to the bus
         return proc

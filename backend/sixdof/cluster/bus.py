@@ -14,6 +14,10 @@ so it is always one subject token: no `.`, `*`, `>` or space reaches a subject):
 - `room.<room>.cmd` (request): a viewer's control message, already authorised and
   validated by the gateway; the owner answers the replies (ack or error).
 - `room.<room>.http` (request): a REST request under /api/rooms/<room>/, run by the owner.
+  An answer larger than one NATS message (`max_payload`) comes in pieces: the first reply
+  holds its head, its first bytes and where to ask for the rest (`more`), and the gateway
+  asks `sixdof.answer.<worker id>` for each next piece by its offset while it writes them
+  to its client (at most `max_answer_bytes` in all, 64 MiB by default: 413 beyond).
 - `room.<room>.state` / `room.<room>.bin`: each tick's state frame, JSON / binary layout.
 - `room.<room>.hello`, `room.<room>.event`: a new hello, a message for every viewer.
 - `sixdof.presence`: each gateway, every second, the rooms it has viewers in.
@@ -56,6 +60,9 @@ OPEN = "sixdof.open"
 PREPARING = "sixdof.preparing"
 WORKERS = "workers"  # the queue group of sixdof.open
 PRESENCE = "sixdof.presence"
+ANSWERS = "sixdof.answer"  # + .<worker id>: the next piece of a large REST answer
+ANSWER_TTL = 30.0  # s a worker keeps a large answer after the last piece was asked for
+ANSWERS_KEPT = 8  # large answers a worker keeps at once; more wait (503) for one to go
 LEASES = "sixdof-leases"
 SNAPSHOTS = "sixdof-snapshots"
 SHARES = "sixdof-shares"

@@ -423,8 +423,51 @@ class RoomRequests:
             return
         answer, payload = bus.unpack_http(reply)
         headers = [(k.encode("latin-1"), v.encode("latin-1")) for k, v in answer["headers"]]
-        await send({"type": "http.response.start", "status": answer["status"], "headers": headers})
-        await send({"type": "http.response.body", "body": payload})
+        more = answer.get("more")
+        if more is None:
+            await send({"type": "http.response.start", "status": answer["status"],
+                        "headers": headers})  # fmt: skip
+            await send({"type": "http.response.body", "body": payload})
+            return
+        await self._in_pieces(send, answer["status"], headers, payload, more)
+
+    async def _in_pieces(
+        self,
+        send: Send,
+        status: int,
+        headers: list[tuple[bytes, bytes]],
+        first: bytes,
+        more: dict[str, Any],
+    ) -> None:
+        """A large answer (bus.py: `more`): its first piece came with the head; each next one
+        is asked of its worker while the last is written to the client (one piece held at a
+        time). Its length is told up front, so a client whose answer breaks off (its worker
+        lost) sees it cut short."""
+        size, subject = int(more["size"]), str(more["subject"])
+        cap = self.settings.max_answer_bytes
+        if size > cap or not subject.startswith(bus.ANSWERS + "."):
+            detail = f"answer: {size} bytes, more than this gateway relays ({cap})"
+            await _respond(send, 502, orjson.dumps({"detail": detail}))
+            return
+        headers = [(k, v) for k, v in headers
+                   if k.lower() not in (b"content-length", b"transfer-encoding")]  # fmt: skip
+        headers.append((b"content-length", str(size).encode()))
+        await send({"type": "http.response.start", "status": status, "headers": headers})
+        await send({"type": "http.response.body", "body": first, "more_body": len(first) < size})
+        offset = len(first)
+        while offset < size:
+            ask = bus.encode({"id": more["id"], "offset": offset})
+            try:
+                piece = await self.rooms.request(subject, ask, HTTP_WAIT)
+            except (NoRespondersError, NatsTimeout):
+                piece = b""
+            if not piece or offset + len(piece) > size:
+                log.warning("gateway %s: an answer of %d bytes broke off at %d", self.rooms.id,
+                            size, offset)  # fmt: skip
+                return  # uvicorn closes the connection: the client sees it short
+            offset += len(piece)
+            await send({"type": "http.response.body", "body": piece,
+                        "more_body": offset < size})  # fmt: skip
 
 
 async def _respond(send: Send, status: int, body: bytes) -> None:

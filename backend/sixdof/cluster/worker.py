@@ -85,6 +85,7 @@ class Worker(Failover):
         self.heartbeat: Heartbeat | None = None
         self.snapshots: KeyValue | None = None
         self.shares: KeyValue | None = None
+        self._answers: dict[str, _Kept] = {}  # large REST answers sent in pieces, by id
 
     # ------------------------------------------------------------------ bus
     def publish(self, subject: str, data: bytes) -> None:
@@ -127,6 +128,7 @@ class Worker(Failover):
             bus.PREPARING, queue=bus.WORKERS, cb=self._on_preparing
         )
         await self.nc.subscribe(bus.PRESENCE, cb=self._on_presence)
+        await self.nc.subscribe(f"{bus.ANSWERS}.{self.id}", cb=self._on_more)
 
     async def _on_reconnect(self) -> None:
         """nats-py has subscribed again; the lease watch is made anew, and every lease this
@@ -353,25 +355,78 @@ class Worker(Failover):
         await msg.respond(bus.encode({"replies": texts, "spent": spent}))
 
     async def _on_http(self, msg: Msg) -> None:
-        """A REST request under /api/rooms/<room>/: run by this worker's own app."""
+        """A REST request under /api/rooms/<room>/: run by this worker's own app. An answer
+        larger than one NATS message goes in pieces (bus.py: `more`, `_on_more`)."""
         head, body = bus.unpack_http(msg.data)
-        status, headers, payload = await call_asgi(self.app, head, body)
+        cap = self.settings.max_answer_bytes
+        status, headers, payload, over = await call_asgi(self.app, head, body, cap)
+        if over:  # cut off at the cap: refused whole rather than sent in part
+            log.warning("worker %s: %s %s: more than %d bytes, refused", self.id,
+                        head["method"], head["path"], cap)  # fmt: skip
+            await msg.respond(_error(413, (
+                f"answer: more than {cap} bytes, the most a gateway relays (max_answer_bytes; "
+                "`sixdof serve` serves it whole)"
+            )))  # fmt: skip
+            return
         if status == 200 and head["method"] == "POST" and head["path"].endswith("/share"):
             await self._publish_share(bus.decode(payload)["id"])
-        answer = bus.pack_http({"status": status, "headers": headers}, payload)
         assert self.nc is not None
-        if len(answer) > self.nc.max_payload:  # NATS would refuse it: say so, at once
-            log.warning("worker %s: %s %s: %d bytes, more than NATS carries", self.id,
-                        head["method"], head["path"], len(answer))  # fmt: skip
-            detail = bus.encode({"detail": (
-                f"answer: {len(payload)} bytes, more than the bus between gateway and worker "
-                f"carries in one message (NATS max_payload, {self.nc.max_payload} bytes); "
-                "`sixdof serve` serves it whole"
-            )})  # fmt: skip
-            answer = bus.pack_http({"status": 502, "headers": [
-                ["content-type", "application/json"], ["content-length", str(len(detail))],
-            ]}, detail)  # fmt: skip
-        await msg.respond(answer)
+        answer = bus.pack_http({"status": status, "headers": headers}, payload)
+        if len(answer) <= self.nc.max_payload:
+            await msg.respond(answer)
+            return
+        answers = self._answers
+        now = time.monotonic()
+        for sid in [sid for sid, kept in answers.items() if kept.expires < now]:
+            del answers[sid]
+        if len(answers) >= bus.ANSWERS_KEPT:
+            await msg.respond(_error(503, (
+                f"answer: {len(answers)} large answers are being sent already (at most "
+                f"{bus.ANSWERS_KEPT}); try again in a few seconds"
+            )))  # fmt: skip
+            return
+        sid = secrets.token_hex(8)
+        more = {"subject": f"{bus.ANSWERS}.{self.id}", "id": sid, "size": len(payload)}
+        first = bus.encode({"status": status, "headers": headers, "more": more})
+        piece = max(1024, self.nc.max_payload - len(first) - 1024)
+        answers[sid] = _Kept(payload, now + bus.ANSWER_TTL)
+        await msg.respond(first + b"\n" + payload[:piece])
+
+    async def _on_more(self, msg: Msg) -> None:
+        """The next piece of a large answer (`_on_http`): {"id", "offset"} -> its bytes from
+        there, as many as one NATS message carries; nothing (b"") for an answer not kept."""
+        assert self.nc is not None
+        try:
+            ask = bus.decode(msg.data)
+            kept, offset = self._answers.get(str(ask["id"])), int(ask["offset"])
+        except (ValueError, KeyError, TypeError):
+            kept, offset = None, 0
+        if kept is None or not 0 <= offset < len(kept.payload):
+            await msg.respond(b"")
+            return
+        end = offset + self.nc.max_payload - 1024
+        if end >= len(kept.payload):
+            del self._answers[str(ask["id"])]  # the last piece: nothing more to keep
+        else:
+            kept.expires = time.monotonic() + bus.ANSWER_TTL
+        await msg.respond(kept.payload[offset:end])
+
+
+class _Kept:
+    """A large answer being sent in pieces, until `expires` (monotonic s)."""
+
+    __slots__ = ("expires", "payload")
+
+    def __init__(self, payload: bytes, expires: float) -> None:
+        self.payload = payload
+        self.expires = expires
+
+
+def _error(status: int, detail: str) -> bytes:
+    """A JSON error answer on the bus, as `_on_http` answers."""
+    body = bus.encode({"detail": detail})
+    headers = [["content-type", "application/json"], ["content-length", str(len(body))]]
+    return bus.pack_http({"status": status, "headers": headers}, body)
 
 
 def run_worker(urls: Sequence[str], fields: dict[str, Any], replicas: int = 1) -> None:

@@ -80,6 +80,12 @@ class Settings(BaseModel):
         ge=64 * 1024,
         description="a room's recording (keyframes and changes) at most; older segments dropped",
     )
+    max_answer_bytes: int = Field(
+        64 * 1024 * 1024,
+        ge=64 * 1024,
+        description="cluster: a REST answer (history.csv, recording) a worker sends through a "
+        "gateway at most, in pieces of one NATS message; larger: 413",
+    )
     web_dir: Path | None = Field(None, description="built page; None: frontend/dist or packaged")
     meshes_dir: Path | None = Field(None, description="meshes; None: meshes/ or packaged")
 
