@@ -15,7 +15,7 @@ from collections.abc import Iterator
 import numpy as np
 import pytest
 from a11ykit import open_in
-from pagekit import REPO, SHOTS, PageRun, Server, decode_png, load_preset, open_page, wait_drawn
+from pagekit import REPO, SHOTS, PageRun, Server, decode_png, load_preset, wait_drawn
 from playwright.sync_api import Browser, Page
 from test_a11y import low_contrast, serious
 
@@ -28,7 +28,7 @@ SCREENSHOT = REPO / "docs" / "img" / "water_1280x720.jpg"  # docs/frontend.md sh
 
 @pytest.fixture
 def run(browser: Browser, server: Server) -> Iterator[PageRun]:
-    page_run = open_page(browser, server.url)
+    page_run = open_in(browser, server.url, "en")  # waits out a cold compile (180 s)
     yield page_run
     page_run.page.context.close()
 
