@@ -116,3 +116,26 @@ def test_the_state_message_carries_the_ghost() -> None:
             while msg["type"] != "state":
                 msg = ws.receive_json()
             assert "ghost" not in msg
+
+
+@pytest.mark.parametrize("when", ["before", "after"])
+def test_a_ghost_follows_the_rooms_elements_and_water(when: str) -> None:
+    """A twin ghost of a room whose elements and water change (set_elements, set_water),
+    whether before the ghost is built (replayed from the recording) or while it follows:
+    it stays on the live body."""
+    clock = Clock()
+    sim = LiveSimulation(PRESETS["floating_box"].scenario(), clock=clock,
+                         recording_bytes=8 << 20)  # fmt: skip
+    ghost = Ghost(sim, {"integrator": "rk4"}) if when == "after" else None
+    ticks(sim, ghost, clock, 30)
+    sim.set_water({"density": 1000.0, "waves": [{"amplitude": 0.05, "period": 3.0}]})
+    ticks(sim, ghost, clock, 30)
+    barge = sim.scenario.bodies[0].Name
+    damper = {"kind": "damper", "body": barge, "linear": [0, 0, 800, 200, 200, 0]}
+    sim.set_elements([{"kind": "buoyancy", "body": barge}, damper])
+    ticks(sim, ghost, clock, 30)
+    if ghost is None:
+        ghost = Ghost(sim, {"integrator": "rk4"})
+    ticks(sim, ghost, clock, 60)
+    diff = ghost.frame(sim.frame()["bodies"])["diff"][0]
+    assert diff["pos"] < 1e-12 and diff["angle"] < 1e-9

@@ -26,6 +26,7 @@ from .live import LiveSimulation
 from .replay import (
     FIRST_PIECE_BODY_STEPS,
     MOMENTS,
+    PHYSICS_EVENTS,
     PIECE_SECONDS,
     Offload,
     Pieces,
@@ -211,7 +212,7 @@ class Ghost:
             self.stale = True
         elif self.rebuilding:
             return  # the rebuild catches up with it
-        elif kind in ("set_input", "set_params", "reset") and args is not None:
+        elif kind in PHYSICS_EVENTS and args is not None:
             _step_to(self.sim, self.live.t)
             try:
                 self._apply(self.sim, kind, args)
@@ -306,7 +307,7 @@ class _Queue:
     def __call__(self, kind: str, args: Mapping[str, Any] | None) -> None:
         if kind in ("load", "reset_all") or kind in REBUILD:
             self.replaced = True
-        elif kind in ("set_input", "set_params", "reset") and args is not None:
+        elif kind in PHYSICS_EVENTS and args is not None:
             self.pending.append((kind, args, self.live.t))
 
 
@@ -375,7 +376,7 @@ def _timed_events(segments: list[dict[str, Any]]) -> list[tuple[float, dict[str,
         for item in segment["items"]:
             now = t_base + (int(item["step"]) - base) * h
             kind = item["kind"]
-            if kind in ("set_input", "set_params", "reset"):
+            if kind in PHYSICS_EVENTS:
                 out.append((now, item))
             if kind == "set_params" and "step" in item["fields"]:
                 step = float(item["fields"]["step"])
