@@ -20,7 +20,6 @@ import urllib.request
 from collections.abc import Iterator
 from typing import Any
 
-import pytest
 from conftest import BYSTANDER, MIN_FPS, Bystander, put_scenario
 from e2e.conftest import LiveServer
 from test_attacks import controller, replies
@@ -179,10 +178,9 @@ def test_eight_clients_asking_for_past_frames_do_not_stall_another_room(
     assert got["p99"] <= MAX_TICK_ERROR_P99_S, f"tick error p99 {got['p99'] * 1000:.1f} ms"
 
 
-def test_bursts_of_seek_resume_undo_are_charged_to_their_client(
-    server: LiveServer, bystander: Bystander, many_bodies: dict
-) -> None:
-    until_t = past_room(server, many_bodies)
+def seek_undo_resume(server: LiveServer, bystander: Bystander, until_t: float) -> dict[str, Any]:
+    """One 6 s burst of go_back / undo_go_back / resume from one client: the counts of its
+    answers, the bystander's figures and what a REST look back of that address got then."""
     wait_for_budget(server)
     wait_for_quiet(bystander)
     refused = acked = 0
@@ -227,12 +225,22 @@ def test_bursts_of_seek_resume_undo_are_charged_to_their_client(
           f"{fps:.1f} fps, longest gap {gap * 1000:.0f} ms, tick error p99 "
           f"{room['tick_error_p99'] * 1000:.1f} ms; then recording/frame: {rest_code} after "
           f"{rest_waited:.2f} s")  # fmt: skip
-    assert refused > 0 and acked > 0, (acked, refused)
-    assert rest_code in (200, 429), rest_code  # queued behind the burst, or refused
-    if fps < MIN_FPS or gap > MAX_GAP_S:  # known: see the reason
-        pytest.xfail(
-            f"the bystander got {fps:.1f} fps, longest gap {gap * 1000:.0f} ms: the re-simulation "
-            "of a go_back runs in pieces, but taking the room there does not: Timeline.go_back "
-            "copies the room's whole history for undo (8 MiB for 64 bodies, 15-27 ms of the "
-            "event loop per go_back, measured)"
-        )
+    return {"acked": acked, "refused": refused, "rest_code": rest_code, "fps": fps,
+            "gap": gap}  # fmt: skip
+
+
+def test_bursts_of_seek_resume_undo_are_charged_to_their_client(
+    server: LiveServer, bystander: Bystander, many_bodies: dict
+) -> None:
+    """Taking the room back no longer copies its past for undo (it held the event loop
+    15-27 ms per go_back: the bystander got 55.0 fps and a 197 ms gap); a second burst when
+    the first missed a figure, as above."""
+    until_t = past_room(server, many_bodies)
+    for _ in range(2):
+        got = seek_undo_resume(server, bystander, until_t)
+        if got["fps"] >= MIN_FPS and got["gap"] <= MAX_GAP_S:
+            break
+    assert got["refused"] > 0 and got["acked"] > 0, got
+    assert got["rest_code"] in (200, 429), got  # queued behind the burst, or refused
+    assert got["fps"] >= MIN_FPS, f"the bystander fell to {got['fps']:.1f} fps"
+    assert got["gap"] <= MAX_GAP_S, f"the bystander waited {got['gap'] * 1000:.0f} ms"
