@@ -640,8 +640,9 @@ def _still_buoyancy(p, el, e, aux, i, y, r, rho_g):
 @njit(cache=True, fastmath=False, error_model="numpy")
 def _buoyancy(p, el, e, aux, i, y, r, t):
     """The water's pressure on body i's hull (elements.Buoyancy): global (F, M about the CG).
-    Each vertex is taken to the world and its pressure (hydrostatic plus the waves'
-    Froude–Krylov, water.py) evaluated once; then each triangle is clipped where it is zero."""
+    Still water: `_still_buoyancy`. In waves each vertex is taken to the world and its
+    pressure (hydrostatic plus the waves' Froude–Krylov, water.py) evaluated at most once;
+    then each triangle is clipped where it is zero."""
     rho_g = el[e, EB_RHO] * p[i, P_GRAVITY]
     level = el[e, EB_LEVEL]
     if y[2] + el[e, EB_REACH] <= level - el[e, EB_CREST] or rho_g == 0.0:
@@ -660,17 +661,19 @@ def _buoyancy(p, el, e, aux, i, y, r, t):
     oz = y[2] + gz
     v0 = int(el[e, EB_VERT])
     nv = int(el[e, EB_NVERT])
-    w = np.empty((nv, 4))  # per vertex: ℓ from the CG (world axes), pressure head
+    crest = el[e, EB_CREST]
+    # per vertex: ℓ from the CG (world axes), depth below the still level, pressure head
+    # (evaluated when a triangle needs it: a vertex above every crest, d + Σ|a| ≤ 0, is dry
+    # whatever the waves, and a triangle of three such is skipped without a transcendental)
+    w = np.empty((nv, 6))
     for j in range(nv):
         o = v0 + 3 * j
         ax, ay, az = _turn(r, aux[o] - rx, aux[o + 1] - ry, aux[o + 2] - rz)
-        d = oz + az - level
-        if nw > 0:
-            d += _wave_head(aux, w0, nw, depth, t, ox + ax, oy + ay, d)
         w[j, 0] = ax
         w[j, 1] = ay
         w[j, 2] = az
-        w[j, 3] = d
+        w[j, 3] = oz + az - level
+        w[j, 5] = 0.0
     fx = fy = fz = mx = my = mz = 0.0
     t0 = int(el[e, EB_TRI])
     for j in range(int(el[e, EB_NTRI])):
@@ -678,9 +681,16 @@ def _buoyancy(p, el, e, aux, i, y, r, t):
         ia = int(aux[o])
         ib = int(aux[o + 1])
         ic = int(aux[o + 2])
-        da = w[ia, 3]
-        db = w[ib, 3]
-        dc = w[ic, 3]
+        if w[ia, 3] + crest <= 0.0 and w[ib, 3] + crest <= 0.0 and w[ic, 3] + crest <= 0.0:
+            continue
+        for k in (ia, ib, ic):
+            if w[k, 5] == 0.0:
+                d = w[k, 3]
+                w[k, 4] = d + _wave_head(aux, w0, nw, depth, t, ox + w[k, 0], oy + w[k, 1], d)
+                w[k, 5] = 1.0
+        da = w[ia, 4]
+        db = w[ib, 4]
+        dc = w[ic, 4]
         wa = da > 0.0
         wb = db > 0.0
         wc = dc > 0.0
