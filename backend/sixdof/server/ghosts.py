@@ -13,7 +13,7 @@ address has left. The room goes on meanwhile; the changes it makes are caught up
 from __future__ import annotations
 
 import weakref
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol
 
 from ..fields import FieldError
 from .budget import CURRENT, over_budget, run_pieces
@@ -22,7 +22,21 @@ from .protocol import SetGhost
 from .settings import Settings
 
 if TYPE_CHECKING:
-    from .control import Room
+    from ..simulation.ghost import Ghost
+    from ..simulation.live import LiveSimulation
+
+
+class Room(Protocol):
+    """What building a ghost needs of a room (control.Room has it; not imported from there,
+    which imports this module)."""
+
+    sim: LiveSimulation
+    ghost: Ghost | None
+
+    def end_ghost(self) -> None: ...
+
+    def step_cost(self) -> float: ...
+
 
 #: The latest set_ghost of each room: a build that finishes after a later set_ghost (or
 #: the room's end) was asked is dropped, not installed.
