@@ -11,6 +11,9 @@ triangles built here. In still water a stage clips only the triangles along the 
 with the triangle count; "× free" is the case's cost per step over the free body's (the issue's
 target: a hull of a few thousand triangles ≤ 4 × a free body). CPU time, least of
 `--repeat` runs after a warm-up, so other work on a shared machine counts less.
+
+Then the same hulls as a user meets them, a live room each (`LiveSimulation`, 60 Hz ticks of
+17 steps with the outputs, history and frame), CPU per tick against a free body's room.
 """
 
 from __future__ import annotations
@@ -104,6 +107,49 @@ def main() -> None:
         wavy = per_step(params, [Buoyancy(0, tri, waves)], x0, n, args.repeat)
         print(f"{name:<16}{len(tri):>10}{1e9 * still:>12.0f}{still / free:>9.1f}"
               f"{1e9 * wavy:>12.0f}{wavy / free:>9.1f}")  # fmt: skip
+    live_ticks(120 if args.quick else 600)
+
+
+def per_tick(scenario: Scenario, ticks: int) -> tuple[float, float]:
+    """CPU seconds of one 60 Hz tick of a live room (advance to the clock, with its outputs
+    and history, and the frame its viewers are sent): (median, p99) over `ticks` ticks."""
+    from sixdof.simulation import LiveSimulation
+
+    now = [0.0]
+    sim = LiveSimulation(scenario, clock=lambda: now[0])
+    samples = []
+    for k in range(ticks + 30):
+        now[0] += 1.0 / 60.0
+        start = time.process_time()
+        sim.advance()
+        sim.frame()
+        if k >= 30:  # after a warm-up
+            samples.append(time.process_time() - start)
+    return float(np.median(samples)), float(np.percentile(samples, 99))
+
+
+def live_ticks(ticks: int) -> None:
+    """The same hulls as a user meets them: one room each, the whole tick a server spends on
+    it (17 steps of 1 ms, outputs, Draft and StoredEnergy, the frame), against a free room."""
+    from sixdof.scenario.presets import PRESETS
+
+    sphere = Scenario.model_validate({"bodies": [{"Name": "B", "Mesh": "fhSphere.mesh",
+        "Mass": 0.5 * RHO * math.pi / 6, "InertiaRadi": [0.2, 0.2, 0.2]}],
+        "elements": [{"kind": "buoyancy", "body": "B"}]})  # fmt: skip
+    rooms = [
+        ("free body", Scenario.model_validate({"bodies": [{"Name": "B", "Mass": 820.0}]})),
+        ("floating_box (12)", PRESETS["floating_box"].scenario()),
+        ("heeled_ship (648)", PRESETS["heeled_ship"].scenario()),
+        ("sphere (960)", sphere),
+        ("buoy_in_waves (160)", PRESETS["buoy_in_waves"].scenario()),
+    ]
+    print(f"\nlive room, CPU per 60 Hz tick over {ticks} ticks")
+    print(f"{'room':<22}{'median µs':>11}{'p99 µs':>9}{'× free':>9}")
+    base = None
+    for name, scenario in rooms:
+        median, p99 = per_tick(scenario, ticks)
+        base = base or median
+        print(f"{name:<22}{1e6 * median:>11.0f}{1e6 * p99:>9.0f}{median / base:>9.1f}")
 
 
 if __name__ == "__main__":
