@@ -181,8 +181,8 @@ export class Access {
   /** A hello: the description starts again for this scenario and body. @param {import('./messages.gen.js').Hello} hello */
   hello(hello) {
     const spec = this.d.selectedView()?.spec ?? null;
-    const ground = JSON.stringify(hello.scenario).includes('"ground"');
-    this.describer.restart(spec ? [...spec.InertiaRadi] : null, ground);
+    const kinds = new Set((hello.scenario.elements ?? []).map((e) => e.kind));
+    this.describer.restart(spec ? [...spec.InertiaRadi] : null, kinds.has('ground'), kinds.has('buoyancy'));
   }
 
   /**

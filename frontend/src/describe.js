@@ -5,7 +5,8 @@
 //
 // From the state frames of the selected body (received, not rendered, frames):
 //   rest      |CGVel| and |AngVel| below REST for REST_S: "The body has come to rest." (on the
-//             ground when the scenario has a ground element);
+//             ground when the scenario has a ground element; floating, with its draft, when it
+//             has buoyancy and the frame a Draft);
 //   spin      |AngVel| above SPIN, ≥ 90 % of it about one body axis: "Spinning at … about x";
 //   flip      a spin about the middle principal axis (of InertiaRadi) whose share of ω drops
 //             below 85 %: "about to flip"; the middle component changing sign beyond ±½|ω|:
@@ -33,6 +34,7 @@ const norm = (v) => Math.hypot(v[0], v[1], v[2]);
  * @property {number[]} AngVelGlobal  NED, rad/s
  * @property {number[]} Euler  roll, pitch, yaw, rad
  * @property {number[]} CGPos
+ * @property {number} [Draft]  m below the water surface; 0 clear of the water
  */
 
 export class Describer {
@@ -50,6 +52,7 @@ export class Describer {
     /** the motion now, in words (the summary's last line) */
     this.motion = '';
     this.ground = false;
+    this.floating = false;
     this.middle = -1; // the body axis of the middle principal inertia, or -1
     /** @type {number | null} */ this.stillSince = null;
     this.state = ''; // the motion said last
@@ -72,9 +75,11 @@ export class Describer {
    * A new scenario or a jump: forget the motion seen so far.
    * @param {number[] | null} inertiaRadi  the body's, to find its middle axis
    * @param {boolean} ground  the scenario has a ground
+   * @param {boolean} [floating]  it has buoyancy
    */
-  restart(inertiaRadi, ground) {
+  restart(inertiaRadi, ground, floating = this.floating) {
     this.ground = ground;
+    this.floating = floating;
     const r = inertiaRadi ?? [1, 1, 1];
     // I_k ∝ r_k²: the middle axis is the one whose radius is neither the largest nor the smallest
     const order = [0, 1, 2].sort((a, b) => r[a] - r[b]);
@@ -162,9 +167,10 @@ export class Describer {
     this.motion = t('describe.moving', { speed: num(speed, 1), omega: num(omega, 1) });
   }
 
-  /** The words for a body at rest: on the ground or not, heeled or not. @param {DescribeFrame} b */
+  /** The words for a body at rest: on the ground, afloat or neither, heeled or not. @param {DescribeFrame} b */
   restText(b) {
-    const rest = t(this.ground ? 'describe.rest.ground' : 'describe.rest');
+    const afloat = this.floating && (b.Draft ?? 0) > 0;
+    const rest = afloat ? t('describe.rest.floating', { draft: num(b.Draft ?? 0, 2) }) : t(this.ground ? 'describe.rest.ground' : 'describe.rest');
     const roll = b.Euler[0] * DEG;
     return Math.abs(roll) >= 3 ? `${rest} ${t('describe.heel', { deg: num(Math.abs(roll), 0), side: roll > 0 ? 'starboard' : 'port' })}` : rest;
   }

@@ -108,6 +108,26 @@ def test_resting_on_the_ground_is_described(browser: Browser, server: Server, la
 
 
 @pytest.mark.parametrize("lang", LANGS)
+def test_a_ship_settling_afloat_is_described(browser: Browser, server: Server, lang: str) -> None:
+    """heeled_ship (a steady moment against its damped roll) comes to rest afloat: the sentence
+    gives its draft from the frame and its heel (11° by the GZ curve, caption and hello)."""
+    run = open_in(browser, server.url, lang)
+    page = run.page
+    page.evaluate("__sixdof.send({type: 'pause'})")
+    page.evaluate("__sixdof.send({type: 'load_scenario', preset: 'heeled_ship'})")
+    page.wait_for_function("__sixdof.hello.scenario.name === 'heeled_ship'")
+    record(page)
+    page.evaluate("__sixdof.send({type: 'resume'})")
+    wait_said(page, words(lang, "describe.rest.floating"), timeout=60_000)
+    sentence = next(x for x in said(page) if words(lang, "describe.rest.floating") in x)
+    assert words(lang, "describe.heel") in sentence and "11" in sentence, sentence
+    draft = page.evaluate("__sixdof.lastState.bodies[0].Draft")
+    assert 0.3 < draft < 0.7  # m: the 10 m hull's draft, which the sentence gives
+    assert run.errors == []
+    page.context.close()
+
+
+@pytest.mark.parametrize("lang", LANGS)
 def test_pendulum_swing_is_described(browser: Browser, server: Server, lang: str) -> None:
     """The compound pendulum (released at 57°: period 1.747 s by its caption) is said to swing,
     with its period in the page's number format."""
