@@ -122,7 +122,10 @@ export class EnergyBars {
     if (labels) {
       const drift = total - reference;
       this.lastDrift = drift;
-      const rel = Math.abs(reference) > 1e-12 ? ` (${num((100 * drift) / Math.abs(reference), null, { maximumSignificantDigits: 2 })} %)` : '';
+      const percent = (100 * drift) / Math.abs(reference);
+      // below 0.001 % in scientific notation: "-1.8E-10 %", not "-0.00000000018 %"
+      const style = percent !== 0 && Math.abs(percent) < 1e-3 ? { notation: /** @type {const} */ ('scientific'), maximumFractionDigits: 1 } : { maximumSignificantDigits: 2 };
+      const rel = Math.abs(reference) > 1e-12 ? ` (${num(percent, null, style)} %)` : '';
       const shown = drift === 0 ? '0' : num(drift, null, { notation: 'scientific', maximumFractionDigits: 2 });
       this.drift.textContent = t(this.systemTotal === null ? 'energy.drift' : 'energy.driftAll', { drift: shown, rel });
     }
