@@ -57,10 +57,11 @@ class BusTap:
     def __init__(self, url: str) -> None:
         self.url = url
         self.subjects: set[str] = set()
-        self._stop = threading.Event()
         self._ready = threading.Event()
-        self._asked = threading.Event()
         self._barrier = threading.Event()
+        self._loop: asyncio.AbstractEventLoop | None = None
+        self._nc: Any = None
+        self._stop: asyncio.Event | None = None
         self._thread = threading.Thread(target=lambda: asyncio.run(self._run()), daemon=True)
         self._thread.start()
         assert self._ready.wait(10), "the tap did not connect"
@@ -77,24 +78,23 @@ class BusTap:
 
         await nc.subscribe(">", cb=seen)
         await nc.flush()
+        self._loop, self._nc, self._stop = asyncio.get_running_loop(), nc, asyncio.Event()
         self._ready.set()
-        while not self._stop.is_set():
-            if self._asked.is_set():
-                self._asked.clear()
-                await nc.publish("tap.barrier", b"")
-            await asyncio.sleep(0.01)
+        await self._stop.wait()
         await nc.close()
 
     def barrier(self) -> None:
         """Wait until the tap hears a message of its own sent now: what reached the NATS
         server before it (a gateway's publishes before its HTTP reply) has been delivered."""
+        assert self._loop is not None
         self._barrier.clear()
-        self._asked.set()
+        asyncio.run_coroutine_threadsafe(self._nc.publish("tap.barrier", b""), self._loop)
         assert self._barrier.wait(10), "the tap's barrier message never came back"
         self.subjects.discard("tap.barrier")
 
     def close(self) -> None:
-        self._stop.set()
+        if self._loop is not None and self._stop is not None:
+            self._loop.call_soon_threadsafe(self._stop.set)
         self._thread.join(10)
 
 

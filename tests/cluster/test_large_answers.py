@@ -88,6 +88,17 @@ def pause(base: str, room: str) -> None:
     control(base, room, {"type": "pause"})
 
 
+def run_until(base: str, room: str, t: float) -> None:
+    """Until a viewer of the room gets a state frame of simulated time `t` or later."""
+    deadline = time.monotonic() + 60
+    with connect(base.replace("http", "ws") + f"ws?room={room}", open_timeout=30) as ws:
+        while True:
+            assert time.monotonic() < deadline, f"{room} never reached t = {t} s"
+            msg = json.loads(ws.recv(timeout=10))
+            if msg["type"] == "state" and msg["t"] >= t:
+                return
+
+
 def from_the_worker(nats_url: str, room: str, path: str) -> tuple[int, bytes]:
     """GET /api/rooms/<room>/<path> asked of the room's worker itself on the bus (no
     gateway): its answer's status and body, its pieces put together (bus.py, `more`)."""
@@ -122,7 +133,7 @@ def rows(text: bytes) -> list[list[str]]:
 def test_history_csv_through_the_gateway_is_the_workers_row_for_row(lab: Cluster) -> None:
     base = lab.gateways[0]
     assert put(base, "hist", crowd(8)) == 200
-    time.sleep(4.0)  # ~240 rows of 8 bodies at rest: ~320 KB of CSV, 3 NATS messages here
+    run_until(base, "hist", 4.0)  # ~240 rows of 8 bodies at rest: ~320 KB of CSV, 3 messages
     pause(base, "hist")
     status, headers, through = get(f"{base}api/rooms/hist/history.csv?token={TOKEN}")
     assert status == 200, (status, through[:300])
@@ -161,7 +172,7 @@ def test_a_recording_through_the_gateway_is_the_workers(lab: Cluster) -> None:
 def test_an_answer_over_the_cap_is_refused_naming_it(lab: Cluster) -> None:
     base = lab.gateways[0]
     assert put(base, "huge", crowd(64)) == 200
-    time.sleep(3.0)  # ~180 rows of 64 bodies at rest: ~1.8 MB of CSV, over the 1 MiB cap
+    run_until(base, "huge", 3.0)  # ~180 rows of 64 bodies at rest: ~1.8 MB, over the 1 MiB cap
     asked = time.monotonic()
     status, _, body = get(f"{base}api/rooms/huge/history.csv?token={TOKEN}")
     took = time.monotonic() - asked
