@@ -7,12 +7,11 @@ bodies alone (not concatenated):
   counted on its first body, so the sum over the bodies counts it once);
 - the ground: ½ k δ² for each touching point δ below the plane (the contact springs; the
   dashpot and friction only take energy away);
-- buoyancy: the hydrostatic potential ρ g ∫ (z − level) dV over the hull's volume below the
-  still level (its gradient is the still-water buoyancy force and moment): by the divergence
-  theorem ½ ρ g Σ ∫ d² n̂_z dA over the wetted triangles, d = z − level linear on each, the
-  cut at the surface adding nothing (d = 0 there). Waves and a current do work on a body,
-  so with them the total is not constant; the still-level potential is still what is
-  stored;
+- buoyancy: the hydrostatic potential ρ g ∫ (z − level) dV = ρ g ∇ (z_B − level) over the
+  hull's volume below the still level (its gradient is the still-water buoyancy force and
+  moment), ∇ and the centre of buoyancy B from `hull_cut.cut`. Waves and a current do work
+  on a body, so with them the total is not constant; the still-level potential is still
+  what is stored;
 - an added mass: ½ νᵀ M_A ν, the water's kinetic energy moving with the body.
 
 Pivots (no work), dampers (dissipate) and timed loads (external work) store nothing. With
@@ -26,37 +25,10 @@ import numpy as np
 from numpy.typing import ArrayLike
 
 from .elements import AddedMass, Buoyancy, Ground, Spring, System, outward
+from .hull_cut import cut
 from .layout import EG_K
 from .params import Bodies
 from .quaternion import Array, to_rotmat
-
-
-def _hull_potential(tri: Array, level: float) -> float:
-    """∫ (z − level) dV over the part of the closed outward mesh `tri` (T, 3, 3, world)
-    below z = level (NED): ½ Σ ∫ d² n̂_z dA over the wetted surface, each triangle clipped
-    where d = 0 (the wet tip from the odd corner, or the whole less the dry tip)."""
-    d = tri[:, :, 2] - level
-    a, b, c = tri[:, 0], tri[:, 1], tri[:, 2]
-    sz = 0.5 * (
-        (b[:, 0] - a[:, 0]) * (c[:, 1] - a[:, 1]) - (b[:, 1] - a[:, 1]) * (c[:, 0] - a[:, 0])
-    )
-    wet = d > 0.0
-    count = wet.sum(axis=1)
-    # ∫ d² dA = (A / 6) (Σ dᵢ² + Σ_{i<j} dᵢ dⱼ) for d linear on a triangle
-    whole = (d * d).sum(axis=1) + d[:, 0] * d[:, 1] + d[:, 1] * d[:, 2] + d[:, 2] * d[:, 0]
-    part = np.where(count == 3, whole, 0.0)
-    cut = (count == 1) | (count == 2)
-    if cut.any():
-        dc, wc = d[cut], wet[cut]
-        odd = np.where(count[cut] == 1, np.argmax(wc, axis=1), np.argmin(wc, axis=1))
-        rows = np.arange(len(dc))
-        do = dc[rows, odd]
-        dp = dc[rows, (odd + 1) % 3]
-        dr = dc[rows, (odd + 2) % 3]
-        # the tip between the odd corner and the cut: area tp tr A, heads (d_o, 0, 0)
-        tip = (do / (do - dp)) * (do / (do - dr)) * do * do
-        part[cut] = np.where(count[cut] == 1, tip, whole[cut] - tip)
-    return float((sz * part).sum()) / 12.0
 
 
 def stored_energy(system: System | None, bodies: Bodies, x: Array) -> Array:
@@ -94,9 +66,9 @@ def stored_energy(system: System | None, bodies: Bodies, x: Array) -> Array:
                 depths = corners[:, 2] - e.height
             out[i] += 0.5 * k * float(np.sum(np.maximum(depths, 0.0) ** 2))
         elif isinstance(e, Buoyancy):
-            tri = pos[i] + outward(e.triangles) @ rot[i].T
+            below = cut(pos[i] + outward(e.triangles) @ rot[i].T, e.water.level)
             rho_g = e.water.density * float(bodies.gravity[i])
-            out[i] += rho_g * _hull_potential(tri, e.water.level)
+            out[i] += rho_g * below.volume * (float(below.centre[2]) - e.water.level)
         elif isinstance(e, AddedMass):
             nu = xs[i, 7:13]
             out[i] += 0.5 * float(nu @ np.asarray(e.matrix, dtype=float) @ nu)
