@@ -100,12 +100,6 @@ export class FreeBodyDiagram {
     this.elementInput = { specs: [], frames: null };
     /** @type {ForceGlyph[]} one per element force drawn, made when first needed */
     this.elementGlyphs = [];
-    /**
-     * The centre of buoyancy of a body as drawn (water.js sets it): the buoyancy is drawn on
-     * its line of action (the server's) at the point nearest it, seen through the hull.
-     * @type {((view: BodyView, out: Vector3) => Vector3 | null) | null}
-     */
-    this.buoyancyCentre = null;
     /** @type {Vector3 | null} where the buoyancy of the selected body was drawn last (tests read it) */
     this.buoyancyAt = null;
     this.buoyancyPoint = new Vector3();
@@ -114,7 +108,7 @@ export class FreeBodyDiagram {
     // reused every frame
     this.scratch = {
       v: new Vector3(), dir: new Vector3(), origin: new Vector3(), tip: new Vector3(), net: new Vector3(),
-      qFrame: new Quaternion(), qRel: new Quaternion(), b: new Vector3(),
+      qFrame: new Quaternion(), qRel: new Quaternion(),
     }; // prettier-ignore
   }
 
@@ -201,16 +195,10 @@ export class FreeBodyDiagram {
       s.v.fromArray(f.force).multiplyScalar(other ? -1 : 1);
       s.net.add(s.v);
       const glyph = (this.elementGlyphs[n] ??= new ForceGlyph(this.group, TEACH_COLOURS.force, 'right', 20));
+      // the server gives the buoyancy at the centre of buoyancy (hydro.place_buoyancy): shown
+      // through the hull, where it always is
       const buoyancy = e.kind === 'buoyancy';
-      // the server gives the point of the line of action nearest the CG: slide it along the
-      // line to the centre of buoyancy's foot (the same force and moment, drawn where a
-      // textbook draws it), and show it through the hull, where it always is
-      const B = buoyancy && this.buoyancyCentre ? this.buoyancyCentre(view, s.b) : null;
-      const f2 = s.v.lengthSq();
-      if (B && f2 > 0) {
-        s.origin.addScaledVector(s.v, s.dir.copy(B).sub(s.origin).dot(s.v) / f2);
-        this.buoyancyAt = this.buoyancyPoint.copy(s.origin);
-      }
+      if (buoyancy) this.buoyancyAt = this.buoyancyPoint.copy(s.origin);
       // drawn after the water and over the hull (x-ray) when it is the buoyancy
       const material = /** @type {Mesh} */ (glyph.arrow.shaft).material;
       if (material instanceof MeshLambertMaterial && material.depthTest === buoyancy) {

@@ -115,7 +115,7 @@ const panel = new Panel($('panel'), { conn, library, actions });
 const elements = new ElementViews(stage.ned, teach.fbd);
 const elementPanel = new ElementPanel(panel, { below: () => (selectedView()?.cg.z ?? 0) + 0.6 * (selectedView()?.extent() ?? 1) });
 // the water: its surface, current and waterline card (water.js), tuned in the panel (waterpanel.js)
-const water = new WaterView(stage, $('view'), teach.fbd);
+const water = new WaterView(stage, $('view'));
 const waterPanel = new WaterPanel(panel, elementPanel.folder.domElement);
 
 /** Flip one display setting (a key), as its checkbox would. @param {string} key */

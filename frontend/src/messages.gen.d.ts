@@ -218,7 +218,7 @@ export interface DamperElementInput {
 
 /** What one element does now, in the order of the scenario's `elements`. */
 export interface ElementFrame {
-  /** where it acts, NED, m (a ground: centre of pressure) */
+  /** where it acts, NED, m (a ground: centre of pressure; a buoyancy: the centre of buoyancy's foot on its line of action, the centre itself in still water) */
   point: [number, number, number];
   /** the force it puts on its body there, global, N (a pivot: its reaction) */
   force: [number, number, number];

@@ -23,7 +23,6 @@ import {
   Group,
   LineBasicMaterial,
   LineSegments,
-  Matrix4,
   Mesh,
   MeshPhongMaterial,
   PlaneGeometry,
@@ -117,67 +116,6 @@ export function elevation(table, time, x, y, out) {
   return eta;
 }
 
-/**
- * The centroid of the part of a closed triangle mesh below (NED: z greater than) the plane
- * z = zs, into `out`; null when nothing is below. `matrix` takes the geometry's vertices to
- * NED. Each wetted triangle (clipped at the plane) with the apex p0 on the plane makes a
- * tetrahedron; the cap in the plane makes none of volume, so their sum is the submerged
- * volume and their volume-weighted centroids its centroid: the centre of buoyancy in still
- * water.
- * @param {BufferGeometry} geometry @param {Matrix4} matrix @param {number} zs
- * @param {Vector3} p0  on the plane (its z is set to zs) @param {Vector3} out
- * @param {{a: Vector3, b: Vector3, c: Vector3, poly: Vector3[]}} scratch
- */
-export function submergedCentroid(geometry, matrix, zs, p0, out, scratch) {
-  const pos = geometry.attributes.position;
-  if (!pos) return null;
-  const index = geometry.index;
-  const n = index ? index.count : pos.count;
-  const { a, b, c, poly } = scratch;
-  p0.z = zs;
-  let vol = 0;
-  let sx = 0;
-  let sy = 0;
-  let sz = 0;
-  /** @param {Vector3} u @param {Vector3} v @param {Vector3} w */
-  const tet = (u, v, w) => {
-    const ux = u.x - p0.x, uy = u.y - p0.y, uz = u.z - p0.z;
-    const vx = v.x - p0.x, vy = v.y - p0.y, vz = v.z - p0.z;
-    const wx = w.x - p0.x, wy = w.y - p0.y, wz = w.z - p0.z;
-    const d = (ux * (vy * wz - vz * wy) - uy * (vx * wz - vz * wx) + uz * (vx * wy - vy * wx)) / 6;
-    vol += d;
-    sx += (d * (4 * p0.x + ux + vx + wx)) / 4;
-    sy += (d * (4 * p0.y + uy + vy + wy)) / 4;
-    sz += (d * (4 * p0.z + uz + vz + wz)) / 4;
-  }; // prettier-ignore
-  for (let i = 0; i + 2 < n; i += 3) {
-    const ia = index ? index.getX(i) : i;
-    const ib = index ? index.getX(i + 1) : i + 1;
-    const ic = index ? index.getX(i + 2) : i + 2;
-    a.fromBufferAttribute(pos, ia).applyMatrix4(matrix);
-    b.fromBufferAttribute(pos, ib).applyMatrix4(matrix);
-    c.fromBufferAttribute(pos, ic).applyMatrix4(matrix);
-    const da = a.z - zs, db = b.z - zs, dc = c.z - zs; // prettier-ignore
-    if (da <= 0 && db <= 0 && dc <= 0) continue;
-    if (da >= 0 && db >= 0 && dc >= 0) {
-      tet(a, b, c);
-      continue;
-    }
-    // clip the triangle to z ≥ zs (Sutherland–Hodgman on one plane): 3 or 4 corners
-    let m = 0;
-    const corners = [a, b, c];
-    const depths = [da, db, dc];
-    for (let k = 0; k < 3; k++) {
-      const p = corners[k], q = corners[(k + 1) % 3], dp = depths[k], dq = depths[(k + 1) % 3]; // prettier-ignore
-      if (dp >= 0) poly[m++].copy(p);
-      if ((dp > 0 && dq < 0) || (dp < 0 && dq > 0)) poly[m++].copy(p).lerp(q, dp / (dp - dq));
-    }
-    for (let k = 1; k + 1 < m; k++) tet(poly[0], poly[k], poly[k + 1]);
-  }
-  if (!(Math.abs(vol) > 1e-12)) return null;
-  return out.set(sx / vol, sy / vol, sz / vol);
-}
-
 /** `x` wrapped into [−span/2, span/2). @param {number} x @param {number} span */
 const wrap = (x, span) => x - span * Math.floor(x / span + 0.5);
 
@@ -252,12 +190,9 @@ export class WaterView {
    *   grid (NED z = 0, usually the still level) is hidden while there is water: the lines on
    *   the water take its place, a patch as large as the grid
    * @param {HTMLElement} view  the view's element: the card goes there
-   * @param {import('./fbd.js').FreeBodyDiagram} fbd
    */
-  constructor(stage, view, fbd) {
+  constructor(stage, view) {
     this.stage = stage;
-    // the free-body diagram draws the buoyancy at the centre of buoyancy this finds
-    fbd.buoyancyCentre = (v, out) => this.centreOfBuoyancy(v, out);
     this.group = new Group();
     this.group.visible = false;
     stage.ned.add(this.group);
@@ -299,8 +234,7 @@ export class WaterView {
     this.hydrostatics = [];
     this.drawnT = NaN; // the simulated time of the water drawn last
     this.lastCard = -Infinity;
-    this.scratch = { slope: new Float64Array(3), v: new Vector3(), dir: new Vector3(), at: new Vector3(), matrix: new Matrix4() };
-    this.clip = { a: new Vector3(), b: new Vector3(), c: new Vector3(), poly: [0, 1, 2, 3].map(() => new Vector3()), p0: new Vector3() };
+    this.scratch = { slope: new Float64Array(3), v: new Vector3(), dir: new Vector3(), at: new Vector3() };
     this.time = 0; // the simulated time of the frame being drawn
     this.costs = new Float64Array(240); // the last draws' durations, ms (the tests report them)
     this.draws = 0;
@@ -479,23 +413,6 @@ export class WaterView {
     this.currentLabel.position.copy(at).add(s.v.set(0, 0, 0.3 * extent)); // under its tail
     this.currentLabel.setHeight(Math.max(0.05, 0.14 * extent));
     if (nowMs - this.lastCard >= 1000 / CARD_HZ) this.currentLabel.setText(t('water.current', { v: magnitude(speed) }));
-  }
-
-  /**
-   * The centre of buoyancy of a body as drawn, NED, into `out`: the centroid of its drawn hull
-   * below the water's surface over its CG (a level plane there: exact in still water, the
-   * plane through the local wave height with waves); null without water or when dry.
-   * @param {BodyView} view @param {Vector3} out
-   */
-  centreOfBuoyancy(view, out) {
-    if (!this.water) return null;
-    const m = this.scratch.matrix;
-    view.group.updateMatrix();
-    view.holder.updateMatrix();
-    m.multiplyMatrices(view.group.matrix, view.holder.matrix);
-    const p0 = this.clip.p0.set(view.cg.x, view.cg.y, 0);
-    const zs = this.water.level - elevation(this.table, this.time, view.cg.x, view.cg.y);
-    return submergedCentroid(view.mesh.geometry, m, zs, p0, out, this.clip);
   }
 
   /**

@@ -8,7 +8,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from .elements import Buoyancy, System
+from .elements import Buoyancy, System, outward
+from .hull_cut import cut
 from .params import Bodies
 from .quaternion import Array, to_euler, to_rotmat
 from .water import elevation
@@ -48,4 +49,32 @@ def hydro_outputs(
             "WaveElevation": wave}  # fmt: skip
 
 
-__all__ = ["hydro_outputs"]
+def place_buoyancy(system: System, bodies: Bodies, x: Array, t: float, records: Array) -> None:
+    """Move each buoyancy element's record (`kernel.element_records`, in the elements' order;
+    the kernel gives the point of the line of action nearest the CG) along its line of
+    action to the foot of the centre of buoyancy: the centroid of the hull below the plane
+    z = level − η at the CG. In still water it is the centre of buoyancy itself, which the
+    force passes through; in waves a point near it on the exact line (the same moment)."""
+    xs = np.atleast_2d(np.asarray(x, dtype=float))
+    for j, e in enumerate(system.elements):
+        if not isinstance(e, Buoyancy):
+            continue
+        force = records[j, 3:6]
+        ff = float(force @ force)
+        if ff == 0.0:
+            continue
+        i = e.body
+        q = xs[i, 3:7] / np.linalg.norm(xs[i, 3:7])
+        rot = to_rotmat(q)
+        cg = xs[i, 0:3] + rot @ bodies.r_cg_body[i]
+        eta = float(elevation(e.water, float(bodies.gravity[i]), t, cg[0:1], cg[1:2])[0])
+        below = cut(xs[i, 0:3] + outward(e.triangles) @ rot.T, e.water.level - eta)
+        if below.volume <= 0.0:
+            continue
+        point = records[j, 0:3]
+        point = point + float((below.centre - point) @ force) / ff * force
+        records[j, 0:3] = point
+        records[j, 6:9] = point
+
+
+__all__ = ["hydro_outputs", "place_buoyancy"]

@@ -47,6 +47,7 @@ import numpy as np
 from numpy.typing import ArrayLike
 
 from .elements import (
+    Buoyancy,
     Element,
     System,
     added_mass_matrix,
@@ -54,6 +55,7 @@ from .elements import (
     concat_systems,
     pack_system,
 )
+from .hydro import place_buoyancy
 from .layout import (
     ELEMENT_SIZE,
     L_M_GLOBAL,
@@ -323,8 +325,9 @@ def element_records(
     """What each element does at states x and time t, (M, 9) in the order the elements were
     given: its point of application (NED), the force it puts on its body there (N, global;
     a pivot's reaction, a ground's total at the centre of pressure, a damper's at the
-    reference point) and its other end (a spring's; else the point again). Empty without
-    elements. h: the step (the ground's friction regularisation depends on it)."""
+    reference point, a buoyancy's at the centre of buoyancy: hydro.place_buoyancy) and its
+    other end (a spring's; else the point again). Empty without elements. h: the step (the
+    ground's friction regularisation depends on it)."""
     if pk.system is None:
         return np.zeros((0, RECORD_SIZE))
     n = len(pk)
@@ -345,7 +348,10 @@ def element_records(
         np.empty((n, STATE_SIZE)),
         rec,
     )
-    return rec[s.order]
+    out = rec[s.order]
+    if any(isinstance(e, Buoyancy) for e in s.elements):
+        place_buoyancy(s, pk.bodies, xs, float(t), out)
+    return out
 
 
 def applied(u: ArrayLike, x: ArrayLike) -> Array:

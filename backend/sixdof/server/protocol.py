@@ -214,7 +214,10 @@ class GhostFrame(_Message):
 class ElementFrame(_Message):
     """What one element does now, in the order of the scenario's `elements`."""
 
-    point: Vec3 = Field(description="where it acts, NED, m (a ground: centre of pressure)")
+    point: Vec3 = Field(
+        description="where it acts, NED, m (a ground: centre of pressure; a buoyancy: the "
+        "centre of buoyancy's foot on its line of action, the centre itself in still water)"
+    )
     force: Vec3 = Field(
         description="the force it puts on its body there, global, N (a pivot: its reaction)"
     )
