@@ -36,6 +36,13 @@ def record(page: Page) -> None:
     )
 
 
+def load_paused(page: Page, preset: str) -> None:
+    """Load `preset` paused, and wait for its hello."""
+    page.evaluate("__sixdof.send({type: 'pause'})")
+    page.evaluate("(p) => __sixdof.send({type: 'load_scenario', preset: p})", preset)
+    page.wait_for_function("(p) => __sixdof.hello.scenario.name === p", arg=preset)
+
+
 def said(page: Page) -> list[str]:
     return page.evaluate("window.__said")
 
@@ -93,9 +100,7 @@ def test_coming_to_rest_is_described(browser: Browser, server: Server, lang: str
 def test_resting_on_the_ground_is_described(browser: Browser, server: Server, lang: str) -> None:
     run = open_in(browser, server.url, lang)
     page = run.page
-    page.evaluate("__sixdof.send({type: 'pause'})")
-    page.evaluate("__sixdof.send({type: 'load_scenario', preset: 'free_fall'})")
-    page.wait_for_function("__sixdof.hello.scenario.name === 'free_fall'")
+    load_paused(page, "free_fall")
     name = page.evaluate("__sixdof.hello.scenario.bodies[0].Name")
     ground = {"kind": "ground", "body": name, "height": 0.5, "restitution": 0.0, "friction": 1.0}
     page.evaluate("(e) => __sixdof.send({type: 'set_elements', elements: [e]})", ground)
@@ -113,16 +118,21 @@ def test_a_ship_settling_afloat_is_described(browser: Browser, server: Server, l
     gives its draft from the frame and its heel (11° by the GZ curve, caption and hello)."""
     run = open_in(browser, server.url, lang)
     page = run.page
-    page.evaluate("__sixdof.send({type: 'pause'})")
-    page.evaluate("__sixdof.send({type: 'load_scenario', preset: 'heeled_ship'})")
-    page.wait_for_function("__sixdof.hello.scenario.name === 'heeled_ship'")
+    load_paused(page, "heeled_ship")
     record(page)
     page.evaluate("__sixdof.send({type: 'resume'})")
     wait_said(page, words(lang, "describe.rest.floating"), timeout=60_000)
     sentence = next(x for x in said(page) if words(lang, "describe.rest.floating") in x)
-    assert words(lang, "describe.heel") in sentence and "11" in sentence, sentence
     draft = page.evaluate("__sixdof.lastState.bodies[0].Draft")
-    assert 0.3 < draft < 0.7  # m: the 10 m hull's draft, which the sentence gives
+    assert 0.3 < draft < 0.7  # m: the 10 m hull's
+    # its draft in the page's number format, and its heel (the heel sentence's own words)
+    shown = page.evaluate(
+        "(d) => new Intl.NumberFormat(document.documentElement.lang,"
+        " {minimumFractionDigits: 2, maximumFractionDigits: 2, useGrouping: false}).format(d)",
+        draft,
+    )
+    heel = CATALOGUES[lang]["describe.heel"].split("{side")[0].replace("{deg}", "11")
+    assert shown in sentence and heel in sentence, (sentence, shown, heel)
     assert run.errors == []
     page.context.close()
 
