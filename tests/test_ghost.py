@@ -24,9 +24,11 @@ class Clock:
         return self.t
 
 
-def racket() -> tuple[LiveSimulation, Clock]:
+def racket(**options: object) -> tuple[LiveSimulation, Clock]:
+    """The tennis racket live on a clock moved by hand (test_live_free_methods uses it too)."""
     clock = Clock()
-    sim = LiveSimulation(PRESETS["tennis_racket"].scenario(), clock=clock, recording_bytes=8 << 20)
+    sim = LiveSimulation(PRESETS["tennis_racket"].scenario(), clock=clock,
+                         recording_bytes=8 << 20, **options)  # type: ignore[arg-type]  # fmt: skip
     return sim, clock
 
 

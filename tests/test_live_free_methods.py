@@ -4,35 +4,12 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from test_ghost import racket, ticks
 
 import sixdof
 from sixdof.fields import FieldError
-from sixdof.scenario.presets import PRESETS
-from sixdof.simulation import LiveSimulation, live_limits
+from sixdof.simulation import live_limits
 from sixdof.simulation.ghost import Ghost
-
-
-class Clock:
-    def __init__(self) -> None:
-        self.t = 0.0
-
-    def __call__(self) -> float:
-        return self.t
-
-
-def racket(**options: object) -> tuple[LiveSimulation, Clock]:
-    clock = Clock()
-    sim = LiveSimulation(PRESETS["tennis_racket"].scenario(), clock=clock,
-                         recording_bytes=8 << 20, **options)  # type: ignore[arg-type]  # fmt: skip
-    return sim, clock
-
-
-def ticks(sim: LiveSimulation, ghost: Ghost | None, clock: Clock, n: int) -> None:
-    for _ in range(n):
-        clock.t += 1 / 60
-        sim.advance()
-        if ghost is not None:
-            ghost.follow()
 
 
 def test_live_geometric_is_the_headless_run_bit_for_bit() -> None:
