@@ -157,6 +157,10 @@ def test_the_notebook_shows_the_body_on_first_display_and_moves_live(
             ".some((e) => /running: False/.test(e.textContent))",
             240,
         )
+        # Run All leaves the notebook scrolled to its last cell, and JupyterLab does not
+        # render the outputs of cells far out of view: the view's cell is brought back first
+        # (a CI run waited 120 s for a canvas that was scrolled away)
+        page.locator(".jp-CodeCell", has_text="view = BodyView(").first.scroll_into_view_if_needed()
         canvas = page.locator(".jp-OutputArea-output canvas").first
         # the widget's view comes after the cell's text: under load (the other worker runs
         # browser tests too) it took over 30 s in CI
