@@ -178,6 +178,82 @@ def test_set_water_in_a_room_without_buoyancy_shows_in_its_hello() -> None:
     assert hello["limits"]["water"]["density"] == [1.0, 2e4]
 
 
+def _takes(change: Any, value: float) -> bool:
+    """Whether `change(value)` is accepted (a FieldError: refused)."""
+    try:
+        change(value)
+    except FieldError:
+        return False
+    return True
+
+
+def test_hello_limits_are_what_the_server_accepts_and_say_which_ends_are_open() -> None:
+    """Every end of hello.limits' water, element and step pairs is accepted by the server
+    unless limits.exclusive names it, and just beyond an end is refused: depth 0 (the sea
+    floor at the surface) is refused, so its pair [0, 1e5] is sent with its low end open;
+    density 1, a wave of amplitude 0 or period 0.1 are taken. A page that checks values
+    against hello (the Water folder) refuses what the server would."""
+    from sixdof.server.control import apply
+    from sixdof.server.errors import parse_client_message
+    from sixdof.server.rooms import Room
+    from sixdof.server.settings import Settings
+    from sixdof.simulation.validation import live_step
+
+    room = Room("ends", LiveSimulation(damped_barge(), running=False), Settings())
+    limits = json.loads(room.hello(True))["limits"]
+    assert limits["water"]["depth"] == [0.0, 1e5]
+    assert limits["exclusive"] == {
+        "water.depth": [True, False], "step.euler": [False, True], "step.rk4": [False, True]
+    }  # fmt: skip
+    sim = room.sim
+    waves = {"amplitude", "period", "direction"}
+
+    def water(field: str) -> Any:
+        def change(x: float) -> None:
+            value = [x, x, x] if field == "current" else x
+            sim.set_water({"waves": [{field: value}]} if field in waves else {field: value})
+
+        return change
+
+    spring = {"kind": "spring", "body": "Barge", "to": [0, 0, -5]}
+    ground = {"kind": "ground", "body": "Barge", "height": 5.0}
+    damper = {"kind": "damper", "body": "Barge"}
+    kinds = {"stiffness": spring, "damping": spring, "rest_length": spring,
+             "linear": damper, "quadratic": damper,
+             "height": ground, "restitution": ground, "friction": ground}  # fmt: skip
+
+    def element(field: str) -> Any:
+        def change(x: float) -> None:
+            e = kinds[field]
+            sim.set_elements([{**e, field: [x] * 6 if e is damper else x}])
+
+        return change
+
+    def step(method: str) -> Any:
+        return lambda h: live_step(method, h)  # type: ignore[arg-type]
+
+    pairs = [(f"water.{f}", water(f)) for f in limits["water"]]
+    pairs += [(f"elements.{f}", element(f)) for f in limits["elements"]]
+    pairs += [(f"step.{m}", step(m)) for m in limits["step"]]
+    assert len(pairs) == 7 + 8 + 4
+    for path, change in pairs:
+        group, name = path.split(".")
+        lo, hi = limits[group][name]
+        open_lo, open_hi = limits["exclusive"].get(path, [False, False])
+        assert _takes(change, lo) is not open_lo, path
+        assert _takes(change, hi) is not open_hi, path
+        assert _takes(change, (lo + hi) / 2), path
+        below, above = lo - max(1e-9, abs(lo) * 1e-9), hi + max(1e-9, abs(hi) * 1e-9)
+        assert not _takes(change, below), path
+        # the largest step of geometric and exact (no stability limit) is the slider's end,
+        # LIVE_STEP_MAX; the server takes larger ones (set_params' step up to 1 s)
+        assert not _takes(change, above) or path in ("step.geometric", "step.exact"), path
+    # and through the protocol: depth 0 is refused naming the field, the range open at 0
+    msg = {"type": "set_water", "water": {"depth": 0}}
+    with pytest.raises(Exception, match=r"water.depth: must be in \(0, 100000\] m"):
+        apply(room, parse_client_message(json.dumps(msg)))
+
+
 def test_set_water_is_recorded_and_replayed_bit_for_bit() -> None:
     from sixdof.simulation.replay import resimulate
 

@@ -183,6 +183,7 @@ export class Access {
     const spec = this.d.selectedView()?.spec ?? null;
     const kinds = new Set((hello.scenario.elements ?? []).map((e) => e.kind));
     this.describer.restart(spec ? [...spec.InertiaRadi] : null, kinds.has('ground'), kinds.has('buoyancy'));
+    this.describer.water(hello.scenario.water?.waves);
   }
 
   /**
@@ -220,6 +221,7 @@ export class Access {
         .map((load) => t('describe.summary.input', { what: names[load.source], size: num(mag(load.Force), 1) }))
         .join('');
       lines.push(t('describe.summary.forces', { weight: num(spec.Mass * spec.Gravity, 2), inputs }));
+      if (this.describer.waves) lines.push(this.describer.waves);
       const running = t(hello.status.running && this.running !== false ? 'describe.word.running' : 'describe.word.paused');
       const clean = (/** @type {number} */ x, /** @type {number} */ d) => num(Number(x.toFixed(d)) || 0, d); // no −0
       lines.push(t('describe.summary.state', { t: num(session.lastState?.t ?? 0, 2), running, height: clean(-b.CGPos[2], 2), speed: clean(mag(b.CGVel), 2), omega: clean(mag(b.AngVel), 2) }));

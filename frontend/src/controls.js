@@ -4,6 +4,7 @@
 // in a WeakMap keyed by controller, not as properties stuck onto lil-gui's objects.
 
 import { errorText } from './errors.js';
+import { num } from './i18n.js';
 
 /** @typedef {import('lil-gui').Controller} Controller */
 /** @typedef {{field: string, errorEl: HTMLElement | null}} ControlMeta */
@@ -92,6 +93,26 @@ export class ControlErrors {
     const target = ctls.find((ctl) => segments.includes(fieldOf(ctl))) ?? ctls[0];
     this.show(target, errorText(err));
   }
+}
+
+/**
+ * The first of `value`'s numbers outside `range` (one of hello.limits' [low, high]), or
+ * undefined when all are within; an end `open` marks (hello.limits.exclusive) is itself outside.
+ * @param {number | readonly number[]} value @param {readonly [number, number]} range @param {readonly [boolean, boolean]} [open]
+ */
+export function outside(value, range, open = [false, false]) {
+  const [lo, hi] = range;
+  return (Array.isArray(value) ? value : [value]).find((x) => (open[0] ? x <= lo : x < lo) || (open[1] ? x >= hi : x > hi));
+}
+
+/**
+ * A range as the server's messages write it, in the page's numbers: "[1, 20000]", "(0, 100000]"
+ * ("(0; 100000]" where the decimal mark is a comma).
+ * @param {readonly [number, number]} range @param {readonly [boolean, boolean]} [open]
+ */
+export function rangeText(range, open = [false, false]) {
+  const sep = num(0.5).includes(',') ? '; ' : ', ';
+  return `${open[0] ? '(' : '['}${num(range[0])}${sep}${num(range[1])}${open[1] ? ')' : ']'}`;
 }
 
 /** "1, 2, 3" or "[1 2 3]" → [1, 2, 3]; null when it is not `n` finite numbers. @param {unknown} text @param {number} n */

@@ -15,6 +15,10 @@
 //             by 1°–170° (not round and round), the last three half periods agreeing within
 //             20 %: "Swinging, period T s" (T = twice the mean half period);
 //   heel      at rest or slow, the roll angle steady beyond 3°: "Heeled 10° to starboard".
+//
+// From the hello: the water's waves (the largest component's amplitude, period and heading,
+// and how many there are), said when they change and after the rest sentence: "In waves:
+// amplitude 0.3 m, period 6 s, travelling north."
 
 import { num, t } from './i18n.js';
 
@@ -26,6 +30,21 @@ const DEG = 180 / Math.PI;
 
 /** @param {ArrayLike<number>} v */
 const norm = (v) => Math.hypot(v[0], v[1], v[2]);
+
+/** The eight compass points a wave travels towards (its direction: 0 north, 90 east). */
+const HEADINGS = ['n', 'ne', 'e', 'se', 's', 'sw', 'w', 'nw'];
+
+/**
+ * The waves in words: the largest component's amplitude, period and heading, and how many
+ * components there are; '' for none.
+ * @param {readonly {amplitude: number, period: number, direction: number}[] | null | undefined} waves
+ */
+export function wavesText(waves) {
+  if (!waves?.length) return '';
+  const w = waves.reduce((a, b) => (b.amplitude > a.amplitude ? b : a));
+  const to = HEADINGS[Math.round((((w.direction % 360) + 360) % 360) / 45) % 8];
+  return t('describe.waves', { n: waves.length, amplitude: num(w.amplitude), period: num(w.period), to });
+}
 
 /**
  * @typedef {object} DescribeFrame  what the describer reads of a body frame
@@ -53,6 +72,7 @@ export class Describer {
     this.motion = '';
     this.ground = false;
     this.floating = false;
+    this.waves = ''; // the water's waves in words, '' without
     this.middle = -1; // the body axis of the middle principal inertia, or -1
     /** @type {number | null} */ this.stillSince = null;
     this.state = ''; // the motion said last
@@ -96,6 +116,18 @@ export class Describer {
     this.lastT = NaN;
     this.period = NaN;
     this.saidPeriod = NaN;
+  }
+
+  /**
+   * The water's waves from a hello: said when they change (not for every hello), and after
+   * the rest sentence while there are waves.
+   * @param {Parameters<typeof wavesText>[0]} waves
+   */
+  water(waves) {
+    const text = wavesText(waves);
+    if (text === this.waves) return;
+    this.waves = text;
+    if (text) this.say(text, true);
   }
 
   /**
@@ -172,7 +204,8 @@ export class Describer {
     const afloat = this.floating && (b.Draft ?? 0) > 0;
     const rest = afloat ? t('describe.rest.floating', { draft: num(b.Draft ?? 0, 2) }) : t(this.ground ? 'describe.rest.ground' : 'describe.rest');
     const roll = b.Euler[0] * DEG;
-    return Math.abs(roll) >= 3 ? `${rest} ${t('describe.heel', { deg: num(Math.abs(roll), 0), side: roll > 0 ? 'starboard' : 'port' })}` : rest;
+    const heel = Math.abs(roll) >= 3 ? ` ${t('describe.heel', { deg: num(Math.abs(roll), 0), side: roll > 0 ? 'starboard' : 'port' })}` : '';
+    return `${rest}${heel}${this.waves ? ` ${this.waves}` : ''}`;
   }
 
   /**

@@ -7,7 +7,7 @@
 // `elements[k].field` and its range) is shown under that element's control and the field goes
 // back to the server's value, as the panel does for Mass and Inertia (panel.js, controls.js).
 
-import { ControlErrors, formatVector, parseVector, setField } from './controls.js';
+import { ControlErrors, formatVector, outside, parseVector, rangeText, setField } from './controls.js';
 import { num, t } from './i18n.js';
 
 /** @typedef {import('lil-gui').Controller} Controller */
@@ -153,9 +153,10 @@ export class ElementPanel {
     if (typeof value === 'number' && !Number.isFinite(value)) return this.errors.show(ctl, t('elements.err.number', { field }));
     // The server's ranges (hello.limits.elements), checked here too so the answer is at once.
     const range = this.panel.hello?.limits?.elements?.[field];
-    const bad = range ? (Array.isArray(value) ? value : [value]).find((v) => v < range[0] || v > range[1]) : undefined;
+    const open = this.panel.hello?.limits?.exclusive?.[`elements.${field}`];
+    const bad = range ? outside(value, range, open) : undefined;
     if (range && bad !== undefined) {
-      return this.errors.show(ctl, t('elements.err.range', { field, lo: num(range[0]), hi: num(range[1]), got: num(bad) }));
+      return this.errors.show(ctl, t('elements.err.range', { field, range: rangeText(range, open), got: num(bad) }));
     }
     const list = this.copy();
     const e = /** @type {Record<string, any>} */ (list[k]);

@@ -411,7 +411,10 @@ export interface IntegrationInput {
   TOutput?: string;
 }
 
-/** The ranges the server accepts, for the page's sliders ([low, high] per field). */
+/**
+ * The ranges the server accepts, for the page's sliders and checks: [low, high] per field,
+ * both ends allowed unless `exclusive` says otherwise.
+ */
 export interface Limits {
   Mass: [number, number];
   InertiaRadi: [number, number];
@@ -420,14 +423,16 @@ export interface Limits {
   Force: [number, number];
   Moment: [number, number];
   time_scale: [number, number];
-  /** per live integrator: [smallest, stability limit] */
+  /** per live integrator: [smallest, largest]; the largest of euler and rk4 is their stability limit, itself refused (exclusive) */
   step: Record<string, [number, number]>;
   integrators: string[];
   models: string[];
   /** element fields (stiffness, damping, rest_length, linear, quadratic, height, restitution, friction): [low, high], each component of a vector */
   elements: Record<string, [number, number]>;
-  /** water fields, by their names in set_water (density, level, current, depth; a wave's amplitude, period, direction): [low, high], each component of a vector (depth: above low) */
+  /** water fields, by their names in set_water (density, level, current, depth; a wave's amplitude, period, direction): [low, high], each component of a vector (depth: above low, see exclusive) */
   water: Record<string, [number, number]>;
+  /** the pairs above with an end that is itself refused, by their path (water.depth, step.rk4): [low excluded, high excluded]; a pair not named here allows both its ends */
+  exclusive: Record<string, [boolean, boolean]>;
 }
 
 /** A force and moment that vary in time: signal × (force, moment). */

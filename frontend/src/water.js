@@ -137,7 +137,7 @@ class WaterCard {
       row.className = 'water-row';
       return row;
     });
-    this.rows[2].classList.add('static'); // the hello's GM and periods: left out on a phone
+    this.rows[2].classList.add('static'); // the hello's GM and periods: shorter on a phone
     this.rows[3].classList.add('static');
     this.el.append(this.title, ...this.rows);
     parent.append(this.el);
@@ -164,11 +164,12 @@ class WaterCard {
     const ok = (/** @type {unknown} */ x) => typeof x === 'number' && Number.isFinite(x);
     gm.hidden = !hydro || !(ok(hydro.GM_T) || ok(hydro.draft));
     if (hydro && !gm.hidden) {
+      // the still-water draft is left out on a phone (class wide): the frame's is on the line above
+      const draft = ok(hydro.draft) ? t('water.card.static_draft', { draft: num(Number(hydro.draft), 3) }) : '';
       const parts = [];
-      if (ok(hydro.draft)) parts.push(t('water.card.static_draft', { draft: num(Number(hydro.draft), 3) }));
       if (ok(hydro.GM_T)) parts.push(t('water.card.gm_roll', { gm: num(Number(hydro.GM_T), 3) }));
       if (ok(hydro.GM_L)) parts.push(t('water.card.gm_pitch', { gm: num(Number(hydro.GM_L), 2) }));
-      gm.textContent = parts.join(' · ');
+      gm.replaceChildren(span(draft && parts.length ? `${draft} · ` : draft, 'wide'), ...joined(parts));
     }
     const p = hydro?.periods;
     periods.hidden = !p;
@@ -179,9 +180,31 @@ class WaterCard {
         const T = ok(v) ? `${num(Number(v), 2)} s` : t('water.card.period.none');
         parts.push(t(`water.card.period.${k}`, { T }));
       }
-      periods.textContent = t('water.card.periods', { list: parts.join(' · ') });
+      // "Natural periods: …", or on a phone "Periods: …" (class narrow)
+      periods.replaceChildren(withList('water.card.periods', parts, 'wide'), withList('water.card.periods_short', parts, 'narrow'));
     }
   }
+}
+
+/** A span of text with a class. @param {string} text @param {string} cls */
+function span(text, cls) {
+  const el = document.createElement('span');
+  el.className = cls;
+  el.textContent = text;
+  return el;
+}
+
+/** Parts joined by " · ", each kept on one line (a narrow card breaks between them). @param {string[]} parts */
+function joined(parts) {
+  return parts.flatMap((part, i) => (i ? [' · ', span(part, 'part')] : [span(part, 'part')]));
+}
+
+/** The message `key` in a span of class `cls`, its {list} the parts, joined. @param {string} key @param {string[]} parts @param {string} cls */
+function withList(key, parts, cls) {
+  const [before, after = ''] = t(key, { list: '\u0001' }).split('\u0001');
+  const el = span(before, cls);
+  el.append(...joined(parts), after);
+  return el;
 }
 
 export class WaterView {

@@ -4,11 +4,12 @@
 // depth (Deep water: none) and the wave components, one folder each (amplitude, period,
 // direction, Remove), and Add a wave. Every change sends the whole new water
 // (`set_water`); the server decides and re-sends hello, which rebuilds the folder on every
-// page of the room. Values are checked against hello.limits.water first, as the Elements folder
-// does with hello.limits.elements; a refusal (an `error` naming `water.field` or
+// page of the room. Values are checked against hello.limits.water first (an end named in
+// hello.limits.exclusive, depth's 0, refused too), as the Elements folder does with
+// hello.limits.elements; a refusal (an `error` naming `water.field` or
 // `water.waves[k].field`) shows under that control and the fields go back to the server's values.
 
-import { ControlErrors, formatVector, parseVector, setField } from './controls.js';
+import { ControlErrors, formatVector, outside, parseVector, rangeText, setField } from './controls.js';
 import { num, t } from './i18n.js';
 
 /** @typedef {import('lil-gui').Controller} Controller */
@@ -163,11 +164,13 @@ export class WaterPanel {
    */
   tune(field, value, ctl, k) {
     if (typeof value === 'number' && !Number.isFinite(value)) return this.errors.show(ctl, t('water.err.number', { field }));
-    const range = this.panel.hello?.limits?.water?.[field]; // the server's ranges
-    const bad = range && value != null ? (Array.isArray(value) ? value : [value]).find((x) => x < range[0] || x > range[1]) : undefined;
+    const limits = this.panel.hello?.limits; // the server's ranges, an end it refuses itself marked
+    const range = limits?.water?.[field];
+    const open = limits?.exclusive?.[`water.${field}`];
+    const bad = range && value != null ? outside(value, range, open) : undefined;
     if (range && bad !== undefined) {
       this.restore();
-      return this.errors.show(ctl, t('water.err.range', { field, lo: num(range[0]), hi: num(range[1]), got: num(bad) }));
+      return this.errors.show(ctl, t('water.err.range', { field, range: rangeText(range, open), got: num(bad) }));
     }
     const water = this.copy();
     if (k === undefined) /** @type {Record<string, any>} */ (water)[field] = value;

@@ -6,6 +6,7 @@ its period. Each test records every sentence the region says (a MutationObserver
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 import pytest
@@ -22,6 +23,25 @@ CATALOGUES = {lang: json.loads((LOCALES / f"{lang}.json").read_text()) for lang 
 def words(lang: str, key: str) -> str:
     """The catalogue message's words before its first placeholder (the part that does not vary)."""
     return CATALOGUES[lang][key].split("{")[0].strip()
+
+
+def waves_sentence(lang: str, page: Page, n: int, amplitude: float, period: float, to: str) -> str:
+    """The catalogue's describe.waves with n components, the largest's numbers in the page's
+    number format and `to` (n, ne, e, ...) the compass point it travels towards."""
+    text = CATALOGUES[lang]["describe.waves"]
+    plural = re.search(r"\{n, plural, one \{([^}]*)\} other \{([^}]*)\}\}", text)
+    heading = re.search(r"\{to, select, [^#]*?\}\}", text)
+    assert plural and heading, text
+    point = re.search(rf"(?:^|\s){to} \{{([^}}]*)\}}", heading.group(0)[len("{to, select,") :])
+    assert point, (to, heading.group(0))
+    fmt = (
+        "(x) => new Intl.NumberFormat(document.documentElement.lang, {useGrouping: false})"
+        ".format(x)"
+    )
+    intro = (plural.group(1) if n == 1 else plural.group(2)).replace("#", str(n))
+    text = text.replace(plural.group(0), intro).replace(heading.group(0), point.group(1))
+    text = text.replace("{amplitude}", page.evaluate(fmt, amplitude))
+    return text.replace("{period}", page.evaluate(fmt, period))
 
 
 def record(page: Page) -> None:
@@ -133,6 +153,40 @@ def test_a_ship_settling_afloat_is_described(browser: Browser, server: Server, l
     )
     heel = CATALOGUES[lang]["describe.heel"].split("{side")[0].replace("{deg}", "11")
     assert shown in sentence and heel in sentence, (sentence, shown, heel)
+    calm = waves_sentence(lang, page, 1, 0.3, 6, "n").split(":")[0]  # "In waves"
+    assert not any(calm in x for x in said(page)), said(page)  # still water: no waves said
+    assert run.errors == []
+    page.context.close()
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_the_waves_are_described(browser: Browser, server: Server, lang: str) -> None:
+    """buoy_in_waves (one 0.3 m, 6 s wave travelling north): its waves are said when its hello
+    comes, in the page's numbers, and are in the summary; a second, larger component is said
+    with the count of components and the largest's numbers and heading."""
+    run = open_in(browser, server.url, lang)
+    page = run.page
+    record(page)
+    load_paused(page, "buoy_in_waves")
+    waves = page.evaluate("__sixdof.hello.scenario.water.waves")
+    assert waves == [{"amplitude": 0.3, "period": 6.0, "direction": 0.0}]
+    one = waves_sentence(lang, page, 1, 0.3, 6, "n")
+    wait_said(page, one, timeout=10_000)
+    print(one)
+    page.click("#btn-describe")  # the summary says it too
+    page.wait_for_selector("#summary:not([hidden])")
+    assert one in page.inner_text("#summary")
+    page.keyboard.press("Escape")
+    swell = {"amplitude": 0.5, "period": 4.5, "direction": 100.0}  # travelling east
+    page.evaluate(
+        "(w) => __sixdof.send({type: 'set_water', water: {...__sixdof.hello.scenario.water,"
+        " waves: [...__sixdof.hello.scenario.water.waves, w]}})",
+        swell,
+    )
+    two = waves_sentence(lang, page, 2, 0.5, 4.5, "e")
+    wait_said(page, two, timeout=10_000)
+    print(two)
+    assert sum(one in x for x in said(page)) == 1  # once, not with every hello
     assert run.errors == []
     page.context.close()
 

@@ -157,6 +157,7 @@ def test_water_is_drawn_with_the_hull_seen_through_it(run: PageRun) -> None:
     assert f"Draft {draft:.3f} m" in card
     assert f"GM roll {hydro['GM_T']:.3f} m" in card
     assert f"roll {hydro['periods']['roll']:.2f} s" in card
+    assert f"at rest: draft {hydro['draft']:.3f} m" in card and "Natural periods: " in card
     print(f"centre of buoyancy drawn at z = {b['z']:.4f} m, draft/2 = {draft / 2:.4f} m")
     # the picture for docs/frontend.md: the barge in a 2 s wave (6.2 m long) from the south-west
     wave = {"amplitude": 0.15, "period": 2.0, "direction": 40.0}
@@ -173,6 +174,46 @@ def test_water_is_drawn_with_the_hull_seen_through_it(run: PageRun) -> None:
     if os.environ.get("SIXDOF_DOC_SHOTS"):  # SIXDOF_DOC_SHOTS=1: renew the documentation's
         page.screenshot(path=str(SCREENSHOT), type="jpeg", quality=88)
     assert not run.errors, run.errors
+
+
+def test_the_phone_card_shows_gm_and_the_periods(browser: Browser, server: Server) -> None:
+    """On a phone (390 × 844) the card under the HUD keeps the hello's hydrostatics, in short:
+    GM in roll and pitch and the three natural periods (no still-water draft: the frame's is
+    on the line above), each number whole on its line, inside the screen."""
+    run = open_in(browser, server.url, "en", "phone")
+    page = run.page
+    before = page.evaluate("__sixdof.helloCount")
+    page.evaluate("__sixdof.send({type: 'load_scenario', preset: 'floating_box'})")
+    page.wait_for_function(
+        "(k) => __sixdof.helloCount > k && __sixdof.hello.scenario.name === 'floating_box'",
+        arg=before,
+    )
+    page.wait_for_function("__sixdof.water(0, 0).card")
+    hydro = page.evaluate("__sixdof.hello.hydrostatics")[0]
+    card = page.evaluate("__sixdof.water(0, 0).card")
+    print(repr(card))
+    lines = card.split("\n")
+    assert lines[2] == f"GM roll {hydro['GM_T']:.3f} m · GM pitch {hydro['GM_L']:.2f} m", card
+    periods = hydro["periods"]
+    assert lines[3] == (
+        f"Periods: heave {periods['heave']:.2f} s · roll {periods['roll']:.2f} s"
+        f" · pitch {periods['pitch']:.2f} s"
+    ), card
+    assert "at rest" not in card and "Natural periods" not in card  # the desktop's long form
+    box = page.locator("#water-card").bounding_box()
+    assert box and box["x"] >= 0 and box["x"] + box["width"] <= 390
+    assert box["y"] + box["height"] <= 844 / 2, box  # the upper half: the body stays in view
+    hud = page.locator("#hud").bounding_box()
+    assert hud and hud["y"] + hud["height"] <= box["y"], (hud, box)  # under the HUD
+    # no number split from its unit over two lines: each part of a row is kept whole
+    lines_of = page.evaluate(
+        "[...document.querySelectorAll('#water-card .part')]"
+        ".map((el) => [el.textContent, el.getClientRects().length]).filter(([, n]) => n > 0)"
+    )
+    assert len(lines_of) == 5 and all(n == 1 for _, n in lines_of), lines_of
+    page.screenshot(path=str(SHOTS / "water_phone_390x844.png"))
+    assert run.errors == []
+    page.context.close()
 
 
 def open_water(page: Page) -> None:
@@ -210,17 +251,41 @@ def test_the_panel_tunes_the_water(run: PageRun) -> None:
     changed(page, before, "w && w.current[0] === 0.5 && w.current[1] === 0.2")
     page.wait_for_function("__sixdof.water(0, 0).streaks && __sixdof.water(0, 0).current")
     assert page.evaluate("__sixdof.water(0, 0).current") == "current 0.54 m/s"  # √(0.5² + 0.2²)
-    # finite depth; a depth of 0 passes the page's check ([0, 1e5]) but the server wants it
-    # above 0: its refusal names the field and shows under Depth, which goes back to 20
+    # finite depth; hello.limits sends depth as [0, 1e5] with its low end open (exclusive), so
+    # the page refuses 0 itself, as the server would: the message names the field and the
+    # range, shows under Depth, which goes back to 20, and nothing is sent
     before = page.evaluate("__sixdof.helloCount")
     page.locator(scope).get_by_label("Deep water", exact=True).uncheck()
     changed(page, before, "w && w.depth === 20")
-    type_into(page, scope, "Depth below the still level (m)", "0")
-    refused = page.locator(".sixdof-water .sixdof-error[data-field='depth']")
-    refused.wait_for()
-    assert "depth" in refused.inner_text()
-    print(f"refused: {refused.inner_text()!r}")
+    assert page.evaluate("__sixdof.hello.limits.exclusive['water.depth']") == [True, False]
     depth = page.locator(scope).get_by_label("Depth below the still level (m)", exact=True)
+    refused = page.locator(".sixdof-water .sixdof-error[data-field='depth']")
+    for typed in ["0", "-3", "200000"]:
+        sent, before = page.evaluate("[__sixdof.sent.length, __sixdof.helloCount]")
+        type_into(page, scope, "Depth below the still level (m)", typed)
+        page.wait_for_function(
+            "(x) => document.querySelector(\".sixdof-water .sixdof-error[data-field='depth']\")"
+            "?.textContent.endsWith(`got ${x}`)",
+            arg=typed,
+        )
+        text = refused.inner_text()
+        print(f"refused on the page: {text!r}")
+        assert text == f"depth: must be in (0, 100000], got {typed}", text
+        page.wait_for_timeout(300)  # time for a message to go out and a hello to come back
+        assert page.evaluate("[__sixdof.sent.length, __sixdof.helloCount]") == [sent, before]
+        assert float(depth.input_value()) == 20
+        assert page.evaluate("__sixdof.hello.scenario.water.depth") == 20
+    # the server refuses it too: a hello that does not say the end is open (as from an older
+    # server) lets 0 through; the server's refusal names the field and shows under Depth
+    page.evaluate("delete __sixdof.hello.limits.exclusive['water.depth']")
+    sent = page.evaluate("__sixdof.sent.length")
+    type_into(page, scope, "Depth below the still level (m)", "0")
+    page.wait_for_function("(n) => __sixdof.sent.length > n", arg=sent)
+    page.wait_for_function(
+        "document.querySelector(\".sixdof-water .sixdof-error[data-field='depth']\")"
+        "?.textContent.includes('(0, 100000] m')"
+    )
+    print(f"refused by the server: {refused.inner_text()!r}")
     assert float(depth.input_value()) == 20
     assert page.evaluate("__sixdof.hello.scenario.water.depth") == 20
     # a wave added, then tuned

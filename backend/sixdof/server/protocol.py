@@ -50,7 +50,8 @@ class PresetInfo(_Message):
 
 
 class Limits(_Message):
-    """The ranges the server accepts, for the page's sliders ([low, high] per field)."""
+    """The ranges the server accepts, for the page's sliders and checks: [low, high] per field,
+    both ends allowed unless `exclusive` says otherwise."""
 
     Mass: Pair
     InertiaRadi: Pair
@@ -59,7 +60,10 @@ class Limits(_Message):
     Force: Pair
     Moment: Pair
     time_scale: Pair
-    step: dict[str, Pair] = Field(description="per live integrator: [smallest, stability limit]")
+    step: dict[str, Pair] = Field(
+        description="per live integrator: [smallest, largest]; the largest of euler and rk4 "
+        "is their stability limit, itself refused (exclusive)"
+    )
     integrators: list[str]
     models: list[str]
     elements: dict[str, Pair] = Field(
@@ -69,7 +73,12 @@ class Limits(_Message):
     water: dict[str, Pair] = Field(
         description="water fields, by their names in set_water (density, level, current, "
         "depth; a wave's amplitude, period, direction): [low, high], each component of a "
-        "vector (depth: above low)"
+        "vector (depth: above low, see exclusive)"
+    )
+    exclusive: dict[str, tuple[bool, bool]] = Field(
+        description="the pairs above with an end that is itself refused, by their path "
+        "(water.depth, step.rk4): [low excluded, high excluded]; a pair not named here "
+        "allows both its ends"
     )
 
 

@@ -39,21 +39,42 @@ _LOWER_SQ = np.array([0.0, QUATER_NORM_RANGE[0] ** 2, 0.0, 0.0])
 
 
 def step_range(method: Method) -> tuple[float, float]:
-    """(smallest, largest) fixed step of a live integrator, s; the largest is exclusive."""
+    """(smallest, largest) fixed step of a live integrator, s; the largest is exclusive when
+    it is the method's stability limit (`step_high_open`)."""
     return STEP_MIN, min(stability_limit(method), LIVE_STEP_MAX)
 
 
+def step_high_open(method: Method) -> bool:
+    """Whether the largest live step is refused itself: the stability limit (h < h_max) is,
+    LIVE_STEP_MAX of the methods without one is not."""
+    return stability_limit(method) <= LIVE_STEP_MAX
+
+
 def live_limits() -> dict[str, object]:
-    """The `limits` object of the protocol's hello message, as plain Python values."""
+    """The `limits` object of the protocol's hello message, as plain Python values.
+
+    `exclusive` names every pair with an end the server refuses itself (a Limit's `lo_open`,
+    a stability limit), by its path: `{"water.depth": [True, False], ...}`.
+    """
+    exclusive: dict[str, list[bool]] = {}
+
+    def pair(path: str, name: str) -> list[float]:
+        limit = LIMITS[name]
+        if limit.lo_open:
+            exclusive[path] = [True, False]
+        return limit.pair()
+
     out: dict[str, object] = {
-        name: LIMITS[name].pair()
+        name: pair(name, name)
         for name in ("Mass", "InertiaRadi", "CGOffset", "Gravity", "Force", "Moment", "time_scale")
     }
     out["step"] = {m: list(step_range(m)) for m in LIVE_INTEGRATORS}
+    exclusive.update({f"step.{m}": [False, True] for m in LIVE_INTEGRATORS if step_high_open(m)})
     out["integrators"] = list(LIVE_INTEGRATORS)
     out["models"] = list(MODELS)
-    out["elements"] = {name: LIMITS[name].pair() for name in ELEMENT_FIELDS}
-    out["water"] = {field: LIMITS[name].pair() for field, name in WATER_FIELDS.items()}
+    out["elements"] = {name: pair(f"elements.{name}", name) for name in ELEMENT_FIELDS}
+    out["water"] = {f: pair(f"water.{f}", name) for f, name in WATER_FIELDS.items()}
+    out["exclusive"] = exclusive
     return out
 
 

@@ -20,7 +20,7 @@ from ..dynamics.names import Method
 from ..dynamics.quaternion import Array
 from ..fields import LIMITS, STEP_MIN, FieldError, check_number, check_vector, choice, number
 from ..scenario.model import checked_quaternion
-from .limits import LIVE_INTEGRATORS, MAX_STEPS_PER_CALL, step_range
+from .limits import LIVE_INTEGRATORS, MAX_STEPS_PER_CALL, step_high_open, step_range
 
 BODY_FIELDS = ("Mass", "InertiaRadi", "Inertia", "CGOffset", "Gravity", "model")
 VISUAL_FIELDS = ("Mesh", "Material", "MeshScale", "Size", "MeshOrigin")
@@ -87,10 +87,11 @@ def live_step(method: Method, step: float) -> float:
     """`step` if the live integrator can take it in real time and stably; else FieldError."""
     lo, hi = step_range(method)
     if step < STEP_MIN:
+        right = ")" if step_high_open(method) else "]"
         raise FieldError(
             "step",
             "out_of_range",
-            f"step: must be in [{lo:g}, {hi:.4g}) s for {method}, got {step:g}",
+            f"step: must be in [{lo:g}, {hi:.4g}{right} s for {method}, got {step:g}",
         )
     return check_step(method, step, "step")
 
