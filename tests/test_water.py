@@ -137,6 +137,36 @@ def test_partly_submerged_volume_and_centre_at_any_attitude(mesh: str) -> None:
 
 
 @pytest.mark.parametrize("mesh", ["box.stl", "cylinder.glb", "ship.glb", "fhSphere.mesh"])
+def test_compiled_submerged_part_equals_the_clipping_apart(mesh: str) -> None:
+    """hull_submerged.submerged (compiled, every tick of a floating room: StoredEnergy and the
+    buoyancy's drawn point) equals this file's clipping and hull_cut.cut, at random attitudes
+    from dry to under water, wound either way."""
+    from sixdof.dynamics.hull_cut import cut
+    from sixdof.dynamics.hull_submerged import submerged as compiled
+
+    body = {"Mesh": mesh, "Size": [1.3, 0.9, 1.1], "MeshOrigin": [0.1, -0.2, 0.05]}
+    tri = hull_triangles(scenario(body, [{"kind": "buoyancy", "body": "B"}]).bodies[0])
+    rng = np.random.default_rng(5)
+    wet = 0
+    for level in np.linspace(-1.0, 1.0, 9):
+        q = rng.normal(size=4)
+        rot = to_rotmat(q / np.linalg.norm(q)).reshape(3, 3)
+        pos = rng.uniform(-0.3, 0.3, size=3)
+        world = pos + tri @ rot.T
+        for wound in (tri, np.ascontiguousarray(tri[:, ::-1])):
+            volume, *centre = compiled(wound, rot, pos, float(level))
+            whole = cut(world, float(level))
+            assert volume == pytest.approx(whole.volume, rel=1e-12, abs=1e-15)
+            if whole.volume > 1e-9:
+                wet += 1
+                apart, at = submerged(world, float(level))
+                assert volume == pytest.approx(apart, rel=1e-12)
+                assert np.allclose(centre, at, rtol=0.0, atol=1e-12)
+                assert np.allclose(centre, whole.centre, rtol=0.0, atol=1e-12)
+    assert wet >= 8  # partly and wholly under water, not only dry
+
+
+@pytest.mark.parametrize("mesh", ["box.stl", "cylinder.glb", "ship.glb", "fhSphere.mesh"])
 def test_still_water_tree_equals_clipping_every_triangle(mesh: str) -> None:
     """Still water goes through the hull's tree (dynamics.hull_tree: nodes under water add
     their linear sums, only waterline leaves are clipped); a wave of zero amplitude takes the

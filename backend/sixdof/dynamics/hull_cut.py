@@ -1,6 +1,9 @@
 """A closed triangle mesh cut by a horizontal plane: the submerged volume, its centre and the
-waterplane, exactly for the polyhedron (numpy; the still-water hydrostatics of
-`analysis.hydrostatics` and the hydrostatic potential of `stored`).
+waterplane, exactly for the polyhedron.
+
+`cut` (numpy) gives all of them, for the still-water hydrostatics of `analysis.hydrostatics`
+(cached per change); `hull_submerged.submerged` (compiled) the volume and its centre alone,
+for what runs every tick of a live room.
 
 The volume and its centre come from signed tetrahedra of the clipped wetted surface with
 their apex on the plane (so the cap adds nothing), the waterplane's area and moments from

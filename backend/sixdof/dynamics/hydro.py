@@ -8,8 +8,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .elements import Buoyancy, System, outward
-from .hull_cut import cut
+from .elements import Buoyancy, System
 from .params import Bodies
 from .quaternion import Array, to_euler, to_rotmat
 from .water import elevation
@@ -55,6 +54,8 @@ def place_buoyancy(system: System, bodies: Bodies, x: Array, t: float, records: 
     action to the foot of the centre of buoyancy: the centroid of the hull below the plane
     z = level − η at the CG. In still water it is the centre of buoyancy itself, which the
     force passes through; in waves a point near it on the exact line (the same moment)."""
+    from .hull_submerged import submerged  # compiled: numba loads with the first room
+
     xs = np.atleast_2d(np.asarray(x, dtype=float))
     for j, e in enumerate(system.elements):
         if not isinstance(e, Buoyancy):
@@ -68,11 +69,12 @@ def place_buoyancy(system: System, bodies: Bodies, x: Array, t: float, records: 
         rot = to_rotmat(q)
         cg = xs[i, 0:3] + rot @ bodies.r_cg_body[i]
         eta = float(elevation(e.water, float(bodies.gravity[i]), t, cg[0:1], cg[1:2])[0])
-        below = cut(xs[i, 0:3] + outward(e.triangles) @ rot.T, e.water.level - eta)
-        if below.volume <= 0.0:
+        tri = np.ascontiguousarray(e.triangles, dtype=float)
+        volume, bx, by, bz = submerged(tri, rot, xs[i, 0:3], e.water.level - eta)
+        if volume <= 0.0:
             continue
         point = records[j, 0:3]
-        point = point + float((below.centre - point) @ force) / ff * force
+        point = point + float((np.array([bx, by, bz]) - point) @ force) / ff * force
         records[j, 0:3] = point
         records[j, 6:9] = point
 

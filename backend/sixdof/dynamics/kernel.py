@@ -534,6 +534,12 @@ def warm_up() -> float:
     k._each_serial(p, x, u, each_h, each_n, each_m)
     k._each_parallel(p, x, u, each_h, each_n, each_m)
     _warm_system(p, x, u, each_h, each_n, each_m, spans_h, spans_n, out)
+    tetra = np.array([[[0, 0, 0], [0, 1, 0], [1, 0, 0]], [[0, 0, 0], [0, 0, 1], [0, 1, 0]],
+                      [[0, 0, 0], [1, 0, 0], [0, 0, 1]], [[1, 0, 0], [0, 1, 0], [0, 0, 1]]],
+                     dtype=float)  # fmt: skip
+    from .hull_submerged import submerged  # a floating body's every tick (stored, hydro)
+
+    submerged(tetra, np.eye(3), np.zeros(3), 0.5)
     return time.perf_counter() - start
 
 

@@ -9,9 +9,9 @@ bodies alone (not concatenated):
   dashpot and friction only take energy away);
 - buoyancy: the hydrostatic potential ρ g ∫ (z − level) dV = ρ g ∇ (z_B − level) over the
   hull's volume below the still level (its gradient is the still-water buoyancy force and
-  moment), ∇ and the centre of buoyancy B from `hull_cut.cut`. Waves and a current do work
-  on a body, so with them the total is not constant; the still-level potential is still
-  what is stored;
+  moment), ∇ and the centre of buoyancy B from `hull_submerged.submerged`. Waves and a
+  current do work on a body, so with them the total is not constant; the still-level
+  potential is still what is stored;
 - an added mass: ½ νᵀ M_A ν, the water's kinetic energy moving with the body.
 
 Pivots (no work), dampers (dissipate) and timed loads (external work) store nothing. With
@@ -24,8 +24,7 @@ from __future__ import annotations
 import numpy as np
 from numpy.typing import ArrayLike
 
-from .elements import AddedMass, Buoyancy, Ground, Spring, System, outward
-from .hull_cut import cut
+from .elements import AddedMass, Buoyancy, Ground, Spring, System
 from .layout import EG_K
 from .params import Bodies
 from .quaternion import Array, to_rotmat
@@ -66,9 +65,12 @@ def stored_energy(system: System | None, bodies: Bodies, x: Array) -> Array:
                 depths = corners[:, 2] - e.height
             out[i] += 0.5 * k * float(np.sum(np.maximum(depths, 0.0) ** 2))
         elif isinstance(e, Buoyancy):
-            below = cut(pos[i] + outward(e.triangles) @ rot[i].T, e.water.level)
+            from .hull_submerged import submerged  # compiled: numba loads with the first room
+
+            tri = np.ascontiguousarray(e.triangles, dtype=float)
+            volume, _, _, z_b = submerged(tri, rot[i], pos[i], e.water.level)
             rho_g = e.water.density * float(bodies.gravity[i])
-            out[i] += rho_g * below.volume * (float(below.centre[2]) - e.water.level)
+            out[i] += rho_g * volume * (z_b - e.water.level)
         elif isinstance(e, AddedMass):
             nu = xs[i, 7:13]
             out[i] += 0.5 * float(nu @ np.asarray(e.matrix, dtype=float) @ nu)
