@@ -107,7 +107,9 @@ export function num(x, digits = null, opts = {}) {
   let f = numberFormats.get(key);
   if (!f) {
     const fixed = digits == null ? {} : { minimumFractionDigits: digits, maximumFractionDigits: digits };
-    f = new Intl.NumberFormat(lang, { useGrouping: false, ...fixed, ...opts }); // 1234.5, not 1,234.5
+    // 1234.5, not 1,234.5; and "0.0", not "-0.0", for a heel of -0.01° (negative zero after
+    // rounding reads as a sign error on the projector)
+    f = new Intl.NumberFormat(lang, { useGrouping: false, signDisplay: 'negative', ...fixed, ...opts });
     numberFormats.set(key, f);
   }
   return f.format(x);

@@ -176,6 +176,26 @@ def test_water_is_drawn_with_the_hull_seen_through_it(run: PageRun) -> None:
     assert not run.errors, run.errors
 
 
+def test_a_heel_that_rounds_to_zero_has_no_minus_sign(run: PageRun) -> None:
+    """The card rounds the heel to 0.1°: −0.02° reads "heel 0.0°" (not "-0.0°", a sign error
+    on the projector), −0.06° still reads "heel -0.1°"."""
+    page = run.page
+    load_preset(page, "floating_box")
+    for degrees, shown in ((-0.02, "heel 0.0°"), (-0.06, "heel -0.1°")):
+        half = math.radians(degrees) / 2
+        page.evaluate(
+            "(q) => __sixdof.send({type: 'reset', state: {Quater: q, AngVel: [0, 0, 0],"
+            " LocalVel: [0, 0, 0]}})",
+            [math.cos(half), math.sin(half), 0.0, 0.0],
+        )
+        paused(page)
+        heel = math.degrees(page.evaluate("__sixdof.lastState.bodies[0].Heel"))
+        assert heel == pytest.approx(degrees, abs=0.004)  # a frame or two after the reset
+        card = page.evaluate("__sixdof.water(0, 0).card")
+        assert shown in card, card
+    assert not run.errors, run.errors
+
+
 def test_the_phone_card_shows_gm_and_the_periods(browser: Browser, server: Server) -> None:
     """On a phone (390 × 844) the card under the HUD keeps the hello's hydrostatics, in short:
     GM in roll and pitch and the three natural periods (no still-water draft: the frame's is
