@@ -441,6 +441,20 @@ def test_hydro_outputs() -> None:
     assert out["Draft"][0] == pytest.approx(float(np.max(world[:, 2] - (0.5 - eta))), abs=1e-12)
 
 
+def test_a_body_with_two_hulls_draws_the_deeper() -> None:
+    """Two buoyancy elements on one body (a catamaran's hulls, through the Python API): its
+    Draft is the deeper hull's, whichever comes first (the later one used to win)."""
+    from sixdof.dynamics.elements import pack_system
+
+    sc = scenario({**BOX, "Mass": BOX_MASS}, [{"kind": "buoyancy", "body": "B"}])
+    box = hull_triangles(sc.bodies[0])  # the keel 0.5 m below the reference point
+    shallow = box + np.array([0.0, 2.0, -0.2])  # its keel 0.3 m below
+    x = make_state((0.0, 0.0, 0.1), (1.0, 0.0, 0.0, 0.0), (0, 0, 0), (0, 0, 0))[None]
+    for hulls in ((box, shallow), (shallow, box)):
+        system = pack_system(sc.batch(), [Buoyancy(0, h, Water()) for h in hulls])
+        assert hydro_outputs(system, sc.batch(), x)["Draft"][0] == pytest.approx(0.6, abs=1e-12)
+
+
 def test_a_live_room_floats_the_box_at_its_draft_in_its_frames() -> None:
     """The barge through LiveSimulation (the engine's path): frames carry Draft, Heel, Trim
     and WaveElevation; the box, started at its draft, stays there."""

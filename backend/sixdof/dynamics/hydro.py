@@ -39,11 +39,11 @@ def hydro_outputs(
         if water is not None:
             g = float(bodies.gravity[i])
             wave[i] = float(elevation(water, g, t, cg[i, 0:1], cg[i, 1:2])[0])
-    for e in hulls:
+    for e in hulls:  # a body with several hulls: the deepest
         i = e.body
         corners = xs[i, 0:3] + np.asarray(e.triangles, dtype=float).reshape(-1, 3) @ rot[i].T
         eta = elevation(e.water, float(bodies.gravity[i]), t, corners[:, 0], corners[:, 1])
-        draft[i] = max(0.0, float(np.max(corners[:, 2] - (e.water.level - eta))))
+        draft[i] = max(draft[i], float(np.max(corners[:, 2] - (e.water.level - eta))))
     return {"Draft": draft, "Heel": euler[:, 0].copy(), "Trim": euler[:, 1].copy(),
             "WaveElevation": wave}  # fmt: skip
 
