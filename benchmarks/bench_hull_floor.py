@@ -128,19 +128,12 @@ def _force_moment(c, n, g):  # pragma: no cover - compiled
 
 
 @njit(cache=False)
-def _repeat_volume(reps, c, n, arrays):  # pragma: no cover - compiled
-    """`reps` calls, the plane nudged each time so nothing is hoisted out of the loop."""
+def _repeat(kernel, reps, c, n, arrays):  # pragma: no cover - compiled
+    """`reps` calls of `kernel`, the plane nudged each time so nothing is hoisted out of the
+    loop."""
     acc = 0.0
     for k in range(reps):
-        acc += _volume(c + 1e-15 * k, n, arrays)
-    return acc
-
-
-@njit(cache=False)
-def _repeat_force_moment(reps, c, n, arrays):  # pragma: no cover - compiled
-    acc = 0.0
-    for k in range(reps):
-        acc += _force_moment(c + 1e-15 * k, n, arrays)
+        acc += kernel(c + 1e-15 * k, n, arrays)
     return acc
 
 
@@ -213,12 +206,12 @@ def main() -> None:
             want = cut(world, -c).volume
             assert abs(got - want) <= 1e-9 * abs(want), (name, got, want)
             crossed.append(len(arrays[0]))
-            for run, out in ((_repeat_volume, t_vol), (_repeat_force_moment, t_full)):
-                run(10, c, n, arrays)  # compiled before timing
+            for kernel, out in ((_volume, t_vol), (_force_moment, t_full)):
+                _repeat(kernel, 10, c, n, arrays)  # compiled before timing
                 best = math.inf
                 for _ in range(3):  # least of three: other work on the machine counts less
                     start = time.process_time()
-                    run(per_attitude, c, n, arrays)
+                    _repeat(kernel, per_attitude, c, n, arrays)
                     best = min(best, time.process_time() - start)
                 out.append(best / per_attitude)
         volume = float(np.median(t_vol))

@@ -14,6 +14,21 @@ from numba import njit
 from .quaternion import Array
 
 
+@njit(cache=True, fastmath=False, error_model="numpy", inline="always")
+def _corner(
+    triangles: Array, k: int, j: int, rot: Array, pos: Array, level: float
+) -> tuple[float, float, float]:
+    """Corner j of triangle k (body axes) in world axes from the apex (pos[0], pos[1], level)."""
+    vx = triangles[k, j, 0]
+    vy = triangles[k, j, 1]
+    vz = triangles[k, j, 2]
+    return (
+        rot[0, 0] * vx + rot[0, 1] * vy + rot[0, 2] * vz,
+        rot[1, 0] * vx + rot[1, 1] * vy + rot[1, 2] * vz,
+        pos[2] - level + rot[2, 0] * vx + rot[2, 1] * vy + rot[2, 2] * vz,
+    )
+
+
 @njit(cache=True, fastmath=False, error_model="numpy")
 def submerged(
     triangles: Array, rot: Array, pos: Array, level: float
@@ -28,25 +43,9 @@ def submerged(
     mx = my = mz = 0.0
     whole = 0.0  # 6 × the whole mesh's signed volume: its winding
     for k in range(triangles.shape[0]):
-        # the corners from the apex, world axes (v: body axes)
-        vx = triangles[k, 0, 0]
-        vy = triangles[k, 0, 1]
-        vz = triangles[k, 0, 2]
-        ax = pos[0] - ox + rot[0, 0] * vx + rot[0, 1] * vy + rot[0, 2] * vz
-        ay = pos[1] - oy + rot[1, 0] * vx + rot[1, 1] * vy + rot[1, 2] * vz
-        az = pos[2] - level + rot[2, 0] * vx + rot[2, 1] * vy + rot[2, 2] * vz
-        vx = triangles[k, 1, 0]
-        vy = triangles[k, 1, 1]
-        vz = triangles[k, 1, 2]
-        bx = pos[0] - ox + rot[0, 0] * vx + rot[0, 1] * vy + rot[0, 2] * vz
-        by = pos[1] - oy + rot[1, 0] * vx + rot[1, 1] * vy + rot[1, 2] * vz
-        bz = pos[2] - level + rot[2, 0] * vx + rot[2, 1] * vy + rot[2, 2] * vz
-        vx = triangles[k, 2, 0]
-        vy = triangles[k, 2, 1]
-        vz = triangles[k, 2, 2]
-        cx = pos[0] - ox + rot[0, 0] * vx + rot[0, 1] * vy + rot[0, 2] * vz
-        cy = pos[1] - oy + rot[1, 0] * vx + rot[1, 1] * vy + rot[1, 2] * vz
-        cz = pos[2] - level + rot[2, 0] * vx + rot[2, 1] * vy + rot[2, 2] * vz
+        ax, ay, az = _corner(triangles, k, 0, rot, pos, level)  # from the apex, world axes
+        bx, by, bz = _corner(triangles, k, 1, rot, pos, level)
+        cx, cy, cz = _corner(triangles, k, 2, rot, pos, level)
         full = ax * (by * cz - bz * cy) + ay * (bz * cx - bx * cz) + az * (bx * cy - by * cx)
         whole += full
         wa = az > 0.0
