@@ -185,8 +185,48 @@ def box(size: tuple[float, float, float]) -> Part:
     return flat(corners, faces)
 
 
+def mirror(part: Part) -> Part:
+    """The mirror image of `part` in the centre plane y = 0, still facing outward."""
+    v, n, f = part
+    flip = np.array([1.0, -1.0, 1.0])
+    return v * flip, n * flip, f[:, [0, 2, 1]]
+
+
+def mirrored_box(size: tuple[float, float, float]) -> Part:
+    """A box centred on the origin whose triangles are mirror images in y = 0 (box() splits
+    the faces that cross y = 0 on one diagonal, so it is not): the four faces around the y
+    axis each get a vertex on y = 0, the middle of an edge along y, and are fanned from it."""
+    h = np.asarray(size) / 2
+    xm, zm = (-1, 0, -1), (1, 0, 1)  # middles of the edges along y at (x-, z-) and (x+, z+)
+    faces = [  # outward normal, then the face's corners in order round it, the fan's apex first
+        ((-1, 0, 0), [xm, (-1, 1, -1), (-1, 1, 1), (-1, -1, 1), (-1, -1, -1)]),
+        ((0, 0, -1), [xm, (-1, 1, -1), (1, 1, -1), (1, -1, -1), (-1, -1, -1)]),
+        ((1, 0, 0), [zm, (1, 1, 1), (1, 1, -1), (1, -1, -1), (1, -1, 1)]),
+        ((0, 0, 1), [zm, (1, 1, 1), (-1, 1, 1), (-1, -1, 1), (1, -1, 1)]),
+        ((0, 1, 0), [(-1, 1, -1), (1, 1, -1), (1, 1, 1), (-1, 1, 1)]),
+        ((0, -1, 0), [(-1, -1, -1), (1, -1, -1), (1, -1, 1), (-1, -1, 1)]),
+    ]
+    corners = sorted({c for _, ring in faces for c in ring})
+    index = {c: k for k, c in enumerate(corners)}
+    verts = np.array(corners, dtype=float) * h
+    tris = []
+    for outward, ring in faces:
+        for k in range(1, len(ring) - 1):
+            t = [index[ring[0]], index[ring[k]], index[ring[k + 1]]]
+            a, b, c = verts[t]
+            if np.dot(np.cross(b - a, c - a), outward) < 0:
+                t = [t[0], t[2], t[1]]
+            tris.append(t)
+    return flat(verts, np.array(tris, dtype=np.int64))
+
+
 def hull() -> Part:
-    """A simple ship hull, 1 m long (bow at +x), beam 0.24 m, 0.14 m deep (keel at +z)."""
+    """A simple ship hull, 1 m long (bow at +x), beam 0.24 m, 0.14 m deep (keel at +z).
+
+    Starboard is the exact mirror image of port (vertices and triangles), so the hull has no
+    heeling lever of its own: the port half of the shell is made and mirrored, and the deck,
+    transom and deckhouse are triangulated symmetrically about y = 0.
+    """
     nx, nr = 25, 13
     x = np.linspace(-0.5, 0.5, nx)
     s = x + 0.5  # 0 at the transom, 1 at the stem
@@ -202,39 +242,41 @@ def hull() -> Part:
     depth = (np.sin(a) ** 0.6)[None, :]
     verts[:, :, 2] = deck_z + (draft - deck_z)[:, None] * depth
     verts[-1, :, 1] = 0.0  # the stem is a line
-    # port and starboard halves are smoothed apart, so the keel and the stem stay sharp lines
-    halves = []
-    for cols in (slice(0, nr // 2 + 1), slice(nr // 2, nr)):
-        half = verts[:, cols]
-        v = half.reshape(-1, 3)
-        f = grid_faces(nx, half.shape[1], wrap=False)
-        tri = v[f]
-        normal = np.cross(tri[:, 1] - tri[:, 0], tri[:, 2] - tri[:, 0])
-        f = f[np.linalg.norm(normal, axis=1) > 1e-9]
-        # outward = away from the centre line: test a face amidships
-        t = v[f[len(f) // 2]]
-        if np.dot(np.cross(t[1] - t[0], t[2] - t[0]), t.mean(0) - [t.mean(0)[0], 0, 0.02]) < 0:
-            f = f[:, [0, 2, 1]]
-        halves.append(smooth(v, f))
-    side = merge(*halves)
-    # deck: a flat strip between the port and starboard deck edges, facing up (-z)
-    port, stbd = verts[:, 0], verts[:, -1]
-    deck_v = np.vstack([port, stbd])
-    deck_f = []
-    for i in range(nx - 1):
-        a0, a1, b0, b1 = i, i + 1, nx + i, nx + i + 1
-        deck_f += [(a0, a1, b1), (a0, b1, b0)]
+    mid = nr // 2
+    verts[:, mid, 1] = 0.0  # the keel is on the centre plane (cos(pi/2) is not quite 0)
+    verts[:, mid + 1 :] = verts[:, mid - 1 :: -1] * [1.0, -1.0, 1.0]  # starboard mirrors port
+    # port and starboard halves are smoothed apart, so the keel and the stem stay sharp lines;
+    # starboard is port mirrored, so its quads are split on the mirrored diagonals
+    half = verts[:, : mid + 1]
+    v = half.reshape(-1, 3)
+    f = grid_faces(nx, half.shape[1], wrap=False)
+    tri = v[f]
+    normal = np.cross(tri[:, 1] - tri[:, 0], tri[:, 2] - tri[:, 0])
+    f = f[np.linalg.norm(normal, axis=1) > 1e-9]
+    # outward = away from the centre line: test a face amidships
+    t = v[f[len(f) // 2]]
+    if np.dot(np.cross(t[1] - t[0], t[2] - t[0]), t.mean(0) - [t.mean(0)[0], 0, 0.02]) < 0:
+        f = f[:, [0, 2, 1]]
+    port_side = smooth(v, f)
+    side = merge(port_side, mirror(port_side))
+    # deck: the flat polygon between the port and starboard deck edges, facing up (-z), fanned
+    # from the stem (on y = 0) so that each triangle's mirror image is another one or itself
+    port, stbd = verts[: nx - 1, 0], verts[: nx - 1, -1]  # the stem is row nx - 1
+    deck_v = np.vstack([verts[nx - 1, 0][None, :], port, stbd])
+    m = nx - 1
+    deck_f = [(0, 1 + i + 1, 1 + i) for i in range(m - 1)]  # port edge
+    deck_f += [(0, 1 + m + i, 1 + m + i + 1) for i in range(m - 1)]  # starboard edge
+    deck_f += [(0, 1, 1 + m)]  # across the transom edge
     deck_f = np.array(deck_f, dtype=np.int64)
     t = deck_v[deck_f]
-    dn = np.cross(t[:, 1] - t[:, 0], t[:, 2] - t[:, 0])
-    deck_f = deck_f[np.linalg.norm(dn, axis=1) > 1e-9]
-    t = deck_v[deck_f[0]]
-    if np.cross(t[1] - t[0], t[2] - t[0])[2] > 0:
-        deck_f = deck_f[:, [0, 2, 1]]
+    up = np.cross(t[:, 1] - t[:, 0], t[:, 2] - t[:, 0])[:, 2] < 0
+    deck_f[~up] = deck_f[~up][:, [0, 2, 1]]
     deck = flat(deck_v, deck_f)
-    transom = fan(verts[0].mean(0), verts[0], np.array([-1.0, 0, 0]))
+    centre = verts[0].mean(0)
+    centre[1] = 0.0
+    transom = fan(centre, verts[0], np.array([-1.0, 0, 0]))
     # a small deckhouse, aft of midships
-    house_v, house_n, house_f = box((0.22, 0.14, 0.06))
+    house_v, house_n, house_f = mirrored_box((0.22, 0.14, 0.06))
     house_v = house_v + np.array([-0.12, 0.0, deck_z - 0.03])
     return merge(side, deck, flat(*transom[::2]), (house_v, house_n, house_f))
 
@@ -408,6 +450,7 @@ def build(name: str) -> Part:
             v, nn, f = builder()
             if centred:
                 _, c, _ = mass_properties(v, f)
+                c[np.abs(c) < 1e-9] = 0.0  # on a plane of symmetry (the ship's y = 0): stay so
                 v = v - c
                 v[np.abs(v) < 1e-9] = 0.0
             return v, nn, f

@@ -261,10 +261,31 @@ def test_ship_floats_level_when_its_cg_is_over_its_centre_of_buoyancy() -> None:
     level, c = float_level(world, 1000.0 / RHO)
     assert abs(c.centre[0]) < 1e-12 and free.trim != 0.0
     assert free.draft == pytest.approx(float(world[:, :, 2].max()) - level, rel=1e-12)
-    # the slope of GZ at zero heel is GM_T (GZ(0) is 0.3 mm, not 0: the hull's facets are
-    # not quite symmetric port and starboard, its quads all split along one diagonal)
+    # the slope of GZ at zero heel is GM_T (and GZ(0) is 0: the hull is symmetric)
     gz = righting_levers(hull, 1000.0, np.array([0.2, 0.0, 0.0]), [-1e-5, 0.0, 1e-5])
-    assert abs(gz[1]) < 5e-4 and (gz[2] - gz[0]) / 2e-5 == pytest.approx(free.GM_T, rel=1e-4)
+    assert abs(gz[1]) < 1e-12 and (gz[2] - gz[0]) / 2e-5 == pytest.approx(free.GM_T, rel=1e-4)
+
+
+def test_symmetric_ship_has_no_righting_lever_upright() -> None:
+    """Starboard is port's mirror image (tests/test_meshes.py), so with the CG on the centre
+    plane GZ(0) = 0 and GZ(−φ) = −GZ(φ), to rounding (measured ≤ 1.2e-16 m at Size 10;
+    before the hull was made symmetric GZ(0) was −0.31 mm, and the heeled_ship preset moved
+    its hull 0.3 mm to starboard to stand upright). Also the preset's own hull and CG."""
+    hull = ship_hull()
+    phis = np.radians([5.0, 10.0, 20.0, 40.0, 60.0, 80.0])
+    for mass, cg in ((1000.0, (0.2, 0.0, 0.0)), (6000.0, (0.0, 0.0, -0.3))):
+        upright_gz, *_ = righting_levers(hull, mass, np.array(cg), [0.0])
+        assert abs(upright_gz) < 1e-12
+        port = righting_levers(hull, mass, np.array(cg), phis)
+        stbd = righting_levers(hull, mass, np.array(cg), -phis)
+        assert np.abs(port).min() > 2e-3  # GZ is not zero elsewhere
+        np.testing.assert_allclose(port + stbd, 0.0, rtol=0.0, atol=1e-12)
+    from sixdof.scenario import presets as P
+
+    ship = P.PRESETS["heeled_ship"].scenario().bodies[0]
+    assert ship.MeshOrigin[1] == 0.0 and ship.CGOffset[1] == 0.0
+    (gz,) = righting_levers(hull_triangles(ship), ship.Mass, np.asarray(ship.CGOffset), [0.0])
+    assert abs(gz) < 1e-12
 
 
 def test_hello_carries_the_hydrostatics_once_per_version() -> None:

@@ -158,6 +158,38 @@ def test_volumes_and_radii_match_closed_forms() -> None:
     assert ry < rx < rz
 
 
+def mirror_pairs(tri: np.ndarray) -> np.ndarray:
+    """For each triangle (T, 3, k) its mirror image's index in `tri`, or -1: the image in
+    y = 0 (y negated, winding reversed so it still faces out) equal to within 1e-12 up to
+    which vertex comes first."""
+    image = (tri * np.array([1.0, -1.0, 1.0] * (tri.shape[2] // 3)))[:, [0, 2, 1]]
+    flat_tri = tri.reshape(len(tri), -1)
+    dist = np.full((len(tri), len(tri)), np.inf)
+    for r in range(3):
+        rolled = np.roll(image, r, axis=1).reshape(len(tri), -1)
+        dist = np.minimum(dist, np.abs(flat_tri[:, None, :] - rolled[None, :, :]).max(axis=2))
+    match = dist.argmin(axis=1)
+    return np.where(dist[np.arange(len(tri)), match] <= 1e-12, match, -1)
+
+
+def test_ship_is_its_own_mirror_image() -> None:
+    """Starboard is the exact mirror image of port: the set of the ship's triangles (their
+    vertices and vertex normals) mirrored in the centre plane y = 0 is the set itself, so the
+    hull has no heeling lever of its own (tests/test_hydrostatics.py). It had not: all its
+    quads split on one diagonal, and an upright ship listed by GZ(0) = 0.3 mm at Size 10."""
+    v, n, f = load(BY_NAME["ship"])
+    assert len(f) == 652
+    tri = np.concatenate([v[f], n[f]], axis=2)  # (T, 3, 6): position, normal
+    match = mirror_pairs(tri)
+    assert (match >= 0).all(), f"{int((match < 0).sum())} triangles without a mirror image"
+    assert sorted(match.tolist()) == list(range(len(tri)))  # one to one
+    self_mirrored = match == np.arange(len(tri))
+    assert 0 < self_mirrored.sum() < 20  # the few that straddle y = 0 (deck, transom, house)
+    # the check itself: the box's faces split on one diagonal are not symmetric
+    bv, _, bf = load(BY_NAME["box"])
+    assert (mirror_pairs(bv[bf]) < 0).any()
+
+
 def test_make_meshes_reproduces_the_shipped_files(tmp_path: Path) -> None:
     spec = importlib.util.spec_from_file_location("make_meshes", MESHES / "make_meshes.py")
     assert spec and spec.loader

@@ -391,7 +391,7 @@ def test_buoy_rides_the_waves_by_about_their_amplitude() -> None:
 
 def test_heeled_ship_settles_where_its_gz_balances_the_moment() -> None:
     """The caption's GM, draft and heel are the hydrostatics of the drawn hull; the run,
-    started upright, settles at that heel (± 0.3 %; measured 8.7e-6 relative at 10 s, the
+    started upright, settles at that heel (± 0.3 %; measured 8.4e-6 relative at 10 s, the
     rest from the 0.05° of yaw the transient leaves: the moment is about world x)."""
     from sixdof.analysis.hydrostatics import heel_under, scenario_hydrostatics
     from sixdof.scenario.elements import hull_triangles

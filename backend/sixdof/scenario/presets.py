@@ -140,7 +140,7 @@ THROW_V, THROW_BOX = 8.0, (0.4, 0.1, 0.2)
 RACKET_RADII, RACKET_SPIN = (0.2556, 0.1491, 0.2932), 4.0
 TOP_D, TOP_H, TOP_SPIN, TOP_TILT = 1.0, 0.2, 2.0, 0.8
 SPIN_MASS, SPIN_BOX, SPIN_MOMENT = 2.0, (1.0, 0.4, 0.2), 0.2
-SHIP_RADII, SHIP_V, SHIP_W = (0.072, 0.26, 0.2629), 5.0, 2.0
+SHIP_RADII, SHIP_V, SHIP_W = (0.072, 0.2601, 0.263), 5.0, 2.0
 BAR_BOX, BAR_OFFSET, BAR_W = (1.0, 0.3, 0.3), 0.5, 2.0
 
 # Bodies in a world (elements).
@@ -231,10 +231,10 @@ BUOY_HEAVE_DAMPING = 700.0  # N·s/m, ζ ≈ 0.2: the start's transient dies in 
 # heel, and ρ g ∇ GZ(φ) = M; the damper (ζ ≈ 0.6 in heave, roll, pitch) lets it settle
 HEELED_MASS, HEELED_KG, HEELED_MOMENT = 6000.0, 0.95, 3000.0  # kg, m, N·m about x
 HEELED_SIZE = 10.0  # the ship mesh is 1 × 0.24 × 0.2 m at Size 1
-HEELED_ORIGIN = (-0.2105, 0.0003, 0.0971)  # the hull seen from the CG: CG over the LCB, KG
-HEELED_DRAFT = 0.4708  # m, upright
-HEELED_GM = 0.2974  # m, GM_T = KB + BM_T − KG = 0.2844 + 0.9631 − 0.95
-HEELED_HEEL = 10.99  # degrees, where ρ g ∇ GZ(φ) = M
+HEELED_ORIGIN = (-0.2144, 0.0, 0.0973)  # the hull seen from the CG: CG over the LCB, KG
+HEELED_DRAFT = 0.4704  # m, upright
+HEELED_GM = 0.2960  # m, GM_T = KB + BM_T − KG = 0.2840 + 0.9620 − 0.95
+HEELED_HEEL = 11.03  # degrees, where ρ g ∇ GZ(φ) = M
 HEELED_LINEAR = math.degrees(HEELED_MOMENT / (HEELED_MASS * G * HEELED_GM))  # M/(m g GM)
 HEELED_DAMPING = (1e4, 1e4, 4e4, 9e3, 2.7e5, 3e4)  # surge … yaw, body axes
 
@@ -633,7 +633,11 @@ def _heeled_ship() -> list[BodySpec]:
         BodySpec(
             Name="Ship",
             Mass=HEELED_MASS,
-            InertiaRadi=(HEELED_SIZE * SHIP_RADII[0], HEELED_SIZE * SHIP_RADII[1], 2.629),
+            InertiaRadi=(
+                HEELED_SIZE * SHIP_RADII[0],
+                HEELED_SIZE * SHIP_RADII[1],
+                HEELED_SIZE * SHIP_RADII[2],
+            ),
             model="full",
             Pos=(0.0, 0.0, round(HEELED_DRAFT - HEELED_KG, 4)),
             Moment=(HEELED_MOMENT, 0.0, 0.0),
