@@ -27,6 +27,7 @@ from typing import Any
 from pydantic import ValidationError
 
 from .errors import first_error, reason
+from .fhsim_xml_errors import LocatedReading
 from .file_errors import ScenarioFileError
 from .water import MAX_WAVES, WaterSpec
 from .xml_tree import XmlNode
@@ -69,19 +70,10 @@ class WaterLib:
         self.wires: dict[str, tuple[XmlNode, str]] = {}
 
 
-class WaterReading:
-    """The reader's part for the water (fhsim_xml._Reader mixes it in)."""
+class WaterReading(LocatedReading):
+    """The reader's part for the water (a base of fhsim_xml._Reader)."""
 
     water: WaterLib | None = None
-
-    def fail(self, node: XmlNode, attr: str | None, reason: str) -> ScenarioFileError:
-        raise NotImplementedError  # the reader's
-
-    def warn(self, node: XmlNode, attr: str | None, reason: str) -> None:
-        raise NotImplementedError  # the reader's
-
-    def numbers(self, node: XmlNode, attr: str, width: int) -> tuple:
-        raise NotImplementedError  # the reader's
 
     def water_lib(self, node: XmlNode, name: str) -> None:
         """The water's Lib: its numbers (width checked here, ranges in `water_spec`)."""

@@ -1,0 +1,212 @@
+"""The elements of an FhSim XML input file (SimObjects ``Element/...`` of our library
+``sixdof``): their Lib's parameters, the body their outputs are wired to, their JSON spec
+checked against the limits (fhsim_xml's docstring describes them)."""
+
+from __future__ import annotations
+
+import math
+from pathlib import Path
+from typing import Any
+
+from pydantic import ValidationError
+
+from ..fields import FieldError
+from .elements import (
+    AddedMassElement,
+    BuoyancyElement,
+    DamperElement,
+    GroundElement,
+    LoadElement,
+    PivotElement,
+    SpringElement,
+)
+from .errors import first_error
+from .fhsim_xml_bodies import BodyReading
+from .fhsim_xml_errors import reason_text
+from .fhsim_xml_format import ELEMENT_ATTRIBUTES, ELEMENT_OBJECTS, ELEMENT_PORTS, KIND_OF
+from .tables import read_table
+from .xml_tree import XmlNode
+
+_ElementModel = (
+    type[PivotElement]
+    | type[SpringElement]
+    | type[DamperElement]
+    | type[GroundElement]
+    | type[LoadElement]
+    | type[BuoyancyElement]
+    | type[AddedMassElement]
+)
+_ELEMENT_MODELS: dict[str, _ElementModel] = {
+    "pivot": PivotElement,
+    "spring": SpringElement,
+    "damper": DamperElement,
+    "ground": GroundElement,
+    "load": LoadElement,
+    "buoyancy": BuoyancyElement,
+    "added_mass": AddedMassElement,
+}
+_NO_ATTRIBUTES = "none: its hull is the body's drawn Mesh, Size, MeshScale and MeshOrigin"
+
+
+class ElementLib:
+    """An element's Lib as read: its kind, node, fields (JSON names), the attribute each
+    field came from, and the Connections wiring its outputs (port -> body, node, attribute)."""
+
+    def __init__(self, kind: str, node: XmlNode) -> None:
+        self.kind = kind
+        self.node = node
+        self.fields: dict[str, Any] = {}
+        self.origin: dict[str, str] = {}
+        self.wires: dict[str, tuple[str, XmlNode, str]] = {}
+
+
+class ElementReading(BodyReading):
+    """The reader's part for the elements' Libs."""
+
+    folder: Path | None  # where a load's Csv table file is read; None: refused
+
+    def element_lib(
+        self, node: XmlNode, bodies: dict[str, dict[str, Any]], elements: dict[str, ElementLib]
+    ) -> None:
+        """An element's Lib: its parameters, checked for width here and for range later."""
+        kind = KIND_OF[node.attrib["SimObject"]]
+        known = ELEMENT_ATTRIBUTES[kind]
+        name = self.named(node, bodies, elements, "element")
+        e = ElementLib(kind, node)
+        for attr, text in node.attrib.items():
+            if attr in ("LibName", "SimObject", "Name"):
+                continue
+            if attr not in known:
+                self.warn(
+                    node,
+                    attr,
+                    f"unknown attribute of {ELEMENT_OBJECTS[kind]}, ignored (known: "
+                    f"{', '.join(known) or _NO_ATTRIBUTES})",
+                )
+                continue
+            field, width = known[attr]
+            if field in e.origin:
+                raise self.fail(
+                    node, attr, f"{e.origin[field]} gives the table already; give one of them"
+                )
+            e.origin[field] = attr
+            if isinstance(width, int):
+                values = self.numbers(node, attr, width)
+                if width == 36:  # a 6×6 matrix, row by row
+                    values = tuple(values[k : k + 6] for k in range(0, 36, 6))
+                e.fields[field] = values[0] if width == 1 else values
+            elif width == "table":
+                e.fields[field] = self.table(node, attr)
+            elif width == "csv":
+                e.fields[field] = self.csv_table(node, attr)
+            else:
+                e.fields[field] = text.strip()
+        if "table" in e.fields:
+            e.fields.setdefault("signal", "table")
+        elements[name] = e
+
+    def table(self, node: XmlNode, attr: str) -> list[tuple[float, float]]:
+        """Rows 't,value; t,value; ...' of a load's Table."""
+        rows = []
+        for k, row in enumerate(r for r in node.attrib[attr].split(";") if r.strip()):
+            items = [c.strip() for c in row.split(",")]
+            try:
+                t, v = (float(c) for c in items)
+            except ValueError:
+                raise self.fail(
+                    node,
+                    attr,
+                    f"row {k}: expected two numbers 't,value' (rows separated by ';'), "
+                    f"got {row.strip()!r}",
+                ) from None
+            if not (math.isfinite(t) and math.isfinite(v)):
+                raise self.fail(node, attr, f"row {k}: {row.strip()!r} is not finite")
+            rows.append((t, v))
+        return rows
+
+    def csv_table(self, node: XmlNode, attr: str) -> list[list[float]]:
+        """The (t, value) rows of the CSV file a load's Csv names, next to the input file."""
+        if self.folder is None:
+            raise self.fail(
+                node,
+                attr,
+                "a table file is read next to an input file; give the rows inline "
+                "instead, Table='t,value; t,value; ...'",
+            )
+        return read_table(self.folder / node.attrib[attr])
+
+    def end(self, name: str, e: ElementLib, force: str, moment: str) -> str | None:
+        """The body an element's Force and Moment outputs (or ForceB and MomentB) drive."""
+        f, m = e.wires.get(force), e.wires.get(moment)
+        if f is None and m is None:
+            return None
+        if f is None or m is None:
+            body, node, attr = f or m  # type: ignore[misc]  # one of them is set
+            missing = moment if m is None else force
+            raise self.fail(
+                node,
+                attr,
+                f"{name}.{missing} is not wired: an element's {force} and {moment} both drive "
+                f'the body it acts on ({body}.{ELEMENT_PORTS[missing]}="{name}.{missing}")',
+            )
+        if f[0] != m[0]:
+            raise self.fail(
+                m[1],
+                m[2],
+                f"{name}.{force} drives {f[0]!r} but {name}.{moment} drives {m[0]!r}; "
+                "both drive the body it acts on",
+            )
+        return f[0]
+
+    def element(self, name: str, e: ElementLib) -> Any:
+        """The element's JSON spec, checked: its body from the Connections, its numbers
+        against the limits table (errors name the attribute)."""
+        body = self.end(name, e, "Force", "Moment")
+        if body is None:
+            raise self.fail(
+                e.node,
+                None,
+                "not connected: wire its outputs to the body it acts on, e.g. <Connection "
+                f'B.Force="{name}.Force" B.Moment="{name}.Moment"/>',
+            )
+        self.check_water_wire(name, e.kind, e.node)
+        if e.kind == "added_mass" and ("diagonal" in e.fields) == ("matrix" in e.fields):
+            raise self.fail(
+                e.node,
+                "Matrix" if e.fields else "Diagonal",
+                ("give Diagonal or Matrix, not both" if e.fields else "missing")
+                + "; M_A is Diagonal (6 numbers: surge, sway, heave, roll, pitch, yaw) "
+                "or Matrix (36 numbers, the symmetric 6×6 matrix row by row), body axes "
+                "about Pos",
+            )
+        spec = {"kind": e.kind, "body": body, **e.fields}
+        if e.kind == "spring":
+            other = self.end(name, e, "ForceB", "MomentB")
+            point = spec.pop("to_point", None)
+            if other is not None:
+                if "to" in spec:
+                    raise self.fail(
+                        e.node,
+                        "To",
+                        f"a spring ends at a world point (To) or on the body wired to "
+                        f"{name}.ForceB and {name}.MomentB ({other!r}), not both",
+                    )
+                spec["to"] = {"body": other} if point is None else {"body": other, "point": point}
+                e.origin["to"] = e.origin.get("to_point", "ToPoint")
+            elif point is not None:
+                raise self.fail(
+                    e.node,
+                    "ToPoint",
+                    f"a point on the spring's other body, but no Connection wires "
+                    f'{name}.ForceB and {name}.MomentB to one (C.Force="{name}.ForceB" '
+                    f'C.Moment="{name}.MomentB")',
+                )
+        try:
+            return _ELEMENT_MODELS[e.kind].model_validate(spec)
+        except ValidationError as exc:
+            err = first_error(exc)
+            inner = err.get("ctx", {}).get("error")
+            field = str(err["loc"][0]) if err["loc"] else ""
+            if not field and isinstance(inner, FieldError):
+                field = inner.field
+            raise self.fail(e.node, e.origin.get(field), reason_text(err)) from None

@@ -1,0 +1,94 @@
+"""The FhSim XML vocabulary sixdof reads and writes: SimObjects, sections, attributes, ports.
+
+`fhsim_xml` (the docstring there describes the format) reads with these tables,
+`fhsim_xml_write` writes with them; the water's are in `fhsim_xml_water`.
+"""
+
+from __future__ import annotations
+
+import re
+
+from .xml_tree import XmlNode
+
+SIM_OBJECT = "Body/6DBody"
+LIB_NAME = "fhsim_base"  # what sixdof writes
+#: Library names public FhSim input files give the base library (both name the same one).
+LIB_NAMES = ("fhsim_base", "base")
+SECTIONS = ("OBJECTS", "INTERCONNECTIONS", "INITIALIZATION", "INTEGRATION")
+#: Lib attributes and their widths (None: text). Coriolis, Inertia, CGOffset, Gravity are ours.
+LIB_NUMBERS = {
+    "Mass": 1,
+    "InertiaRadi": 3,
+    "Inertia": 6,
+    "CGOffset": 3,
+    "Gravity": 1,
+    "MeshScale": 3,
+    "MeshOrigin": 3,
+    "Size": 3,
+}
+LIB_TEXT = ("LibName", "SimObject", "Name", "Material", "Mesh", "Coriolis")
+INPUT_PORTS = {"Force": 3, "Moment": 3}
+STATE_PORTS = {"Pos": 3, "Quater": 4, "LocalVel": 3, "AngVel": 3}
+ENGINE_NUMBERS = ("stepsize", "HMax", "HMin", "AbsTol", "RelTol")
+ENGINE_ATTRIBUTES = ("IntegratorMethod", *ENGINE_NUMBERS, "TOutput")
+
+#: The library of the element SimObjects (ours, not FhSim's).
+ELEMENT_LIB_NAME = "sixdof"
+#: SimObject of each element kind.
+ELEMENT_OBJECTS = {
+    "pivot": "Element/Pivot",
+    "spring": "Element/Spring",
+    "damper": "Element/Damper",
+    "ground": "Element/Ground",
+    "load": "Element/Load",
+    "buoyancy": "Element/Buoyancy",
+    "added_mass": "Element/AddedMass",
+}
+KIND_OF = {sim_object: kind for kind, sim_object in ELEMENT_OBJECTS.items()}
+#: Each element's attributes: XML name -> (the JSON field, its width, or "text", "table"
+#: for rows 't,value; t,value; ...', "csv" for a table file next to the input file).
+ELEMENT_ATTRIBUTES: dict[str, dict[str, tuple[str, int | str]]] = {
+    "pivot": {"Point": ("point", 3), "At": ("at", 3)},
+    "spring": {
+        "Point": ("point", 3),
+        "To": ("to", 3),
+        "ToPoint": ("to_point", 3),
+        "Stiffness": ("stiffness", 1),
+        "Damping": ("damping", 1),
+        "RestLength": ("rest_length", 1),
+    },
+    "damper": {"Linear": ("linear", 6), "Quadratic": ("quadratic", 6)},
+    "ground": {
+        "Height": ("height", 1),
+        "Restitution": ("restitution", 1),
+        "Friction": ("friction", 1),
+        "Stiffness": ("stiffness", 1),
+    },
+    "load": {
+        "Force": ("force", 3),
+        "Moment": ("moment", 3),
+        "Frame": ("frame", "text"),
+        "Point": ("point", 3),
+        "Signal": ("signal", "text"),
+        "Start": ("start", 1),
+        "Amplitude": ("amplitude", 1),
+        "Frequency": ("frequency", 1),
+        "Phase": ("phase", 1),
+        "Table": ("table", "table"),
+        "Csv": ("table", "csv"),
+    },
+    "buoyancy": {},  # the hull is the body's drawn shape (Mesh, Size, MeshScale, MeshOrigin)
+    "added_mass": {"Diagonal": ("diagonal", 6), "Matrix": ("matrix", 36)},
+}
+#: Output ports of the elements and the body input each drives (B: a spring's other body).
+ELEMENT_PORTS = {"Force": "Force", "Moment": "Moment", "ForceB": "Force", "MomentB": "Moment"}
+#: A port reference in an attribute, Name.Port (e.g. "Spring1.Force").
+PORT_REF = re.compile(r"\s*([A-Za-z_][\w\-]*)\.([A-Za-z_]\w*)\s*")
+
+
+def element_ports(kind: str) -> tuple[str, ...]:
+    """The output ports of an element kind: Force, Moment (and ForceB, MomentB of a spring)."""
+    return tuple(ELEMENT_PORTS) if kind == "spring" else ("Force", "Moment")
+
+
+Where = tuple[XmlNode, str]  # the element and attribute a Scenario field came from
