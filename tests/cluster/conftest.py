@@ -14,6 +14,7 @@ import sys
 import threading
 import time
 from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
@@ -220,12 +221,20 @@ class Cluster:
         self.nodes.stop()
 
 
+@contextmanager
+def running(cluster: Cluster, *never_logged: str) -> Iterator[Cluster]:
+    """`cluster` for the `with` block, stopped after it; then, unless the block raised, no
+    gateway or worker has logged a Traceback or any of `never_logged`."""
+    try:
+        yield cluster
+    finally:
+        cluster.stop()
+    for proc in (*cluster.gateway_procs, *cluster.workers):
+        for text in ("Traceback", *never_logged):
+            assert text not in proc.output, proc.output[-3000:]
+
+
 @pytest.fixture
 def cluster(tmp_path: Path) -> Iterator[Cluster]:
-    c = Cluster(tmp_path, workers=2, gateways=2)
-    try:
+    with running(Cluster(tmp_path, workers=2, gateways=2)) as c:
         yield c
-    finally:
-        c.stop()
-    for proc in (*c.gateway_procs, *c.workers):
-        assert "Traceback" not in proc.output, proc.output[-3000:]

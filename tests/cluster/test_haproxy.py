@@ -17,7 +17,7 @@ from pathlib import Path
 import pytest
 from websockets.sync.client import ClientConnection, connect
 
-from .conftest import Cluster, Proc, free_port, needs_the_bus
+from .conftest import Cluster, Proc, free_port, needs_the_bus, running
 
 needs_the_bus()
 HAPROXY = shutil.which("haproxy") or "/usr/sbin/haproxy"
@@ -41,13 +41,13 @@ def proxied(tmp_path: Path) -> Iterator[tuple[Cluster, str]]:
     config.write_text(text)
     proxy = Proc([HAPROXY, "-db", "-f", str(config)])
     url = f"http://127.0.0.1:{port}/"
-    try:
-        for name in ("gateway1", "gateway2"):
-            proxy.wait_for(rf"Health check for server gateways/{name} succeeded", timeout=20)
-        yield cluster, url
-    finally:
-        proxy.stop()
-        cluster.stop()
+    with running(cluster):
+        try:
+            for name in ("gateway1", "gateway2"):
+                proxy.wait_for(rf"Health check for server gateways/{name} succeeded", timeout=20)
+            yield cluster, url
+        finally:
+            proxy.stop()
 
 
 def state_t(conn: ClientConnection) -> float:

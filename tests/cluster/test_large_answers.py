@@ -25,7 +25,7 @@ from websockets.sync.client import connect
 
 from sixdof.cluster import bus
 
-from .conftest import Cluster, needs_the_bus
+from .conftest import Cluster, needs_the_bus, running
 
 needs_the_bus()
 
@@ -39,12 +39,8 @@ def lab(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Cluster]:
     limits = (f"max_answer_bytes={CAP}",)
     c = Cluster(tmp_path_factory.mktemp("large"), 1, 1, token=TOKEN,
                 nats_max_payload=MAX_PAYLOAD, worker_limits=limits)  # fmt: skip
-    try:
+    with running(c):
         yield c
-    finally:
-        c.stop()
-    for proc in (*c.gateway_procs, *c.workers):
-        assert "Traceback" not in proc.output, proc.output[-3000:]
 
 
 def get(url: str) -> tuple[int, dict[str, str], bytes]:

@@ -18,7 +18,7 @@ from pathlib import Path
 
 import pytest
 
-from .conftest import Cluster, needs_the_bus
+from .conftest import Cluster, needs_the_bus, running
 from .viewers import FORCE, MASS, Viewer, launch_time, push
 
 needs_the_bus()
@@ -30,13 +30,8 @@ BUCKETS = ("KV_sixdof-leases", "KV_sixdof-snapshots", "KV_sixdof-shares")
 
 @pytest.fixture
 def three(tmp_path: Path) -> Iterator[Cluster]:
-    c = Cluster(tmp_path, workers=2, gateways=1, nats_nodes=NODES)
-    try:
+    with running(Cluster(tmp_path, workers=2, gateways=1, nats_nodes=NODES)) as c:
         yield c
-    finally:
-        c.stop()
-    for proc in (*c.gateway_procs, *c.workers):
-        assert "Traceback" not in proc.output, proc.output[-3000:]
 
 
 async def replicated(urls: list[str], timeout: float = 60.0) -> None:

@@ -14,7 +14,7 @@ from websockets.sync.client import ClientConnection, connect
 
 from sixdof.server.protocol import server_message_adapter
 
-from .conftest import Cluster, needs_the_bus
+from .conftest import Cluster, needs_the_bus, running
 
 needs_the_bus()
 
@@ -34,7 +34,7 @@ def test_a_cold_worker_says_through_the_gateway_that_it_is_preparing(tmp_path: P
     cluster = Cluster(tmp_path, workers=1, gateways=1,
                       env={"NUMBA_CACHE_DIR": str(tmp_path / "numba")})  # fmt: skip
     base = cluster.gateways[0].replace("http", "ws")
-    try:
+    with running(cluster):
         with connect(f"{base}ws?room=cold", open_timeout=10) as a:
             msg, took = first(a)
             assert msg["type"] == "preparing", msg
@@ -58,7 +58,3 @@ def test_a_cold_worker_says_through_the_gateway_that_it_is_preparing(tmp_path: P
         assert cluster.workers[0].wait_for(r"numba's cache is cold")
         with connect(f"{base}ws?room=later", open_timeout=10) as c:  # ready now: no preparing
             assert json.loads(c.recv(timeout=10))["type"] == "hello"
-    finally:
-        cluster.stop()
-    for proc in (*cluster.gateway_procs, *cluster.workers):
-        assert "Traceback" not in proc.output, proc.output[-3000:]
