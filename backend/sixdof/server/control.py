@@ -69,6 +69,7 @@ class Room(Protocol):
 
     sim: LiveSimulation
     ghost: Ghost | None
+    closed: bool
 
     def end_ghost(self) -> None: ...
 
