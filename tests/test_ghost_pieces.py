@@ -8,9 +8,7 @@ import time
 from typing import Any
 
 import numpy as np
-import pytest
 
-from sixdof.dynamics import BodyParams
 from sixdof.simulation.ghost import Ghost
 from sixdof.simulation.live import LiveSimulation
 from sixdof.simulation.replay import MOMENTS, Offload, go_back
@@ -113,35 +111,3 @@ def test_a_rebuild_after_going_back_takes_a_few_ms_of_each_tick() -> None:
     assert ticks > 2  # in pieces
     same(ghost, Ghost(sim, {"Mass": 2.0}))
     print(f"rebuilt in {ticks} ticks, the longest {longest * 1e3:.1f} ms")
-
-
-def test_a_rebuild_in_ticks_reads_the_keyframe_and_sets_the_ghost_a_body_or_two_a_tick(
-    monkeypatch: pytest.MonkeyPatch,
-) -> None:
-    """Reading the keyframe's scenario (when its world is not kept) and setting a 64-body
-    ghost's Mass took one piece of ~15 ms and one of ~6 ms in a tick: now a body at a time.
-    Counted, not timed: each `follow` with a tiny share of the tick runs one piece, and no
-    piece makes the parameters of more than two bodies (BodyParams, checked each: ~40 µs)."""
-    sim = room(64)
-    ghost = Ghost(sim, {"Mass": 2.0})
-    go_back(sim, 2.0)
-    sim.step(500)
-    MOMENTS._kept.clear()  # the keyframe's scenario is read again
-    made = [0]
-    checked = BodyParams.__post_init__
-
-    def counted(params: BodyParams) -> None:
-        made[0] += 1
-        checked(params)
-
-    monkeypatch.setattr(BodyParams, "__post_init__", counted)
-    per_tick, started = [], time.perf_counter()
-    while ghost.rebuilding:
-        before = made[0]
-        ghost.follow(rebuild_seconds=1e-9)  # one piece
-        per_tick.append(made[0] - before)
-        assert time.perf_counter() - started < 120
-    monkeypatch.undo()
-    assert sum(per_tick) >= 3 * 64  # validated, made, set: every body's parameters
-    assert max(per_tick) <= 2, sorted(per_tick)[-5:]
-    same(ghost, Ghost(sim, {"Mass": 2.0}))

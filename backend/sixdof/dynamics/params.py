@@ -14,7 +14,7 @@ from __future__ import annotations
 import math
 import sys
 import warnings
-from collections.abc import Generator, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, field, fields
 from types import FrameType
 
@@ -221,34 +221,17 @@ class Bodies:
 
     @classmethod
     def of(cls, params: BodyParams | Sequence[BodyParams]) -> Bodies:
-        work = cls.building(params)
-        while True:
-            try:
-                next(work)
-            except StopIteration as end:
-                batch: Bodies = end.value
-                return batch
-
-    @classmethod
-    def building(cls, params: BodyParams | Sequence[BodyParams]) -> Generator[None, None, Bodies]:
-        """`of`, one body at a time: yields after each body's matrices (~30 µs), so that a
-        caller building 64 of them beside a live room can pause between (ghost.py)."""
         items = [params] if isinstance(params, BodyParams) else list(params)
         if not items:
             raise ValueError("at least one body is needed")
-        inertia_o, mass_matrices = [], []
-        for p in items:
-            inertia_o.append(p.inertia_o)
-            mass_matrices.append(p.mass_matrix)
-            yield
-        mass_matrix = np.stack(mass_matrices)
+        mass_matrix = np.stack([p.mass_matrix for p in items])
         return cls(
             mass=np.array([p.mass for p in items]),
             inertia_cg=np.stack([p.inertia_cg for p in items]),
             r_cg_body=np.stack([p.r_cg_body for p in items]),
             gravity=np.array([p.gravity for p in items]),
             coriolis=np.array([1.0 if p.coriolis else 0.0 for p in items]),
-            inertia_o=np.stack(inertia_o),
+            inertia_o=np.stack([p.inertia_o for p in items]),
             mass_matrix=mass_matrix,
             mass_matrix_inv=np.linalg.inv(mass_matrix).astype(np.float64),
         )

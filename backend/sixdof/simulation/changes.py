@@ -22,9 +22,9 @@ R (v + ω × r_g) are kept, with Quater and AngVel, so with d = r_old − r_new
 from __future__ import annotations
 
 import warnings
-from collections.abc import Callable, Generator, Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, TypeVar
+from typing import Any
 
 import numpy as np
 from pydantic import ValidationError
@@ -48,12 +48,6 @@ from .validation import (
     spring_update,
     state_update,
 )
-
-T = TypeVar("T")
-
-#: Bodies a scenario may have (Scenario.bodies' max_length).
-MAX_BODIES: int = next(m.max_length for m in Scenario.model_fields["bodies"].metadata
-                       if hasattr(m, "max_length"))  # fmt: skip
 
 
 @dataclass(frozen=True)
@@ -83,32 +77,9 @@ def move_reference_point(x: Array, rotmat: Array, r_old: Array, r_new: Array) ->
     return out
 
 
-#: Building a plan one body at a time: yields None after each body's share of the work
-#: (tens of µs), so that a caller building a world of 64 bodies beside a live room can pause
-#: there (a ghost, simulation/ghost.py); returns the plan. `done` runs one at once.
-Work = Generator[None, None, T]
-
-
-def done(work: Work[T]) -> T:
-    """`work` run to its end now; its result."""
-    while True:
-        try:
-            next(work)
-        except StopIteration as end:
-            result: T = end.value
-            return result
-
-
 def plan_params(current: Plan, index: int | Sequence[int], fields: Mapping[str, Any]) -> Plan:
     """The world after set_params(fields) on body `index` (or on each of several bodies,
     with the batch built once); raises FieldError."""
-    return done(planning_params(current, index, fields))
-
-
-def planning_params(
-    current: Plan, index: int | Sequence[int], fields: Mapping[str, Any]
-) -> Work[Plan]:
-    """`plan_params`, one body at a time (`Work`)."""
     body_fields, integration = check_params(fields, current.method, current.step)
     scenario, params, bodies, x = current.scenario, current.params, current.bodies, current.x
     notes: list[str] = []
@@ -122,10 +93,9 @@ def planning_params(
                 x = x.copy() if x is current.x else x
                 rotmat = quat.to_rotmat(x[i, 3:7])
                 x[i] = move_reference_point(x[i], rotmat, old.r_cg_body, new_params.r_cg_body)
-            yield
         scenario = scenario.model_copy(update={"bodies": specs})
         if any(k in BODY_FIELDS for k in body_fields):
-            bodies = yield from Bodies.building(params)  # rebuilt only when the physics changed
+            bodies = Bodies.of(params)  # rebuilt only when the physics changed
     method, step = current.method, current.step
     if integration is not None:
         method, step = integration
@@ -288,12 +258,6 @@ def plan_load(scenario: Scenario | Mapping[str, Any]) -> tuple[Plan, InputChanne
     its stepsize when rk4 can take it in real time, else at 1 ms; the returned
     scenario says so in its integration block.
     """
-    return done(planning_load(scenario))
-
-
-def planning_load(scenario: Scenario | Mapping[str, Any]) -> Work[tuple[Plan, InputChannels]]:
-    """`plan_load`, one body at a time (`Work`): a keyframe's scenario of 64 bodies took
-    ~12 ms at once. The elements (`Scenario.system`) are packed at once."""
     if not isinstance(scenario, Scenario):
         if not isinstance(scenario, Mapping):
             raise FieldError(
@@ -301,7 +265,12 @@ def planning_load(scenario: Scenario | Mapping[str, Any]) -> Work[tuple[Plan, In
                 "invalid",
                 f"scenario: expected a Scenario or its JSON object, got {type(scenario).__name__}",
             )
-        scenario = yield from _validating(scenario)
+        try:
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore")  # an impossible inertia: FhSim runs it too
+                scenario = Scenario.model_validate(scenario)
+        except ValidationError as exc:
+            raise field_error(exc) from None
     integ = scenario.integration
     method: Method = integ.method if integ.method in LIVE_INTEGRATORS else "rk4"
     try:
@@ -311,55 +280,12 @@ def planning_load(scenario: Scenario | Mapping[str, Any]) -> Work[tuple[Plan, In
             raise
         step = DEFAULT_STEP
     integration = integ.model_copy(update={"method": method, "stepsize": step})
-    specs = []  # a deep copy, a body at a time: as model_copy(deep=True) of the whole
-    for body in scenario.bodies:
-        specs.append(body.model_copy(deep=True))
-        yield
-    rest = scenario.model_copy(update={"bodies": []}).model_copy(deep=True)
-    scenario = rest.model_copy(update={"integration": integration, "bodies": specs})
-    params, states = [], []
-    for body in scenario.bodies:
-        with warnings.catch_warnings():  # not across a yield: the filters are global
-            warnings.simplefilter("ignore")  # warned once already, at validation
-            params.append(body.params())
-        states.append(body.initial_state())
-        yield
-    bodies = yield from Bodies.building(params)
-    plan = Plan(scenario, params, bodies, np.stack(states), method, step,
+    scenario = scenario.model_copy(update={"integration": integration}, deep=True)
+    params = scenario.body_params()
+    bodies = Bodies.of(params)
+    plan = Plan(scenario, params, bodies, scenario.initial_states(), method, step,
                 system=scenario.system(bodies))  # fmt: skip
     return plan, InputChannels.from_global(scenario.inputs())
-
-
-def _validating(scenario: Mapping[str, Any]) -> Work[Scenario]:
-    """`Scenario.model_validate(scenario)`, one body at a time (`Work`); a refusal is the
-    whole scenario's (its field named as ever: bodies.3.Mass)."""
-    bodies = scenario.get("bodies")
-    try:
-        if not isinstance(bodies, list) or not 2 <= len(bodies) <= MAX_BODIES:
-            raise _Whole  # nothing to cut, or refused
-        specs = []
-        for body in bodies:
-            with warnings.catch_warnings():  # not across a yield: the filters are global
-                warnings.simplefilter("ignore")  # an impossible inertia: FhSim runs it too
-                specs.append(BodySpec.model_validate(body))
-            yield
-        # the rest with one body, then all of them: a Scenario instance is not validated
-        # again, but its own checks across the bodies (unique names, cost, elements) run
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore")  # the first body's, again
-            one = Scenario.model_validate({**scenario, "bodies": specs[:1]})
-            return Scenario.model_validate(one.model_copy(update={"bodies": specs}))
-    except (_Whole, ValidationError):  # refused (or not a list of bodies): as a whole
-        try:
-            with warnings.catch_warnings():
-                warnings.simplefilter("ignore")  # an impossible inertia: FhSim runs it too
-                return Scenario.model_validate(scenario)
-        except ValidationError as exc:
-            raise field_error(exc) from None
-
-
-class _Whole(Exception):
-    """A scenario to validate as a whole (`_validating`)."""
 
 
 def with_constant_input(

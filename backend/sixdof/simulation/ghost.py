@@ -33,7 +33,6 @@ from .replay import (
     _serial,
     apply_event,
     finish,
-    paced,
 )
 
 #: Body-steps a ghost may take to catch up with the room when it starts (about 0.1 s).
@@ -44,8 +43,7 @@ MAX_PER_TICK = 50_000
 SIM_FIELDS = ("integrator", "step")
 BODY_FIELDS = ("model", "Mass", "InertiaRadi", "Inertia", "CGOffset", "Gravity")
 REBUILD = ("go_back", "undo_go_back")
-#: Wall time a rebuild (after the room went back, or loaded) may take of one tick, in pieces
-#: of about a third of it (a piece that would end past it waits for the next tick).
+#: Wall time a rebuild (after the room went back, or loaded) may take of one tick.
 REBUILD_SECONDS = 0.003
 #: Times a build in pieces starts again when the room's run is replaced meanwhile.
 BUILD_TRIES = 3
@@ -108,12 +106,10 @@ class Ghost:
 
     # ------------------------------------------------------------------ building
 
-    def _setting(self, sim: LiveSimulation, piece_seconds: float) -> Pieces[None]:
-        """The ghost's settings on `sim`, a body at a time in pieces of about
-        `piece_seconds` (~6 ms for 64 bodies at once)."""
+    def _settings(self, sim: LiveSimulation) -> None:
         body = {k: v for k, v in self.changes.items() if k in BODY_FIELDS}
-        if body:  # every body in one plan: one batch built, not one per body
-            yield from paced(sim.setting_params_each(**body), piece_seconds)
+        if body:  # every body at once: one batch built, not one per body
+            sim.set_params_each(**body)
         run = {k: v for k, v in self.changes.items() if k in SIM_FIELDS}
         if run:
             sim.set_params(**run)
@@ -159,10 +155,8 @@ class Ghost:
         clock = Clock(piece_seconds)
         keyframe = json.loads(taken[0][0])
         yield None
-        # read (when not kept) and set a body at a time, here: a rebuild runs in a tick
-        sim = yield from MOMENTS.starting(taken[0][0], keyframe, live.frame_rate, piece_seconds)
-        yield None  # making it took ~1 ms
-        yield from self._setting(sim, piece_seconds)
+        sim = yield from MOMENTS.starting(taken[0][0], keyframe, live.frame_rate)
+        yield Offload(self._settings, (sim,))  # ~5-20 ms for 64 bodies, not to be cut
         clock.restart()
         segments = []
         for i, (text, events) in enumerate(taken):
@@ -234,8 +228,7 @@ class Ghost:
             self.stale = False
             if self._rebuild is not None:
                 self._rebuild.close()
-            piece = min(PIECE_SECONDS, rebuild_seconds / 3)
-            self._rebuild, self._sent = self._building(piece), None
+            self._rebuild, self._sent = self._building(PIECE_SECONDS), None
         if self._rebuild is not None:
             self.behind = True
             self._go_on_rebuilding(rebuild_seconds)
@@ -246,25 +239,18 @@ class Ghost:
         _step_to(self.sim, self.live.t, limit)
 
     def _go_on_rebuilding(self, seconds: float) -> None:
-        """Pieces of the rebuild for about `seconds`: at least one, and no more once the
-        next (as long as the longest so far) would end past `seconds`."""
         rebuild = self._rebuild
         assert rebuild is not None
         started = time.perf_counter()
-        longest = 0.0
-        while True:
-            began = time.perf_counter()
+        while time.perf_counter() - started < seconds:
             try:
                 asked = rebuild.send(self._sent)
             except StopIteration as done:
                 self.sim, self._rebuild, self.behind = done.value, None, False
                 return
-            # an offloaded piece (the kernel's first call) runs here: a tick has no thread
+            # an uncut piece (a keyframe's scenario not read before, the ghost's settings:
+            # ~5-20 ms for 64 bodies) runs here: a tick has no thread to hand it to
             self._sent = asked.fn(*asked.args) if asked is not None else None
-            now = time.perf_counter()
-            longest = max(longest, now - began)
-            if now - started + longest > seconds:
-                return
 
     def frame(self, live_bodies: list[dict[str, Any]]) -> dict[str, Any]:
         """The ghost part of the state message: its poses and the differences (all bodies

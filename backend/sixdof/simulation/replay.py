@@ -10,10 +10,9 @@ are in fact bit-identical).
 Looking back in a live room (`past_frame`, `go_back`) is done in pieces: each is a
 generator (`Pieces`) that yields after about `piece_seconds` of work, so that the server can
 give its event loop back between pieces (the other rooms tick meanwhile) and charge each
-piece to the client who asked; `finish` runs one to its end at once. A piece a look back
-does not cut (reading a keyframe's scenario, ~15 ms for 64 bodies) is yielded as an
-`Offload` for the caller to run where it likes (the server: in a thread), and is cached by
-its keyframe; a ghost, rebuilt inside a tick, reads it a body at a time instead (`paced`).
+piece to the client who asked; `finish` runs one to its end at once. A piece that cannot be
+cut (reading a keyframe's scenario, ~15 ms for 64 bodies) is yielded as an `Offload` for
+the caller to run where it likes (the server: in a thread), and is cached by its keyframe.
 """
 
 from __future__ import annotations
@@ -34,11 +33,10 @@ from .. import __version__
 from ..dynamics.model import laid_out
 from ..dynamics.quaternion import Array
 from ..fields import FieldError
-from .changes import Work
 from .history import COLUMNS, History
 from .live import LiveSimulation
 from .recording import check_format
-from .timeline import Moment, keyframe_time, moment_of, moment_reading
+from .timeline import Moment, keyframe_time, moment_of
 
 #: Events that change the physics, and the LiveSimulation method each calls.
 PHYSICS_EVENTS = ("set_input", "set_params", "set_elements", "set_water", "reset")
@@ -81,22 +79,6 @@ def finish(pieces: Pieces[T]) -> T:
         except StopIteration as done:
             return done.value
         value = asked.fn(*asked.args) if asked is not None else None
-
-
-def paced(work: Work[T], piece_seconds: float) -> Pieces[T]:
-    """`work` (changes.Work: one body at a time) on the caller's loop, in pieces of about
-    `piece_seconds` (and a pause at its end, where the next piece starts afresh)."""
-    since = time.perf_counter()
-    while True:
-        try:
-            next(work)
-        except StopIteration as end:
-            yield None
-            result: T = end.value
-            return result
-        if time.perf_counter() - since >= piece_seconds:
-            yield None
-            since = time.perf_counter()
 
 
 @dataclass
@@ -301,25 +283,16 @@ class _Moments:
         self._kept: OrderedDict[str, Moment] = OrderedDict()
 
     def starting(
-        self,
-        keyframe: str,
-        parsed: Mapping[str, Any],
-        frame_rate: float,
-        piece_seconds: float | None = None,
+        self, keyframe: str, parsed: Mapping[str, Any], frame_rate: float
     ) -> Pieces[LiveSimulation]:
         """A paused simulation exactly at `keyframe` (its JSON text, and `parsed`): made
-        from its kept world (~1 ms), or, when the keyframe's scenario must be read first
-        (~15 ms for 64 bodies), off the caller's loop (`Offload`), or with `piece_seconds`
-        on it, a body at a time in pieces of about that (`paced`: a tick has no thread)."""
+        from its kept world (~1 ms), or off the caller's loop (`Offload`) when the
+        keyframe's scenario must be read first (~15 ms for 64 bodies, not to be cut)."""
         moment = self._kept.get(keyframe)
         if moment is not None:  # ~1 ms: here (a thread's turns for the GIL cost the loop more)
             self._kept.move_to_end(keyframe)
             return _made(moment, parsed, frame_rate)[0]
-        if piece_seconds is None:
-            sim, moment = yield Offload(_made, (None, parsed, frame_rate))
-        else:
-            moment = yield from paced(moment_reading(parsed), piece_seconds)
-            sim = _made(moment, parsed, frame_rate)[0]
+        sim, moment = yield Offload(_made, (None, parsed, frame_rate))
         self._kept[keyframe] = moment
         while len(self._kept) > MOMENTS_KEPT:
             self._kept.popitem(last=False)

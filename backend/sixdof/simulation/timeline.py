@@ -27,7 +27,7 @@ import numpy as np
 from ..dynamics.inputs import InputChannels
 from ..dynamics.quaternion import Array
 from ..fields import FieldError
-from .changes import Plan, Work, done, plan_params, planning_load
+from .changes import Plan, plan_load, plan_params
 from .history import PRECISIONS, History, Mark, Precision, csv_pieces
 from .recording import Recording
 
@@ -83,12 +83,7 @@ class _Left:
 
 def moment_of(keyframe: Mapping[str, Any]) -> Moment:
     """The world a keyframe describes (its scenario, integrator, state, time and inputs)."""
-    return done(moment_reading(keyframe))
-
-
-def moment_reading(keyframe: Mapping[str, Any]) -> Work[Moment]:
-    """`moment_of`, one body at a time (changes.Work)."""
-    plan, _ = yield from planning_load(keyframe["scenario"])
+    plan, _ = plan_load(keyframe["scenario"])
     if (plan.method, plan.step) != (keyframe["method"], keyframe["step_size"]):
         fields = {"integrator": keyframe["method"], "step": keyframe["step_size"]}
         plan = plan_params(plan, 0, fields)

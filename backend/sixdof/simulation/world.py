@@ -30,17 +30,7 @@ from ..dynamics.inputs import InputChannels
 from ..dynamics.names import Method
 from ..dynamics.quaternion import Array
 from ..scenario import Scenario
-from .changes import (
-    Plan,
-    Work,
-    done,
-    plan_elements,
-    plan_input,
-    plan_params,
-    plan_reset,
-    plan_water,
-    planning_params,
-)
+from .changes import Plan, plan_elements, plan_input, plan_params, plan_reset, plan_water
 from .timeline import Moment
 from .validation import body_index, plain
 
@@ -199,19 +189,8 @@ class World:
         """`set_params(fields)` on every body at once, the batch built once (a ghost of many
         bodies); logged as one set_params per body, as replay applies them."""
         with self.lock:
-            return done(self.setting_params_each(**fields))
-
-    def setting_params_each(self, **fields: Any) -> Work[list[str]]:
-        """`set_params_each`, planned one body at a time (changes.Work: a ghost of 64 bodies
-        took ~6 ms at once) from the world as it is now, and swapped in at the end; planned
-        again at once if the world changed meanwhile."""
-        with self.lock:
-            rev, base = self._rev, dataclasses.replace(self._w, x=self._x)
-        every = range(len(base.params))
-        plan = yield from planning_params(base, every, fields)
-        with self.lock:
-            if self._rev != rev:  # changed (or stepped) between the pieces
-                plan = plan_params(dataclasses.replace(self._w, x=self._x), every, fields)
+            plan = plan_params(dataclasses.replace(self._w, x=self._x), range(len(self._names)),
+                               fields)  # fmt: skip
             if plan.step != self._w.step:
                 self._t_base, self._n_steps = self.t, 0
             self._w = plan
