@@ -127,42 +127,29 @@ CURRENT: contextvars.ContextVar[tuple[Budgets, WorkBudget] | None] = contextvars
 )
 
 
-class Stopped(Exception):
-    """`run_pieces` was told to stop (its `stop` said so between two pieces)."""
-
-
-async def run_pieces(
-    pieces: Pieces[T], budget: WorkBudget | None = None, stop: Callable[[], bool] | None = None
-) -> tuple[T, float]:
+async def run_pieces(pieces: Pieces[T], budget: WorkBudget | None = None) -> tuple[T, float]:
     """Run a look back's pieces (simulation/replay.py) with the event loop free between
     them, and its uncuttable pieces (`Offload`) in a thread; its result and the computing
     seconds it took, each piece charged to `budget` as it ends (so a client's look backs
-    are refused as soon as its budget is spent, not after the whole burst). `stop`, asked
-    before each piece: when it says so, `Stopped` is raised there. However they end (done,
-    stopped, refused, cancelled), the pieces are closed, letting go of what they hold."""
+    are refused as soon as its budget is spent, not after the whole burst)."""
     spent = 0.0
     value: Any = None
-    try:
-        while True:
-            if stop is not None and stop():
-                raise Stopped
+    while True:
+        started = time.perf_counter()
+        try:
+            asked = pieces.send(value)
+        except StopIteration as done:
+            result: T = done.value
+            return result, spent + _charge(budget, time.perf_counter() - started)
+        spent += _charge(budget, time.perf_counter() - started)
+        value = None
+        if asked is None:
+            await asyncio.sleep(0)  # the rooms tick between pieces
+        else:
             started = time.perf_counter()
-            try:
-                asked = pieces.send(value)
-            except StopIteration as done:
-                result: T = done.value
-                return result, spent + _charge(budget, time.perf_counter() - started)
+            value = await asyncio.to_thread(asked.fn, *asked.args)
+            # wall time in the thread: it ran beside the event loop, taking turns for the GIL
             spent += _charge(budget, time.perf_counter() - started)
-            value = None
-            if asked is None:
-                await asyncio.sleep(0)  # the rooms tick between pieces
-            else:
-                started = time.perf_counter()
-                value = await asyncio.to_thread(asked.fn, *asked.args)
-                # wall time in the thread: it ran beside the event loop, taking turns for the GIL
-                spent += _charge(budget, time.perf_counter() - started)
-    finally:
-        pieces.close()  # a generator's `finally`s run: e.g. a ghost's listener removed
 
 
 def _charge(budget: WorkBudget | None, seconds: float) -> float:

@@ -69,7 +69,6 @@ class Room(Protocol):
 
     sim: LiveSimulation
     ghost: Ghost | None
-    closed: bool
 
     def end_ghost(self) -> None: ...
 

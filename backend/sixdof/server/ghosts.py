@@ -4,13 +4,10 @@ Building a ghost re-runs the room's recorded past from a keyframe (up to 1,000,0
 body-steps: ~150–500 ms of a core for 64 bodies). That used to run on the event loop in one
 call: a bystander room fell to 28 fps while one client sent ghosts. Now it runs as
 `Ghost.building` pieces of ~2 ms through `budget.run_pieces`, as a look back does (reading
-the keyframe's scenario and applying the ghost's settings too, a body at a time; the
-kernel's first call, which may compile, in a thread): in the asking address's lane of look
-backs, each piece charged to its budget as it ends, refused up front (`rate_limited`,
-before any work) when its estimate is over what the address has left. The room goes on
-meanwhile; the changes it makes are caught up with. A room that closes meanwhile (`closed`:
-ended, or replaced by a new room of its name) stops its builds at their next piece, which
-let go of what they hold; nothing is attached to it.
+the keyframe's scenario and applying the ghost's settings, which cannot be cut, in a
+thread): in the asking address's lane of look backs, each piece charged to its budget as it
+ends, refused up front (`rate_limited`, before any work) when its estimate is over what the
+address has left. The room goes on meanwhile; the changes it makes are caught up with.
 """
 
 from __future__ import annotations
@@ -19,7 +16,7 @@ import weakref
 from typing import TYPE_CHECKING, Any, Protocol
 
 from ..fields import FieldError
-from .budget import CURRENT, Stopped, over_budget, run_pieces
+from .budget import CURRENT, over_budget, run_pieces
 from .errors import Refusal
 from .protocol import SetGhost
 from .settings import Settings
@@ -35,7 +32,6 @@ class Room(Protocol):
 
     sim: LiveSimulation
     ghost: Ghost | None
-    closed: bool  # the room ended (`rooms.Room.stop`): its builds stop
 
     def end_ghost(self) -> None: ...
 
@@ -68,27 +64,20 @@ async def set_ghost_in_pieces(room: Room, msg: SetGhost, left: float, settings: 
             raise over_budget("set_ghost", estimate, left, settings.work_rate,
                               settings.work_burst, msg.id)  # fmt: skip
         current = CURRENT.get()
-
-        def closed() -> bool:  # asked between pieces: the room ended meanwhile
-            return room.closed
-
         if current is None:  # a cluster worker: no address here, its gateway charges it
             generation = _started(room)
-            ghost, spent = await run_pieces(Ghost.building(room.sim, changes), None, closed)
+            ghost, spent = await run_pieces(Ghost.building(room.sim, changes))
         else:
             budgets, budget = current
             async with budgets.lookback(budget, "set_ghost"):
                 generation = _started(room)
-                ghost, _ = await run_pieces(Ghost.building(room.sim, changes), budget, closed)
+                ghost, _ = await run_pieces(Ghost.building(room.sim, changes), budget)
             spent = 0.0
     except FieldError as exc:
         raise Refusal(exc.code, exc.message, exc.field, msg.id) from None
     except Refusal as exc:
         raise Refusal(exc.code, exc.message, exc.field, msg.id) from None
-    except Stopped:
-        raise Refusal("invalid", "set_ghost: the room closed while its ghost was built",
-                      "changes", msg.id) from None  # fmt: skip
-    if room.closed or _LATEST.get(room) != generation:  # closed, or a later set_ghost came
+    if _LATEST.get(room) != generation:  # a later set_ghost came meanwhile: it decides
         ghost.close()
         return spent
     room.end_ghost()

@@ -64,7 +64,6 @@ class Room:
         self.expiry: asyncio.TimerHandle | None = None
         self.made_by_watcher = False  # counted against max_watcher_rooms
         self.ghost: Ghost | None = None  # the room's inputs through other settings (set_ghost)
-        self.closed = False  # `stop`ped: its ghost builds stop at their next piece (ghosts.py)
         self._step_cost: float | None = None  # s per step of `step` messages, measured
         self._hydro: tuple[int, list[HydrostaticsInfo]] | None = None  # (version, entries)
 
@@ -81,9 +80,6 @@ class Room:
 
     # ------------------------------------------------------------------ lifecycle
     def stop(self) -> None:
-        """The room ends (removed, or the server stops): its ghost goes, and the ghosts
-        being built for it stop at their next piece (`closed`)."""
-        self.closed = True
         if self.expiry is not None:
             self.expiry.cancel()
         self.expiry = None
