@@ -168,10 +168,11 @@ def test_many_ghosts_from_one_client_are_one_ghost_charged_to_it(
                 ws.send(json.dumps({"type": "set_ghost", "changes": changes, "id": mid}))
             return replies(ws, burst, timeout=60)
 
-        # A second burst when the first missed a figure (as test_lookback.py: the shared
-        # machine alone can take a few hundred ms from the bystander), after the budget
-        # has come back (1 s at 0.25 s per s).
-        for attempt in range(2):
+        # Another burst when one missed a figure (as test_lookback.py: the shared machine
+        # alone can take a few hundred ms from the bystander: in the suite, beside the other
+        # worker's browsers, the load reaches 11-14 on 2 cores), after the budget has come
+        # back (1 s at 0.25 s per s); at most three.
+        for attempt in range(3):
             if attempt:
                 time.sleep(4.5)
             wait_for_quiet(bystander)
