@@ -2,7 +2,7 @@
 volume and centre of buoyancy alone, for what runs every tick of a floating body's room, the
 hydrostatic potential of `stored` and the buoyancy's drawn point (`hydro.place_buoyancy`).
 
-For the 648-triangle ship, numpy's `cut` took ~0.4 ms a call, twice a tick: half of the
+For the ship (648 triangles then), numpy's `cut` took ~0.4 ms a call, twice a tick: half of the
 room's whole tick. This takes ~5 µs. Imported where it is called, as the kernels are: numba
 loads with the first room, not with the server (tests/test_layers.py).
 """
