@@ -1,63 +1,55 @@
-"""Fixtures shared by the dynamics tests."""
+"""The suite's tiers, one folder each (docs/testing.md):
+
+- unit: pure Python and compiled physics, no server (`pytest -m unit`, the quick loop)
+- live: the server, in process (Starlette's TestClient) or a real uvicorn on loopback
+- browser: the page in Debian's headless Chromium against a real server
+- cluster: workers and gateways on a real NATS server
+- install: a wheel in a new venv (the one cold numba compile), packaging, JupyterLab
+- timing: wall-clock figures (frame rates, gaps, first answers), run alone by
+  `make test-timing`; `make test` and plain `pytest` leave it out
+
+A test's tier is its folder's, marked here: no test file marks itself.
+"""
 
 from __future__ import annotations
 
-import dataclasses
 import os
-from collections.abc import Callable
 
-import numpy as np
 import pytest
-
-from sixdof.dynamics import Bodies, outputs
 
 # A token in the developer's environment would make every server the tests start
 # watch-only (`sixdof serve` takes --token from SIXDOF_TOKEN); tests that need one set it.
 os.environ.pop("SIXDOF_TOKEN", None)
 
-OutputsOverTime = Callable[[np.ndarray, np.ndarray, Bodies], dict[str, np.ndarray]]
+TIERS = ("unit", "live", "browser", "cluster", "install", "timing")
+HERE = os.path.dirname(os.path.abspath(__file__))
 
 
-def _outputs_over_time(states: np.ndarray, u: np.ndarray, bodies: Bodies) -> dict[str, np.ndarray]:
-    """`outputs` of a whole run: states (T, N, 13) → each output with leading axes (T, N).
-
-    The N bodies are tiled T times as arrays (building T·N BodyParams would be slow).
-    """
-    n_times, n_bodies = states.shape[:2]
-    tiled = Bodies(
-        **{
-            f.name: np.tile(arr, (n_times,) + (1,) * (arr.ndim - 1))
-            for f in dataclasses.fields(Bodies)
-            for arr in [getattr(bodies, f.name)]
-        }
-    )
-    u_all = np.tile(np.broadcast_to(u, (n_bodies, 6)), (n_times, 1))
-    flat = outputs(states.reshape(-1, 13), u_all, tiled)
-    return {k: v.reshape(n_times, n_bodies, *v.shape[1:]) for k, v in flat.items()}
-
-
-@pytest.fixture(scope="session")
-def outputs_over_time() -> OutputsOverTime:
-    return _outputs_over_time
+def tier_of(item: pytest.Item) -> str:
+    relative = os.path.relpath(str(item.path), HERE)
+    tier = relative.split(os.sep, 1)[0]
+    if tier not in TIERS:
+        raise pytest.UsageError(f"{relative}: a test lives in one of the tiers' folders {TIERS}")
+    return tier
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
-    """Run the browser tests last.
+    """Mark each test with its folder's tier, and order them.
 
-    Playwright's sync API keeps an asyncio loop running in the main thread for as long as
-    its session lasts, and tests that call asyncio.run() cannot run after it has started.
-    Running fast tests first also gives the quickest feedback. The long wheel tests come
-    first among the rest, so that with `pytest -n 2` they start early beside other work.
+    The browser tests run last: Playwright's sync API keeps an asyncio loop running in the
+    main thread for as long as its session lasts, and tests that call asyncio.run() cannot
+    run after it has started. Quick tiers first give the quickest feedback; the install
+    tier's long tests start first among the rest, so that with `pytest -n 2` they run early
+    beside other work. The cluster's processes share one xdist worker (`--dist loadgroup`),
+    so that two of its five-process set-ups never run at once on two cores.
     """
-
-    def order(item: pytest.Item) -> tuple[bool, bool]:
-        return item.get_closest_marker("browser") is not None, "test_wheel" not in item.nodeid
-
-    items.sort(key=order)
-    # The tests that run real servers and measure their frame rates (end-to-end, attacks,
-    # the cluster's five processes) share one xdist worker (`--dist loadgroup`): the cluster
-    # starting its processes beside a frame-rate check cost that check ~20 % of its rate.
+    order = {"install": 0, "unit": 1, "live": 2, "cluster": 3, "timing": 4, "browser": 5}
+    tiers = {item.nodeid: tier_of(item) for item in items}
     for item in items:
-        if any(f"tests/{d}/" in item.nodeid or item.nodeid.startswith(f"{d}/")
-               for d in ("e2e", "adversarial", "cluster")):  # fmt: skip
-            item.add_marker(pytest.mark.xdist_group("live_servers"))
+        tier = tiers[item.nodeid]
+        item.add_marker(getattr(pytest.mark, tier))
+        if tier == "cluster":
+            item.add_marker(pytest.mark.xdist_group("cluster"))
+    # Playwright's loop last of all (JupyterLab's test in `install` too)
+    items.sort(key=lambda item: ("browser" in getattr(item, "fixturenames", ()),
+                                 order[tiers[item.nodeid]]))  # fmt: skip

@@ -85,6 +85,7 @@ export class Describer {
     this.reversals = [];
     this.swingSign = 0;
     this.swingAngle = 0; // rad turned since the last reversal
+    this.lastW = [0, 0, 0]; // the previous frame's world ω, to place a reversal between frames
     this.lastT = NaN;
     this.period = NaN;
     this.saidPeriod = NaN;
@@ -113,6 +114,7 @@ export class Describer {
     this.reversals = [];
     this.swingSign = 0;
     this.swingAngle = 0;
+    this.lastW = [0, 0, 0];
     this.lastT = NaN;
     this.period = NaN;
     this.saidPeriod = NaN;
@@ -262,10 +264,15 @@ export class Describer {
     for (let i = 0; i < 3; i++) this.omega2[i] = this.omega2[i] * decay + w[i] * w[i] * dt;
     const axis = this.omega2.indexOf(Math.max(...this.omega2));
     const s = w[axis];
+    const before = this.lastW[axis];
+    this.lastW = [w[0], w[1], w[2]];
     this.swingAngle += s * dt;
     const sign = Math.abs(s) > 1e-3 ? Math.sign(s) : 0;
     if (sign !== 0 && sign !== this.swingSign) {
-      if (this.swingSign !== 0) this.reversals.push({ t: this.lastT, angle: Math.abs(this.swingAngle) * DEG });
+      // ω crossed zero between the last frame and this one: placed by linear interpolation,
+      // so the period does not depend on how many frames arrive (fewer on a loaded machine)
+      const at = before * s < 0 ? this.lastT - (dt * s) / (s - before) : this.lastT;
+      if (this.swingSign !== 0) this.reversals.push({ t: at, angle: Math.abs(this.swingAngle) * DEG });
       this.swingSign = sign;
       this.swingAngle = 0;
       if (this.reversals.length > 4) this.reversals.shift();

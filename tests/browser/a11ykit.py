@@ -6,8 +6,8 @@ from __future__ import annotations
 import uuid
 from dataclasses import dataclass
 
-from pagekit import REPO, PageRun, wait_connected
 from playwright.sync_api import Browser, Page
+from support.pagekit import REPO, PageRun, wait_connected
 
 AXE = REPO / "frontend" / "node_modules" / "axe-core" / "axe.min.js"
 LANGS = ("en", "de", "nb")

@@ -10,30 +10,21 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 import pytest
-from pagekit import CHROMIUM, CHROMIUM_ARGS, PageRun, Server, free_port, open_page, require_page
-from playwright.sync_api import Browser, sync_playwright
+from support.pagekit import PageRun, Served, chromium, open_page, require_page
+
+browser = chromium
 
 
 @pytest.fixture(scope="session")
-def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Served]:
     require_page()
-    srv = Server(free_port(), tmp_path_factory.mktemp("server") / "serve.log")
-    srv.start()
+    srv = Served(log=tmp_path_factory.mktemp("server") / "serve.log")
     yield srv
     srv.stop()
 
 
-@pytest.fixture(scope="session")
-def browser() -> Iterator[Browser]:
-    require_page()
-    with sync_playwright() as p:
-        b = p.chromium.launch(executable_path=CHROMIUM, headless=True, args=CHROMIUM_ARGS)
-        yield b
-        b.close()
-
-
 @pytest.fixture
-def page_run(browser: Browser, server: Server) -> Iterator[PageRun]:
-    run = open_page(browser, server.url)
+def page_run(browser: object, server: Served) -> Iterator[PageRun]:
+    run = open_page(browser, server.url)  # type: ignore[arg-type]
     yield run
     run.page.context.close()

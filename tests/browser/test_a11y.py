@@ -9,10 +9,8 @@ from pathlib import Path
 
 import pytest
 from a11ykit import LANGS, LAYOUTS, axe, open_in
-from pagekit import Server
 from playwright.sync_api import Browser, Page
-
-pytestmark = pytest.mark.browser
+from support.pagekit import Served
 
 CONTRAST_JS = (Path(__file__).parent / "contrast.js").read_text()
 
@@ -31,7 +29,7 @@ def low_contrast(page: Page) -> list[dict]:
 
 @pytest.mark.parametrize("layout", list(LAYOUTS))
 @pytest.mark.parametrize("lang", LANGS)
-def test_no_serious_violations(browser: Browser, server: Server, lang: str, layout: str) -> None:
+def test_no_serious_violations(browser: Browser, server: Served, lang: str, layout: str) -> None:
     run = open_in(browser, server.url, lang, layout)
     page = run.page
     assert page.evaluate("document.documentElement.lang") == lang
@@ -43,7 +41,7 @@ def test_no_serious_violations(browser: Browser, server: Server, lang: str, layo
 
 @pytest.mark.parametrize("theme", ["", "high"])
 @pytest.mark.parametrize("lang", LANGS)
-def test_dialogs_and_high_contrast(browser: Browser, server: Server, lang: str, theme: str) -> None:
+def test_dialogs_and_high_contrast(browser: Browser, server: Served, lang: str, theme: str) -> None:
     run = open_in(browser, server.url, lang, query=f"&contrast={theme}")
     page = run.page
     assert page.evaluate("document.body.classList.contains('high-contrast')") == (theme == "high")

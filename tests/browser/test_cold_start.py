@@ -7,12 +7,11 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from pagekit import Server, free_port, require_page, wait_connected
 from playwright.sync_api import Browser
+from support.pagekit import Served, require_page, wait_connected
 
 # Its compile takes a core for 10 s or more: on the worker of the frame-rate checks
 # (tests/conftest.py), so that it never runs beside one.
-pytestmark = [pytest.mark.browser, pytest.mark.slow, pytest.mark.xdist_group("live_servers")]
 
 
 def test_the_page_says_the_physics_is_being_prepared(
@@ -20,8 +19,7 @@ def test_the_page_says_the_physics_is_being_prepared(
 ) -> None:
     require_page()
     monkeypatch.setenv("NUMBA_CACHE_DIR", str(tmp_path / "numba"))  # empty: a fresh install
-    srv = Server(free_port(), tmp_path / "serve.log")
-    srv.start()
+    srv = Served(log=tmp_path / "serve.log")
     context = browser.new_context(viewport={"width": 1280, "height": 720})
     try:
         page = context.new_page()

@@ -11,10 +11,8 @@ from pathlib import Path
 
 import pytest
 from a11ykit import LANGS, open_in
-from pagekit import Server
 from playwright.sync_api import Browser, Page
-
-pytestmark = pytest.mark.browser
+from support.pagekit import Served
 
 LOCALES = Path(__file__).resolve().parents[2] / "frontend" / "src" / "locales"
 CATALOGUES = {lang: json.loads((LOCALES / f"{lang}.json").read_text()) for lang in LANGS}
@@ -78,7 +76,7 @@ def wait_said(page: Page, text: str, timeout: float) -> None:
 
 
 @pytest.mark.parametrize("lang", LANGS)
-def test_tennis_racket_flip_is_described(browser: Browser, server: Server, lang: str) -> None:
+def test_tennis_racket_flip_is_described(browser: Browser, server: Served, lang: str) -> None:
     run = open_in(browser, server.url, lang)
     page = run.page
     record(page)
@@ -97,7 +95,7 @@ def test_tennis_racket_flip_is_described(browser: Browser, server: Server, lang:
 
 
 @pytest.mark.parametrize("lang", LANGS)
-def test_coming_to_rest_is_described(browser: Browser, server: Server, lang: str) -> None:
+def test_coming_to_rest_is_described(browser: Browser, server: Served, lang: str) -> None:
     """The hover preset turns slowly; a damper brings it to rest: said once, in words."""
     run = open_in(browser, server.url, lang)
     page = run.page
@@ -117,7 +115,7 @@ def test_coming_to_rest_is_described(browser: Browser, server: Server, lang: str
 
 
 @pytest.mark.parametrize("lang", LANGS)
-def test_resting_on_the_ground_is_described(browser: Browser, server: Server, lang: str) -> None:
+def test_resting_on_the_ground_is_described(browser: Browser, server: Served, lang: str) -> None:
     run = open_in(browser, server.url, lang)
     page = run.page
     load_paused(page, "free_fall")
@@ -133,7 +131,7 @@ def test_resting_on_the_ground_is_described(browser: Browser, server: Server, la
 
 
 @pytest.mark.parametrize("lang", LANGS)
-def test_a_ship_settling_afloat_is_described(browser: Browser, server: Server, lang: str) -> None:
+def test_a_ship_settling_afloat_is_described(browser: Browser, server: Served, lang: str) -> None:
     """heeled_ship (a steady moment against its damped roll) comes to rest afloat: the sentence
     gives its draft from the frame and its heel (11° by the GZ curve, caption and hello)."""
     run = open_in(browser, server.url, lang)
@@ -160,7 +158,7 @@ def test_a_ship_settling_afloat_is_described(browser: Browser, server: Server, l
 
 
 @pytest.mark.parametrize("lang", LANGS)
-def test_the_waves_are_described(browser: Browser, server: Server, lang: str) -> None:
+def test_the_waves_are_described(browser: Browser, server: Served, lang: str) -> None:
     """buoy_in_waves (one 0.3 m, 6 s wave travelling north): its waves are said when its hello
     comes, in the page's numbers, and are in the summary; a second, larger component is said
     with the count of components and the largest's numbers and heading."""
@@ -192,7 +190,7 @@ def test_the_waves_are_described(browser: Browser, server: Server, lang: str) ->
 
 
 @pytest.mark.parametrize("lang", LANGS)
-def test_pendulum_swing_is_described(browser: Browser, server: Server, lang: str) -> None:
+def test_pendulum_swing_is_described(browser: Browser, server: Served, lang: str) -> None:
     """The compound pendulum (released at 57°: period 1.747 s by its caption) is said to swing,
     with its period in the page's number format."""
     run = open_in(browser, server.url, lang)

@@ -14,20 +14,18 @@ from collections.abc import Iterator
 
 import numpy as np
 import pytest
-from pagekit import (
+from playwright.sync_api import Browser, Page
+from scipy.special import ellipk
+from support.pagekit import (
     SHOTS,
     PageRun,
-    Server,
+    Served,
     decode_png,
     open_page,
     wait_connected,
     wait_drawn,
     wait_sim,
 )
-from playwright.sync_api import Browser, Page
-from scipy.special import ellipk
-
-pytestmark = pytest.mark.browser
 
 MASS, RX, D = 2.0, 0.25, 0.5  # the pendulum: a bar held at its top end, d = 0.5 m above the CG
 I_O = MASS * (RX * RX + D * D)  # about the pivot
@@ -58,7 +56,7 @@ WORLD = {
 }  # fmt: skip
 
 
-def put_scenario(server: Server, room: str, scenario: dict) -> None:
+def put_scenario(server: Served, room: str, scenario: dict) -> None:
     request = urllib.request.Request(
         f"{server.url}/api/rooms/{room}/scenario",
         data=json.dumps(scenario).encode(),
@@ -88,7 +86,7 @@ window.WebSocket = class extends Socket {
 """
 
 
-def opened(browser: Browser, server: Server, scenario: dict, **size: int) -> PageRun:
+def opened(browser: Browser, server: Served, scenario: dict, **size: int) -> PageRun:
     """A page on a new room that has `scenario` (PUT first: the answer waits until the room's
     physics is ready, which a cold server takes a while for)."""
     room = f"el{uuid.uuid4().hex[:10]}"
@@ -102,14 +100,14 @@ def opened(browser: Browser, server: Server, scenario: dict, **size: int) -> Pag
 
 
 @pytest.fixture
-def world(browser: Browser, server: Server) -> Iterator[PageRun]:
+def world(browser: Browser, server: Served) -> Iterator[PageRun]:
     run = opened(browser, server, WORLD)
     yield run
     run.page.context.close()
 
 
 @pytest.fixture
-def pendulum(browser: Browser, server: Server) -> Iterator[PageRun]:
+def pendulum(browser: Browser, server: Served) -> Iterator[PageRun]:
     run = opened(browser, server, PENDULUM)
     yield run
     run.page.context.close()

@@ -10,19 +10,17 @@ import json
 import urllib.request
 
 import pytest
-from pagekit import (
+from playwright.sync_api import Browser, Page
+from support.pagekit import (
     SHOTS,
     PageRun,
-    Server,
+    Served,
     load_preset,
     open_page,
     wait_frames,
     wait_plot_redraw,
     wait_sim,
 )
-from playwright.sync_api import Browser, Page
-
-pytestmark = pytest.mark.browser
 
 CHANGED = "Changed since the preset was loaded"
 
@@ -40,7 +38,7 @@ def wait_hello(page: Page, before: int, cond: str = "true") -> None:
 
 
 def test_a_refused_value_goes_back_and_its_error_clears_on_the_next_change(
-    page_run: PageRun, server: Server
+    page_run: PageRun, server: Served
 ) -> None:
     page = page_run.page
     load_preset(page, "hover")
@@ -151,7 +149,7 @@ def test_hud_shows_a_single_step_and_says_slow_motion(page_run: PageRun) -> None
     assert page_run.errors == []
 
 
-def test_phone_toolbar_fits_and_plots_hide_the_caption(browser: Browser, server: Server) -> None:
+def test_phone_toolbar_fits_and_plots_hide_the_caption(browser: Browser, server: Served) -> None:
     SHOTS.mkdir(parents=True, exist_ok=True)
     run = open_page(browser, server.url, width=390, height=844)
     page = run.page
@@ -202,7 +200,7 @@ def test_a_non_unit_initial_quaternion_is_kept_and_said(page_run: PageRun) -> No
 
 
 def test_a_room_too_costly_for_its_share_says_it_runs_slowed(
-    page_run: PageRun, server: Server
+    page_run: PageRun, server: Served
 ) -> None:
     """64 bodies at a 10 µs step and 10×: a million steps per second per body, more than the
     room's share of a tick. The room drops time instead of slowing its neighbours, and the

@@ -8,9 +8,7 @@ import urllib.request
 from pathlib import Path
 
 import pytest
-from pagekit import SHOTS, PageRun, Server
-
-pytestmark = pytest.mark.browser
+from support.pagekit import SHOTS, PageRun, Served
 
 EXAMPLE = (Path(__file__).resolve().parents[2] / "examples" / "gyro_flip.csv").read_text()
 
@@ -32,13 +30,13 @@ CHART = """() => {
 }"""
 
 
-def scenario_body(server: Server, room: str) -> dict:
+def scenario_body(server: Served, room: str) -> dict:
     with urllib.request.urlopen(f"{server.url}/api/rooms/{room}/scenario", timeout=10) as r:
         return json.loads(r.read())["bodies"][0]
 
 
 def test_a_dropped_recording_is_plotted_against_the_simulation(
-    page_run: PageRun, server: Server
+    page_run: PageRun, server: Served
 ) -> None:
     page = page_run.page
     page.evaluate(DROP, [EXAMPLE, "Raw Data.csv"])

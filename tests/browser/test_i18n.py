@@ -12,8 +12,8 @@ from pathlib import Path
 
 import pytest
 from a11ykit import LANGS, open_in
-from pagekit import Server
 from playwright.sync_api import Browser, Page
+from support.pagekit import Served
 
 FRONTEND = Path(__file__).resolve().parents[2] / "frontend"
 CATALOGUES = {x: json.loads((FRONTEND / f"src/locales/{x}.json").read_text()) for x in LANGS}
@@ -101,9 +101,8 @@ def page_texts(page: Page) -> list[tuple[str, str]]:
     return [tuple(x) for x in page.evaluate(TEXTS_JS)]
 
 
-@pytest.mark.browser
 @pytest.mark.parametrize("lang", ["de", "nb"])
-def test_no_english_left(browser: Browser, server: Server, lang: str) -> None:
+def test_no_english_left(browser: Browser, server: Served, lang: str) -> None:
     english = open_in(browser, server.url, "en")
     en_texts = {t for t, _ in page_texts(english.page)}
     english.page.context.close()
@@ -128,20 +127,18 @@ def test_no_english_left(browser: Browser, server: Server, lang: str) -> None:
     page.context.close()
 
 
-@pytest.mark.browser
 @pytest.mark.parametrize(
     ("locale", "lang"), [("de-DE", "de"), ("nb-NO", "nb"), ("nn-NO", "nb"), ("fr-FR", "en")]
 )
-def test_browser_language_chooses(browser: Browser, server: Server, locale: str, lang: str) -> None:
+def test_browser_language_chooses(browser: Browser, server: Served, locale: str, lang: str) -> None:
     run = open_in(browser, server.url, "", locale=locale)
     assert run.page.evaluate("document.documentElement.lang") == lang
     assert run.page.inner_text("#btn-help") == CATALOGUES[lang]["toolbar.help"]
     run.page.context.close()
 
 
-@pytest.mark.browser
 @pytest.mark.parametrize("lang", LANGS)
-def test_server_refusal_in_the_pages_language(browser: Browser, server: Server, lang: str) -> None:
+def test_server_refusal_in_the_pages_language(browser: Browser, server: Served, lang: str) -> None:
     """Mass −1 is refused (out_of_range): the line under Mass says so in the page's language,
     with the server's range and value, numbers in the language's format."""
     run = open_in(browser, server.url, lang)

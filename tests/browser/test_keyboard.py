@@ -4,12 +4,9 @@ push, grab a marked point and pull it, scrub the timeline back and resume from t
 
 from __future__ import annotations
 
-import pytest
 from a11ykit import open_in
-from pagekit import Server
 from playwright.sync_api import Browser, Page
-
-pytestmark = pytest.mark.browser
+from support.pagekit import Served
 
 FOCUSED = """() => {
   const el = document.activeElement;
@@ -43,7 +40,7 @@ def tab_to(page: Page, test: str, limit: int = 250) -> None:
     raise AssertionError(f"Tab never reached {test}")
 
 
-def test_tab_reaches_every_control_with_a_focus_ring(browser: Browser, server: Server) -> None:
+def test_tab_reaches_every_control_with_a_focus_ring(browser: Browser, server: Served) -> None:
     run = open_in(browser, server.url, "en")
     page = run.page
     page.keyboard.press("Tab")
@@ -68,7 +65,7 @@ def test_tab_reaches_every_control_with_a_focus_ring(browser: Browser, server: S
     page.context.close()
 
 
-def test_keyboard_only_session(browser: Browser, server: Server) -> None:
+def test_keyboard_only_session(browser: Browser, server: Served) -> None:
     run = open_in(browser, server.url, "en")
     page = run.page
     page.evaluate(NO_POINTER)

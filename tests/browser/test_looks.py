@@ -12,10 +12,8 @@ from collections.abc import Iterator
 
 import numpy as np
 import pytest
-from pagekit import REPO, PageRun, Server, grab, open_page, wait_frames
 from playwright.sync_api import Browser
-
-pytestmark = pytest.mark.browser
+from support.pagekit import REPO, PageRun, Served, grab, open_page, wait_frames
 
 CATALOGUE = json.loads((REPO / "meshes" / "meshes.json").read_text())
 MATERIALS = json.loads((REPO / "meshes" / "materials.json").read_text())
@@ -23,7 +21,7 @@ BACKGROUND = np.array([0xE8, 0xED, 0xF2])
 
 
 @pytest.fixture(scope="module")
-def looks(browser: Browser, server: Server) -> Iterator[PageRun]:
+def looks(browser: Browser, server: Served) -> Iterator[PageRun]:
     run = open_page(browser, server.url)
     page = run.page
     page.evaluate("__sixdof.send({type: 'pause'})")  # keep the body where it is

@@ -9,10 +9,11 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from pagekit import (
+from playwright.sync_api import Browser, Locator, Page
+from support.pagekit import (
     SHOTS,
     PageRun,
-    Server,
+    Served,
     body,
     grab,
     load_preset,
@@ -22,11 +23,8 @@ from pagekit import (
     wait_plot_redraw,
     wait_sim,
 )
-from playwright.sync_api import Browser, Locator, Page
 
 from sixdof.dynamics.quaternion import to_rotmat
-
-pytestmark = pytest.mark.browser
 
 G = 9.81
 
@@ -46,7 +44,7 @@ def field(page: Page, name: str) -> Locator:
     return page.get_by_label(name, exact=True)
 
 
-def wait_scenario(server: Server, room: str, pred, timeout: float = 5.0) -> dict:
+def wait_scenario(server: Served, room: str, pred, timeout: float = 5.0) -> dict:
     deadline = time.monotonic() + timeout
     while True:
         sc = server.get_json(f"/api/rooms/{room}/scenario")
@@ -98,7 +96,7 @@ def test_free_fall_moves_down_on_screen(page_run: PageRun) -> None:
     assert page_run.errors == []
 
 
-def test_keys_and_panel_apply_force_the_right_way(page_run: PageRun, server: Server) -> None:
+def test_keys_and_panel_apply_force_the_right_way(page_run: PageRun, server: Served) -> None:
     page = page_run.page
     load_preset(page, "hover")  # weight cancelled: only what we apply moves it
     follow_off(page)
@@ -167,7 +165,7 @@ def test_follow_mode_keeps_a_fast_body_in_view(page_run: PageRun) -> None:
     assert page_run.errors == []
 
 
-def first_pull(server: Server, room: str, name: str, weight: float, since: float) -> np.ndarray:
+def first_pull(server: Served, room: str, name: str, weight: float, since: float) -> np.ndarray:
     """The first applied Force after `since` that is not the weight alone by more than 5 % of
     it, minus the weight: read from the room's history, one row per frame the server made
     (a page-side timer sampling frames missed it under CI load)."""
@@ -184,7 +182,7 @@ def first_pull(server: Server, room: str, name: str, weight: float, since: float
     raise AssertionError("the history shows no pull")
 
 
-def test_shift_drag_pulls_the_body_toward_the_mouse(page_run: PageRun, server: Server) -> None:
+def test_shift_drag_pulls_the_body_toward_the_mouse(page_run: PageRun, server: Served) -> None:
     page = page_run.page
     load_preset(page, "hover")
     follow_off(page)
@@ -251,7 +249,7 @@ def test_shift_drag_with_follow_does_not_tow_the_body(page_run: PageRun) -> None
     assert page_run.errors == []
 
 
-def test_mass_set_in_the_panel_reaches_the_server(page_run: PageRun, server: Server) -> None:
+def test_mass_set_in_the_panel_reaches_the_server(page_run: PageRun, server: Served) -> None:
     page = page_run.page
     box = field(page, "Mass (kg)")
     box.fill("3.5")
@@ -263,7 +261,7 @@ def test_mass_set_in_the_panel_reaches_the_server(page_run: PageRun, server: Ser
 
 
 def test_invalid_values_show_the_servers_error_next_to_the_control(
-    page_run: PageRun, server: Server
+    page_run: PageRun, server: Served
 ) -> None:
     page = page_run.page
     before = server.get_json(f"/api/rooms/{page_run.room}/scenario")["bodies"][0]
@@ -299,7 +297,7 @@ def test_invalid_values_show_the_servers_error_next_to_the_control(
     assert page_run.errors == []
 
 
-def test_screenshots_of_default_view_plots_and_phone(browser: Browser, server: Server) -> None:
+def test_screenshots_of_default_view_plots_and_phone(browser: Browser, server: Served) -> None:
     SHOTS.mkdir(parents=True, exist_ok=True)
     run = open_page(browser, server.url)
     page = run.page

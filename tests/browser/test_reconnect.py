@@ -4,17 +4,13 @@ from __future__ import annotations
 
 from pathlib import Path
 
-import pytest
-from pagekit import Server, free_port, open_page, require_page
 from playwright.sync_api import Browser
-
-pytestmark = pytest.mark.browser
+from support.pagekit import Served, open_page, require_page
 
 
 def test_page_reconnects_after_the_server_restarts(browser: Browser, tmp_path: Path) -> None:
     require_page()
-    srv = Server(free_port(), tmp_path / "serve.log")
-    srv.start()
+    srv = Served(log=tmp_path / "serve.log")
     try:
         run = open_page(browser, srv.url)
         page = run.page

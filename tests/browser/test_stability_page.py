@@ -10,13 +10,11 @@ import re
 
 import numpy as np
 import pytest
-from pagekit import PageRun, load_preset
 from playwright.sync_api import Page
+from support.pagekit import PageRun, load_preset
 
 import sixdof
 from sixdof.dynamics.exact import flip_interval
-
-pytestmark = pytest.mark.browser
 
 
 def _rows(page: Page) -> list[tuple[str, str]]:

@@ -12,9 +12,10 @@ from collections.abc import Iterator
 
 import numpy as np
 import pytest
-from pagekit import (
+from playwright.sync_api import Browser, Page
+from support.pagekit import (
     PageRun,
-    Server,
+    Served,
     body,
     decode_png,
     load_preset,
@@ -24,7 +25,6 @@ from pagekit import (
     wait_plot_redraw,
     wait_sim,
 )
-from playwright.sync_api import Browser, Page
 
 import sixdof
 from sixdof.teaching import count_flips
@@ -39,11 +39,9 @@ OVERLAYS = [
     "World axes",
 ]
 
-pytestmark = pytest.mark.browser
-
 
 @pytest.fixture(scope="module")
-def shared(browser: Browser, server: Server) -> Iterator[PageRun]:
+def shared(browser: Browser, server: Served) -> Iterator[PageRun]:
     """One page for the overlay tests: each loads its own preset (a fresh scenario), so
     they do not depend on each other, and the page is opened once."""
     run = open_page(browser, server.url)
@@ -277,7 +275,7 @@ def test_axes_overlays_change_their_own_pixels(shared: PageRun, label: str) -> N
 
 
 def test_the_flip_counter_counts_the_flips_of_the_headless_run(
-    browser: Browser, server: Server
+    browser: Browser, server: Served
 ) -> None:
     headless = sixdof.run("tennis_racket", t_end=14.0).arrays()
     times, wx = headless["Time"], headless["T.AngVel"][:, 0]
@@ -299,7 +297,7 @@ def test_the_flip_counter_counts_the_flips_of_the_headless_run(
     page.context.close()
 
 
-def test_a_preset_asks_first_and_show_me_runs_it(browser: Browser, server: Server) -> None:
+def test_a_preset_asks_first_and_show_me_runs_it(browser: Browser, server: Served) -> None:
     run = open_page(browser, server.url)
     page = run.page
     select = page.get_by_label("Preset", exact=True)
@@ -317,7 +315,7 @@ def test_a_preset_asks_first_and_show_me_runs_it(browser: Browser, server: Serve
     page.context.close()
 
 
-def test_camera_presets_keys_and_projector(browser: Browser, server: Server) -> None:
+def test_camera_presets_keys_and_projector(browser: Browser, server: Served) -> None:
     run = open_page(browser, server.url)
     page = run.page
     page.locator("#panel").get_by_text("Top (T)", exact=True).click()
@@ -356,7 +354,7 @@ def test_camera_presets_keys_and_projector(browser: Browser, server: Server) -> 
     page.context.close()
 
 
-def test_a_plot_enlarges_changes_quantity_and_window(browser: Browser, server: Server) -> None:
+def test_a_plot_enlarges_changes_quantity_and_window(browser: Browser, server: Served) -> None:
     run = open_page(browser, server.url)
     page = run.page
     page.click("#btn-plots")

@@ -10,13 +10,11 @@ import urllib.request
 
 import numpy as np
 import pytest
-from pagekit import PageRun, Server, load_preset
 from playwright.sync_api import Page
+from support.pagekit import PageRun, Served, load_preset
 
-pytestmark = pytest.mark.browser
 
-
-def history(server: Server, room: str) -> tuple[list[str], np.ndarray]:
+def history(server: Served, room: str) -> tuple[list[str], np.ndarray]:
     with urllib.request.urlopen(f"{server.url}/api/rooms/{room}/history.csv", timeout=10) as r:
         lines = r.read().decode().strip().splitlines()
     return lines[0].split(","), np.array([[float(v) for v in ln.split(",")] for ln in lines[1:]])
@@ -44,7 +42,7 @@ def shown_after(page: Page, action: str) -> dict:
     return page.evaluate("__sixdof.timeline.frame")
 
 
-def test_scrubbing_shows_the_state_of_that_time(page_run: PageRun, server: Server) -> None:
+def test_scrubbing_shows_the_state_of_that_time(page_run: PageRun, server: Served) -> None:
     page = page_run.page
     paused_after(page, 3.0)
     frame = shown_after(page, "__sixdof.timeline.showAt(1.0)")
@@ -66,7 +64,7 @@ def test_scrubbing_shows_the_state_of_that_time(page_run: PageRun, server: Serve
 
 
 def test_comma_steps_back_one_frame_while_paused_and_period_forward(
-    page_run: PageRun, server: Server
+    page_run: PageRun, server: Served
 ) -> None:
     page = page_run.page
     now = paused_after(page, 1.5)
@@ -84,7 +82,7 @@ def test_comma_steps_back_one_frame_while_paused_and_period_forward(
 
 
 def test_resume_from_here_goes_on_from_the_shown_state_and_undo_returns(
-    page_run: PageRun, server: Server
+    page_run: PageRun, server: Served
 ) -> None:
     page = page_run.page
     now = paused_after(page, 2.0)
@@ -106,7 +104,7 @@ def test_resume_from_here_goes_on_from_the_shown_state_and_undo_returns(
 
 
 def test_a_share_link_opens_a_new_room_with_the_same_scenario_and_moment(
-    page_run: PageRun, server: Server, browser
+    page_run: PageRun, server: Served, browser
 ) -> None:
 
     page = page_run.page

@@ -8,23 +8,21 @@ from collections.abc import Iterator
 
 import numpy as np
 import pytest
-from pagekit import (
+from playwright.sync_api import Browser, CDPSession, Page
+from support.pagekit import (
     SHOTS,
     PageRun,
-    Server,
+    Served,
     body,
-    free_port,
     load_preset,
     open_page,
     wait_drawn,
     wait_frames,
     wait_sim,
 )
-from playwright.sync_api import Browser, CDPSession, Page
 
 from sixdof.dynamics.quaternion import to_rotmat
 
-pytestmark = pytest.mark.browser
 G = 9.81
 
 
@@ -54,7 +52,7 @@ def still_hover(page: Page) -> None:
 
 
 @pytest.fixture
-def phone(browser: Browser, server: Server) -> Iterator[tuple[PageRun, CDPSession]]:
+def phone(browser: Browser, server: Served) -> Iterator[tuple[PageRun, CDPSession]]:
     run = open_page(browser, server.url, width=360, height=640, touch=True)
     yield run, run.page.context.new_cdp_session(run.page)
     run.page.context.close()
@@ -171,14 +169,13 @@ def test_push_while_held_adds_to_the_constant_input_exactly(page_run: PageRun) -
 
 
 @pytest.fixture(scope="module")
-def locked(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
-    srv = Server(free_port(), tmp_path_factory.mktemp("locked") / "serve.log", token="lecture")
-    srv.start()
+def locked(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Served]:
+    srv = Served(log=tmp_path_factory.mktemp("locked") / "serve.log", token="lecture")
     yield srv
     srv.stop()
 
 
-def test_watching_sends_nothing_and_says_why(browser: Browser, locked: Server) -> None:
+def test_watching_sends_nothing_and_says_why(browser: Browser, locked: Served) -> None:
     run = open_page(browser, locked.url)
     page = run.page
     assert page.locator("#watch").is_visible()
@@ -223,7 +220,7 @@ def test_watching_sends_nothing_and_says_why(browser: Browser, locked: Server) -
 
 @pytest.mark.parametrize(("width", "height"), [(360, 640), (768, 1024)])
 def test_phone_and_tablet_screenshots(
-    browser: Browser, server: Server, width: int, height: int
+    browser: Browser, server: Served, width: int, height: int
 ) -> None:
     run = open_page(browser, server.url, width=width, height=height, touch=True)
     page = run.page

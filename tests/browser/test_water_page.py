@@ -15,19 +15,17 @@ from collections.abc import Iterator
 import numpy as np
 import pytest
 from a11ykit import open_in
-from pagekit import REPO, SHOTS, PageRun, Server, decode_png, load_preset, wait_drawn
 from playwright.sync_api import Browser, Page
+from support.pagekit import REPO, SHOTS, PageRun, Served, decode_png, load_preset, wait_drawn
 from test_a11y import low_contrast, serious
 
 from sixdof.dynamics.water import Water, Wave, elevation
-
-pytestmark = pytest.mark.browser
 
 SCREENSHOT = REPO / "docs" / "img" / "water_1280x720.jpg"  # docs/frontend.md shows it
 
 
 @pytest.fixture
-def run(browser: Browser, server: Server) -> Iterator[PageRun]:
+def run(browser: Browser, server: Served) -> Iterator[PageRun]:
     page_run = open_in(browser, server.url, "en")  # waits out a cold compile (180 s)
     yield page_run
     page_run.page.context.close()
@@ -196,7 +194,7 @@ def test_a_heel_that_rounds_to_zero_has_no_minus_sign(run: PageRun) -> None:
     assert not run.errors, run.errors
 
 
-def test_the_phone_card_shows_gm_and_the_periods(browser: Browser, server: Server) -> None:
+def test_the_phone_card_shows_gm_and_the_periods(browser: Browser, server: Served) -> None:
     """On a phone (390 × 844) the card under the HUD keeps the hello's hydrostatics, in short:
     GM in roll and pitch and the three natural periods (no still-water draft: the frame's is
     on the line above), each number whole on its line, inside the screen."""
@@ -354,7 +352,7 @@ def test_the_panel_tunes_the_water(run: PageRun) -> None:
     [("en", "phone", "Draft"), ("de", "desktop", "Tiefgang"), ("nb", "projector", "Dypgang")],
 )
 def test_the_water_card_and_folder_are_accessible(
-    browser: Browser, server: Server, lang: str, layout: str, word: str
+    browser: Browser, server: Served, lang: str, layout: str, word: str
 ) -> None:
     """With water on screen (the card, the panel's Water folder open, a wave's folder), axe
     finds no serious or critical violation and every text keeps its contrast, in each

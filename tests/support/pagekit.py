@@ -1,0 +1,206 @@
+"""Helpers of the browser tests: Debian's headless Chromium, page helpers and a small PNG
+reader (the server is support/serving.py's `Served`).
+
+Chromium comes from the system (/usr/bin/chromium, `make browser`); Playwright never downloads
+a browser here. The page must have been built (`make setup` runs `npm ci && npm run build` in
+frontend/). Each test uses its own room, so tests do not see each other's bodies.
+"""
+
+from __future__ import annotations
+
+import os
+import struct
+import uuid
+import zlib
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+import pytest
+from playwright.sync_api import Browser, Page, sync_playwright
+
+from support.paths import REPO
+from support.serving import Served, free_port
+
+__all__ = ["REPO", "Served", "free_port"]
+
+CHROMIUM = "/usr/bin/chromium"
+CHROMIUM_ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
+SHOTS = Path(os.environ.get("SIXDOF_SHOTS", "/tmp/shots"))
+
+
+@pytest.fixture(scope="session")
+def chromium() -> Iterator[Browser]:
+    """Debian's headless Chromium, one for the session (a conftest names it `browser`)."""
+    require_page()
+    with sync_playwright() as p:
+        b = p.chromium.launch(executable_path=CHROMIUM, headless=True, args=CHROMIUM_ARGS)
+        yield b
+        b.close()
+
+
+def require_page() -> None:
+    if not (REPO / "frontend" / "dist" / "index.html").is_file():
+        pytest.fail("frontend/dist is missing: run `make setup` (npm ci && npm run build)")
+    if not Path(CHROMIUM).is_file():
+        pytest.fail(f"{CHROMIUM} is missing: run `make browser`")
+
+
+@dataclass
+class PageRun:
+    """A page with its console errors collected."""
+
+    page: Page
+    errors: list[str]
+    room: str
+
+
+def open_page(browser: Browser, base: str, *, width: int = 1280, height: int = 720,
+              room: str | None = None, touch: bool = False) -> PageRun:  # fmt: skip
+    """Open the page in a fresh context on a new room and wait for its first state frame.
+
+    touch: a phone or tablet (touch events, a coarse pointer, mobile viewport)."""
+    room = room or f"t{uuid.uuid4().hex[:10]}"
+    extra = {"has_touch": True, "is_mobile": True, "device_scale_factor": 2} if touch else {}
+    context = browser.new_context(viewport={"width": width, "height": height}, **extra)
+    page = context.new_page()
+    errors: list[str] = []
+    page.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.goto(f"{base}/?room={room}")
+    wait_connected(page)
+    return PageRun(page, errors, room)
+
+
+def wait_connected(page: Page, timeout: float = 20_000) -> None:
+    page.wait_for_function(
+        "() => window.__sixdof && __sixdof.connected && __sixdof.hello && __sixdof.lastState"
+        " && __sixdof.bodyBox() && __sixdof.bodyBox().loaded",
+        timeout=timeout,
+    )
+
+
+def body(page: Page) -> dict:
+    """The first body of the newest state frame."""
+    return page.evaluate("__sixdof.lastState.bodies[0]")
+
+
+def wait_sim(page: Page, seconds: float, timeout: float = 15_000) -> dict:
+    """Wait until the simulation has run `seconds` of simulated time; the newest state."""
+    t0 = page.evaluate("__sixdof.lastState.t")
+    page.wait_for_function("(t) => __sixdof.lastState.t >= t", arg=t0 + seconds, timeout=timeout)
+    return page.evaluate("__sixdof.lastState")
+
+
+def wait_drawn(page: Page, timeout: float = 10_000) -> None:
+    """Wait until the view shows the newest state: a pose at least that recent is drawn, and
+    another frame after it (interpolation lags a frame or two behind the newest state)."""
+    t = page.evaluate("__sixdof.lastState.t")
+    page.wait_for_function("(t) => __sixdof.drawnT >= t - 1e-9", arg=t, timeout=timeout)
+    wait_frames(page, 2)
+
+
+def wait_frames(page: Page, n: int, timeout: float = 10_000) -> None:
+    """Wait until the page has rendered `n` more frames (layout and drawing settled)."""
+    k = page.evaluate("__sixdof.rendered")
+    page.wait_for_function("(k) => __sixdof.rendered >= k", arg=k + n, timeout=timeout)
+
+
+def wait_plot_redraw(page: Page, timeout: float = 10_000) -> None:
+    """Wait until the plots have redrawn after now."""
+    k = page.evaluate("__sixdof.plotDraws")
+    page.wait_for_function("(k) => __sixdof.plotDraws > k", arg=k, timeout=timeout)
+
+
+def load_preset(page: Page, name: str) -> None:
+    """Choose a preset in the panel, as a user would, and wait for its scenario to arrive."""
+    select = page.get_by_label("Preset", exact=True)
+    opened = not select.is_visible()
+    if opened:  # a phone: the panel is a collapsed bottom sheet
+        page.click("#sheet-handle")
+        select.wait_for(state="visible")
+    title = page.evaluate(
+        "(n) => __sixdof.hello.presets.find((p) => p.name === n).title || n", name
+    )
+    before = page.evaluate("__sixdof.helloCount")
+    select.select_option(index=0)  # choosing the preset shown already would change nothing
+    select.select_option(label=title)
+    page.wait_for_function(
+        "([n, before]) => __sixdof.hello.scenario.name === n && __sixdof.helloCount > before"
+        " && __sixdof.lastState.gen === __sixdof.helloCount && __sixdof.bodyBox().loaded",
+        arg=[name, before],
+        timeout=10_000,
+    )
+    if opened:  # as the user left it
+        page.click("#sheet-handle")
+    show_me(page)
+
+
+def show_me(page: Page) -> None:
+    """A preset that asks a question loads paused: press "Show me", as the lecturer would
+    after the class has answered, and wait until it runs."""
+    if page.locator("#btn-showme").is_visible():
+        page.click("#btn-showme")
+        page.wait_for_function("__sixdof.lastState && __sixdof.lastState.status.running")
+
+
+def decode_png(data: bytes) -> np.ndarray:
+    """8-bit RGB/RGBA non-interlaced PNG (what Chromium writes) as an (H, W, C) uint8 array."""
+    assert data[:8] == b"\x89PNG\r\n\x1a\n"
+    pos, idat, width, height, channels = 8, b"", 0, 0, 0
+    while pos < len(data):
+        (length,) = struct.unpack(">I", data[pos : pos + 4])
+        kind = data[pos + 4 : pos + 8]
+        chunk = data[pos + 8 : pos + 8 + length]
+        pos += 12 + length
+        if kind == b"IHDR":
+            width, height, depth, ctype, _, _, interlace = struct.unpack(">IIBBBBB", chunk)
+            assert depth == 8 and interlace == 0 and ctype in (2, 6)
+            channels = 3 if ctype == 2 else 4
+        elif kind == b"IDAT":
+            idat += chunk
+    raw = np.frombuffer(zlib.decompress(idat), np.uint8).reshape(height, 1 + width * channels)
+    out = np.zeros((height, width * channels), np.int32)
+    prev = np.zeros(width * channels, np.int32)
+    c = channels
+    for y in range(height):
+        f, line = raw[y, 0], raw[y, 1:].astype(np.int32)
+        if f == 0:
+            cur = line
+        elif f == 2:
+            cur = (line + prev) & 255
+        else:  # 1 (sub), 3 (average), 4 (Paeth) depend on the pixel to the left: go serially
+            cur = np.zeros_like(line)
+            for i in range(len(line)):
+                a = cur[i - c] if i >= c else 0
+                b = prev[i]
+                if f == 1:
+                    pred = a
+                elif f == 3:
+                    pred = (a + b) // 2
+                else:
+                    cc = prev[i - c] if i >= c else 0
+                    p = a + b - cc
+                    pa, pb, pc = abs(p - a), abs(p - b), abs(p - cc)
+                    pred = a if pa <= pb and pa <= pc else (b if pb <= pc else cc)
+                cur[i] = (line[i] + pred) & 255
+        out[y] = cur
+        prev = cur
+    return out.reshape(height, width, channels)[:, :, :3].astype(np.uint8)
+
+
+def grab(page: Page, x: float, y: float, half: int = 12) -> np.ndarray:
+    """The screen pixels (RGB) in a square of side 2·half around page point (x, y)."""
+    png = page.screenshot(
+        clip={"x": max(0, x - half), "y": max(0, y - half), "width": 2 * half, "height": 2 * half}
+    )
+    return decode_png(png)

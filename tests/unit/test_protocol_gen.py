@@ -1,0 +1,48 @@
+"""docs/protocol.md: the prose is written by hand, the generated parts sit between markers.
+
+scripts/protocol_gen/docs.py rewrites what lies between `<!-- generated: NAME -->` and
+`<!-- end generated: NAME -->` and keeps everything else as written.
+"""
+
+from __future__ import annotations
+
+import re
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(ROOT / "scripts"))
+from protocol_gen.docs import render  # noqa: E402
+
+DOC = ROOT / "docs" / "protocol.md"
+
+
+def test_a_stale_part_is_rewritten_and_the_prose_kept() -> None:
+    text = DOC.read_text(encoding="utf-8")
+    edited = text.replace("## Connecting", "## Connecting, by hand")
+    stale = re.sub(
+        r"(<!-- generated: (rest|max_rooms) -->).*?(<!-- end generated: \2 -->)",
+        r"\1 stale \3",
+        edited,
+        flags=re.DOTALL,
+    )
+    assert stale != edited
+    assert render(stale) == edited
+
+
+@pytest.mark.parametrize("name", ["rest", "max_rooms"])
+def test_a_document_without_a_part_is_refused(name: str) -> None:
+    text = DOC.read_text(encoding="utf-8").replace(f"<!-- generated: {name} -->", "", 1)
+    with pytest.raises(ValueError, match=name):
+        render(text)
+
+
+def test_a_part_nobody_generates_is_refused() -> None:
+    text = (
+        DOC.read_text(encoding="utf-8")
+        + "<!-- generated: nonsense -->x<!-- end generated: nonsense -->"
+    )
+    with pytest.raises(ValueError, match="nonsense"):
+        render(text)
