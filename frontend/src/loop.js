@@ -22,6 +22,7 @@ import { nedToThree } from './frames.js';
  * @param {() => import('./body.js').BodyView | null} d.selectedView
  * @param {() => number} d.selectedIndex
  * @param {() => void} d.resetView
+ * @param {number} [d.maxFps]  draw at most this many frames a second (`?fps=`); 0: every display frame
  */
 export function startRenderLoop(d) {
   const { stage, buffer, timeline, bodies, session, teach } = d;
@@ -39,7 +40,14 @@ export function startRenderLoop(d) {
       return Array.from({ length: n }, (_, k) => frameMs[(stats.frameCount - n + k) % frameMs.length]);
     },
   };
+  // `?fps=20` on a phone on battery or a software-rendered browser: the same picture, drawn
+  // less often (a frame is skipped when less than its share of a second has passed, with
+  // 2 ms of slack for the jitter of the display's frame times)
+  const minGapMs = d.maxFps ? 1000 / d.maxFps - 2 : 0;
+  let lastDrawnMs = -Infinity;
   stage.renderer.setAnimationLoop((time) => {
+    if (time - lastDrawnMs < minGapMs) return;
+    lastDrawnMs = time;
     const started = performance.now();
     const now = time / 1000;
     const dt = prev == null ? 0 : Math.min(0.1, now - prev);

@@ -42,6 +42,8 @@ import { WaterPanel } from './waterpanel.js';
 const query = new URLSearchParams(window.location.search);
 const room = query.get('room') || 'main';
 const token = query.get('token');
+/** `?fps=N` (1-60): draw at most N frames a second; absent or invalid: every display frame */
+const maxFps = Math.min(60, Math.max(0, Math.round(Number(query.get('fps')) || 0)));
 /** @param {string} id */
 const $ = (id) => mustGet(id, HTMLElement);
 
@@ -301,7 +303,7 @@ function showPast(frame) {
   hud.banner('past', t('past.banner', { t: num(frame.t, 3) }), 'info');
 }
 
-const stats = startRenderLoop({ stage, buffer, timeline, bodies, session, show, teach, plots, hud, clip, elements, water, selectedView, selectedIndex, resetView });
+const stats = startRenderLoop({ stage, buffer, timeline, bodies, session, show, teach, plots, hud, clip, elements, water, selectedView, selectedIndex, resetView, maxFps });
 installTestHook({ room, session, conn, timeline, share, clip, gyro, elements, water, hud, plots, stage, teach, bodies, drag, stats, selectedView, setFollow, resetView });
 
 library

@@ -7,7 +7,7 @@ import uuid
 from dataclasses import dataclass
 
 from playwright.sync_api import Browser, Page
-from support.pagekit import REPO, PageRun, wait_connected
+from support.pagekit import REPO, TEST_FPS, PageRun, wait_connected
 
 AXE = REPO / "frontend" / "node_modules" / "axe-core" / "axe.min.js"
 LANGS = ("en", "de", "nb")
@@ -43,7 +43,7 @@ def open_in(browser: Browser, base: str, lang: str, layout: str = "desktop", que
     page.on("pageerror", lambda e: errors.append(str(e)))
     room = f"a{uuid.uuid4().hex[:10]}"
     lang_q = f"&lang={lang}" if lang else ""
-    page.goto(f"{base}/?room={room}{lang_q}{query}")
+    page.goto(f"{base}/?room={room}&fps={TEST_FPS}{lang_q}{query}")
     wait_connected(page, timeout=180_000)  # a cold numba cache compiles first
     if projector:
         page.keyboard.press("p")

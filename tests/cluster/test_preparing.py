@@ -9,6 +9,8 @@ import json
 import time
 from pathlib import Path
 
+import pytest
+from support.coldcache import held_compile, partly_cold
 from websockets.sync.client import ClientConnection, connect
 
 from sixdof.server.protocol import server_message_adapter
@@ -17,40 +19,41 @@ from .conftest import Cluster, needs_the_bus, running
 
 needs_the_bus()
 
-FIRST_MESSAGE_S = 2.0
-COMPILE_S = 240.0  # a cold compile on a loaded test machine (~10 s when idle)
+#: A failure bound, not a figure: how soon the first message comes is the timing tier's.
+WAIT_S = 300.0
 
 
 def first(ws: ClientConnection) -> tuple[dict[str, object], float]:
     opened = time.monotonic()
-    msg = json.loads(ws.recv(timeout=FIRST_MESSAGE_S))
+    msg = json.loads(ws.recv(timeout=WAIT_S))
     server_message_adapter.validate_python(msg)
     return msg, time.monotonic() - opened
 
 
-def test_a_cold_worker_says_through_the_gateway_that_it_is_preparing(tmp_path: Path) -> None:
-    cluster = Cluster(tmp_path, workers=1, gateways=1,
-                      env={"NUMBA_CACHE_DIR": str(tmp_path / "numba")})  # fmt: skip
+def test_a_cold_worker_says_through_the_gateway_that_it_is_preparing(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    partly_cold(tmp_path / "numba", monkeypatch)  # the worker's compile: held while viewers come
+    cluster = Cluster(tmp_path, workers=1, gateways=1)
     base = cluster.gateways[0].replace("http", "ws")
     with running(cluster):
-        with connect(f"{base}ws?room=cold", open_timeout=10) as a:
-            msg, took = first(a)
-            assert msg["type"] == "preparing", msg
-            assert msg["cold"] is True, msg
-            assert "preparing the physics" in str(msg["message"])
-            with connect(f"{base}ws?room=cold", open_timeout=10) as b:  # while a waits
-                msg_b, took_b = first(b)
-                assert msg_b["type"] == "preparing", msg_b
+        with connect(f"{base}ws?room=cold", open_timeout=WAIT_S) as a:
+            with held_compile(cluster.workers[0].pid):
+                msg, took = first(a)
+                assert msg["type"] == "preparing", msg
+                assert msg["cold"] is True, msg
+                assert "preparing the physics" in str(msg["message"])
+                with connect(f"{base}ws?room=cold", open_timeout=WAIT_S) as b:  # while a waits
+                    msg_b, took_b = first(b)
+                    assert msg_b["type"] == "preparing", msg_b
             kinds = []
-            deadline = time.monotonic() + COMPILE_S
+            started = time.monotonic()
             while "state" not in kinds:  # compiled: the room opens and runs
-                left = deadline - time.monotonic()
-                assert left > 0, f"no state frame within {COMPILE_S} s: {kinds}"
-                reply = json.loads(a.recv(timeout=left))
+                reply = json.loads(a.recv(timeout=WAIT_S))
                 server_message_adapter.validate_python(reply)
                 kinds.append(reply["type"])
             assert kinds[0] == "hello", kinds
-            ready = time.monotonic() - deadline + COMPILE_S
+            ready = time.monotonic() - started
         print(f"preparing after {took:.2f} s (a second viewer {took_b:.2f} s), "
               f"frames after {ready:.1f} s")  # fmt: skip
         assert cluster.workers[0].wait_for(r"numba's cache is cold")

@@ -35,6 +35,9 @@ CHROMIUM_ARGS = [
     "--disable-component-update",
     "--disable-sync",
 ]
+#: The pages of the tests draw 20 frames a second (`?fps=`): software-rendered WebGL at 60
+#: took 1.3 cores a page, and two pages at once starved everything else on two cores.
+TEST_FPS = 20
 SHOTS = Path(os.environ.get("SIXDOF_SHOTS", "/tmp/shots"))
 
 
@@ -76,7 +79,7 @@ def open_page(browser: Browser, base: str, *, width: int = 1280, height: int = 7
     errors: list[str] = []
     page.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
     page.on("pageerror", lambda e: errors.append(str(e)))
-    page.goto(f"{base}/?room={room}")
+    page.goto(f"{base}/?room={room}&fps={TEST_FPS}")
     wait_connected(page)
     return PageRun(page, errors, room)
 

@@ -176,6 +176,9 @@ class Worker(Failover):
             log.warning("worker %s: numba's cache is cold: compiling the physics (~10 s; "
                         "`sixdof warm` fills the cache)", self.id)  # fmt: skip
         started = time.monotonic()
+        # a cold cache compiles in a child process, as `sixdof serve` does: numba's compiler
+        # holds the GIL for seconds at a time, which in a thread here stalled the bus's replies
+        self.rooms.prepare_in_background()
         await self.rooms.physics_ready()
         await self.nc.subscribe(bus.OPEN, queue=bus.WORKERS, cb=self._on_open)
         self.ready = True

@@ -1,8 +1,11 @@
 """The first visitor of a fresh install does not wait in silence (issue 32): with numba's
-cache empty, `sixdof serve` says so on its console and compiles the kernels at once in a
+cache cold, `sixdof serve` says so on its console and compiles the kernels at once in a
 child process (`sixdof warm`), answering HTTP meanwhile with its own memory unchanged; a
-viewer who comes meanwhile gets `preparing` at once, then its progress each second, then
-the room."""
+viewer who comes meanwhile gets `preparing` first, then its progress, then the room.
+
+The cache lacks the free bodies' kernels only (support/coldcache.py): a real compile, of
+~12 s instead of ~60. What is asserted is the order of things, not how long they took: the
+first answers' times are the timing tier's (tests/timing/test_cold_start_timing.py)."""
 
 from __future__ import annotations
 
@@ -12,6 +15,7 @@ import urllib.request
 from pathlib import Path
 
 import pytest
+from support.coldcache import partly_cold
 from websockets.sync.client import connect
 
 from sixdof.dynamics import kernel_cache
@@ -20,31 +24,27 @@ from sixdof.server.protocol import server_message_adapter
 from .conftest import Served
 from .test_lazy_physics import IDLE_RSS_LIMIT_KIB, llvm_mapped
 
-FIRST_MESSAGE_S = 2.0
-FIRST_ANSWER_S = 1.0
-COMPILE_S = 400.0  # ~10-15 s alone; 275 s measured on a test machine at load 17
+#: Failure bounds, not figures: a compile of ~12 s alone, many times that on a loaded machine.
+WAIT_S = 300.0
 
 
 def test_a_cold_cache_is_compiled_at_once_and_the_first_viewer_told(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setenv("NUMBA_CACHE_DIR", str(tmp_path / "numba"))  # empty: a fresh install
+    partly_cold(tmp_path / "numba", monkeypatch)
     server = Served()
     try:
         assert any("numba's cache is cold" in line for line in server.lines)
         assert any("sixdof warm" in line for line in server.lines)
-        asked = time.monotonic()
-        with urllib.request.urlopen(f"{server.url}/api/health", timeout=10) as reply:
+        with urllib.request.urlopen(f"{server.url}/api/health", timeout=WAIT_S) as reply:
             assert reply.status == 200
-        answered = time.monotonic() - asked
-        assert answered < FIRST_ANSWER_S, f"the first HTTP answer took {answered:.2f} s"
         compiling = kernel_cache.is_cold()  # this test's env: the server's cache directory
         # the compilation is the child's: this process holds no numba, and no more memory
         assert not llvm_mapped(server.pid)
         assert server.rss_kib() < IDLE_RSS_LIMIT_KIB, f"{server.rss_kib() / 1024:.0f} MiB"
-        with connect(f"{server.ws_url}?room=cold", open_timeout=10) as ws:
+        with connect(f"{server.ws_url}?room=cold", open_timeout=WAIT_S) as ws:
             opened = time.monotonic()
-            first = json.loads(ws.recv(timeout=FIRST_MESSAGE_S))
+            first = json.loads(ws.recv(timeout=WAIT_S))
             first_at = time.monotonic() - opened
             server_message_adapter.validate_python(first)
             assert first["type"] == "preparing", first
@@ -53,11 +53,8 @@ def test_a_cold_cache_is_compiled_at_once_and_the_first_viewer_told(
             if compiling:  # still compiling when the viewer came (the usual case)
                 assert first["cold"] is True and first["progress"] is not None, first
             messages = [first]
-            deadline = opened + COMPILE_S
             while messages[-1]["type"] != "state":  # the kernels compiled: the room runs
-                left = deadline - time.monotonic()
-                assert left > 0, f"no state frame within {COMPILE_S} s: {messages[-3:]}"
-                msg = json.loads(ws.recv(timeout=left))
+                msg = json.loads(ws.recv(timeout=WAIT_S))
                 server_message_adapter.validate_python(msg)
                 messages.append(msg)
             state_at = time.monotonic() - opened
@@ -71,9 +68,8 @@ def test_a_cold_cache_is_compiled_at_once_and_the_first_viewer_told(
         assert elapsed == sorted(elapsed), elapsed
         for m in messages[len(compiling) : hello]:  # compiled: the rest is loading it here
             assert m["progress"] is None and "loading" in m["message"], m
-        print(f"cold start: first HTTP answer after {answered:.3f} s, preparing after "
-              f"{first_at:.3f} s, {hello} preparing messages (progress {progress}), first "
-              f"state after {state_at:.1f} s")  # fmt: skip
+        print(f"cold start: preparing after {first_at:.3f} s, {hello} preparing messages "
+              f"(progress {progress}), first state after {state_at:.1f} s")  # fmt: skip
         with connect(f"{server.ws_url}?room=later", open_timeout=10) as ws:  # now loaded
             assert json.loads(ws.recv(timeout=10))["type"] == "hello"
     except BaseException:
