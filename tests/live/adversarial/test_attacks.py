@@ -1,8 +1,10 @@
 """Each attack of issue 13 against a real `sixdof serve --token`, and the defended outcome.
 
-While an attack runs, the bystander (a watcher of another room) must keep ≥ 55 frames per
-second; afterwards the token holder can still make and control a room. The session fixture
-checks the log: no traceback, no HTTP 500, never the token.
+While an attack runs, the server's event loop must never be held more than MAX_HELD_S of CPU
+at a stretch (its probe), so that the bystander (a watcher of another room) keeps its frames;
+afterwards the token holder can still make and control a room. The session fixture checks
+the log: no traceback, no HTTP 500, never the token. The bystander's frame rate on the clock
+is the timing tier's (tests/timing/test_bystander_timing.py).
 """
 
 from __future__ import annotations
@@ -17,15 +19,16 @@ import struct
 import time
 import urllib.error
 import urllib.request
-from collections.abc import Iterator
-from typing import Any
 
-from conftest import (
-    MIN_FPS,
+from support.adversary import (
+    MAX_HELD_S,
     TOKEN,
     Bystander,
+    controller,
+    hello_of,
     log_of,
     put_scenario,
+    replies,
     rss_mib,
     wait_until,
 )
@@ -36,35 +39,6 @@ from websockets.sync.client import ClientConnection, connect
 HUGE_TOUTPUT = ",".join(f"{i}:1e-6:{i}.999999" for i in range(40))  # 4e7 times in 740 bytes
 
 
-def replies(ws: ClientConnection, ids: set[Any], timeout: float = 30.0) -> dict[Any, dict]:
-    """The ack or error for each id in `ids` (other messages skipped)."""
-    got: dict[Any, dict] = {}
-    deadline = time.monotonic() + timeout
-    while len(got) < len(ids):
-        msg = json.loads(ws.recv(timeout=max(0.1, deadline - time.monotonic())))
-        if msg["type"] in ("ack", "error") and msg.get("id") in ids:
-            got[msg["id"]] = msg
-    return got
-
-
-def hello_of(ws: ClientConnection) -> dict:
-    while True:
-        msg = json.loads(ws.recv(timeout=10))
-        if msg["type"] == "hello":
-            return msg
-
-
-@contextlib.contextmanager
-def controller(server: Served, room: str) -> Iterator[ClientConnection]:
-    """A client of `room` that may control (the token in an Authorization header)."""
-    bearer = {"Authorization": f"Bearer {TOKEN}"}
-    with connect(
-        f"{server.ws_url}?room={room}", max_size=None, max_queue=None, additional_headers=bearer
-    ) as ws:
-        assert hello_of(ws)["can_control"] is True
-        yield ws
-
-
 def test_a_watchers_messages_are_refused_before_they_are_validated(
     server: Served, bystander: Bystander
 ) -> None:
@@ -72,16 +46,14 @@ def test_a_watchers_messages_are_refused_before_they_are_validated(
     with connect(f"{server.ws_url}?room=bystander", max_size=None, max_queue=None) as ws:
         hello_of(ws)
 
-        def attack() -> tuple[dict, float]:
-            started = time.monotonic()
+        def attack() -> dict:
             for i in range(150):
                 ws.send(json.dumps({"type": "load_scenario", "scenario": scenario, "id": i}))
-            return replies(ws, set(range(150))), time.monotonic() - started
+            return replies(ws, set(range(150)))
 
-        (got, seconds), fps = bystander.during(attack)
+        got, cost = bystander.during(attack)
     assert {r["code"] for r in got.values()} == {"forbidden"}
-    assert seconds < 2.0, f"150 refusals took {seconds:.2f} s"
-    assert fps >= MIN_FPS, f"the bystander fell to {fps:.1f} fps"
+    assert cost.held <= MAX_HELD_S, f"the loop was held {cost.held * 1e3:.1f} ms"
 
 
 def test_a_toutput_of_forty_million_times_is_counted_not_made(
@@ -95,10 +67,10 @@ def test_a_toutput_of_forty_million_times_is_counted_not_made(
                 ws.send(json.dumps({"type": "load_scenario", "scenario": scenario, "id": i}))
             return replies(ws, set(range(40)))
 
-        got, fps = bystander.during(attack)
+        got, cost = bystander.during(attack)
     assert all(r["type"] == "error" for r in got.values())
     assert all("TOutput" in r["message"] and "2,000,000" in r["message"] for r in got.values())
-    assert fps >= MIN_FPS, f"the bystander fell to {fps:.1f} fps"
+    assert cost.held <= MAX_HELD_S, f"the loop was held {cost.held * 1e3:.1f} ms"
 
 
 def test_a_burst_of_long_steps_does_not_freeze_other_rooms(
@@ -107,23 +79,21 @@ def test_a_burst_of_long_steps_does_not_freeze_other_rooms(
     assert put_scenario(server, "steps", many_bodies) == 200
     with controller(server, "steps") as ws:
 
-        def attack() -> tuple[dict, float]:
+        def attack() -> dict:
             for i in range(100):
                 ws.send(json.dumps({"type": "step", "n": 10000, "id": i}))
-            started = time.monotonic()
-            with controller(server, "newcomer-steps"):  # its hello is not stuck behind the steps
-                handshake = time.monotonic() - started
-            return replies(ws, set(range(100)), timeout=60), handshake
+            with controller(server, "newcomer-steps"):  # a newcomer gets its hello meanwhile
+                pass
+            return replies(ws, set(range(100)), timeout=120)
 
-        (got, handshake), fps = bystander.during(attack)
+        got, cost = bystander.during(attack)
     kinds = [r["type"] if r["type"] == "ack" else r["code"] for r in got.values()]
     assert len(got) == 100 and set(kinds) <= {"ack", "rate_limited"}
     assert kinds.count("ack") >= 1  # the budget allows real work, and refuses the flood
     assert kinds.count("rate_limited") >= 90
     refused = [r["message"] for r in got.values() if r["type"] == "error"]
     assert all("budget" in m and "try again in" in m for m in refused), refused[0]
-    assert handshake < 1.0, f"a new client waited {handshake:.2f} s for its hello"
-    assert fps >= MIN_FPS, f"the bystander fell to {fps:.1f} fps"
+    assert cost.held <= MAX_HELD_S, f"the loop was held {cost.held * 1e3:.1f} ms"
 
 
 def test_a_huge_finite_quaternion_is_refused_and_the_room_streams_on(server: Served) -> None:
@@ -161,10 +131,10 @@ def test_settings_that_cannot_keep_real_time_slow_only_their_own_room(
                 _last_status(rooms[0]),
             ]
 
-        (stats, status), fps = bystander.during(attack, at_least=3.0)
+        (stats, status), cost = bystander.during(attack, at_least=3.0)
     assert status["compute_limited"] is True
     assert status["rtf"] < 0.5, status  # its own clock runs slow …
-    assert fps >= MIN_FPS, f"the bystander fell to {fps:.1f} fps"  # … not its neighbours'
+    assert cost.held <= MAX_HELD_S, f"the loop was held {cost.held * 1e3:.1f} ms"  # … not others'
     # the tick kept within its budget (half a frame period) and one round of steps; its CPU
     # time, as its wall time also counts the other test workers that preempt it on CI
     assert stats["tick_cpu_p50"] < 0.7 / 60, stats
@@ -225,9 +195,9 @@ def test_history_downloads_need_the_token_and_cannot_swamp_the_server(
             with concurrent.futures.ThreadPoolExecutor(10) as pool:
                 return list(pool.map(get, range(10)))
 
-        codes, fps = bystander.during(attack)
+        codes, cost = bystander.during(attack)
     assert set(codes) <= {200, 429} and 200 in codes, codes
-    assert fps >= MIN_FPS, f"the bystander fell to {fps:.1f} fps"
+    assert cost.held <= MAX_HELD_S, f"the loop was held {cost.held * 1e3:.1f} ms"
     assert wait_until(lambda: rss_mib(server) < before + 50, 10), (before, rss_mib(server))
 
 

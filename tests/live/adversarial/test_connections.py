@@ -64,11 +64,9 @@ def test_trickled_headers_get_408_and_service_continues(small: Served) -> None:
                 with contextlib.suppress(OSError):
                     sock.sendall(b"a")
             assert healthy(small)  # the server still answers others meanwhile
-        answers = [read_all(sock, 5.0) for sock in socks]
-        elapsed = time.monotonic() - started
+        answers = [read_all(sock, 60.0) for sock in socks]  # a bound on failure, not a figure
     assert all(a.startswith(b"HTTP/1.1 408") for a in answers), answers[0][:200]
     assert b"not complete within 1 s" in answers[0]
-    assert elapsed < 5.0
 
 
 def test_connections_beyond_the_per_address_cap_get_503_naming_it(small: Served) -> None:
