@@ -7,7 +7,7 @@ import uuid
 from dataclasses import dataclass
 
 from playwright.sync_api import Browser, Page
-from support.pagekit import REPO, TEST_FPS, PageRun, wait_connected
+from support.pagekit import REPO, TEST_FPS, WAIT_MS, PageRun, wait_connected
 
 AXE = REPO / "frontend" / "node_modules" / "axe-core" / "axe.min.js"
 LANGS = ("en", "de", "nb")
@@ -37,6 +37,7 @@ def open_in(browser: Browser, base: str, lang: str, layout: str = "desktop", que
     if locale:
         extra["locale"] = locale
     context = browser.new_context(viewport={"width": width, "height": height}, **extra)
+    context.set_default_timeout(WAIT_MS)
     page = context.new_page()
     errors: list[str] = []
     page.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)

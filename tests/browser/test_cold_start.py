@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import Browser
 from support.coldcache import held_compile, partly_cold
-from support.pagekit import TEST_FPS, Served, require_page, wait_connected
+from support.pagekit import TEST_FPS, WAIT_MS, Served, require_page, wait_connected
 
 
 def test_the_page_says_the_physics_is_being_prepared(
@@ -32,7 +32,7 @@ def test_the_page_says_the_physics_is_being_prepared(
             assert "compiles" in banner.inner_text()  # the cache was cold: the server says so
         page.wait_for_function("() => window.__sixdof && __sixdof.hello", timeout=300_000)
         assert banner.count() == 0  # gone with the hello
-        wait_connected(page, timeout=30_000)
+        wait_connected(page, timeout=WAIT_MS)
         assert not errors, errors
     finally:
         context.close()

@@ -13,6 +13,7 @@ import pytest
 from playwright.sync_api import Browser, Page
 from support.pagekit import (
     SHOTS,
+    WAIT_MS,
     PageRun,
     Served,
     load_preset,
@@ -33,7 +34,7 @@ def type_into(page: Page, label: str, text: str) -> None:
 
 def wait_hello(page: Page, before: int, cond: str = "true") -> None:
     page.wait_for_function(
-        f"(b) => __sixdof.helloCount > b && ({cond})", arg=before, timeout=10_000
+        f"(b) => __sixdof.helloCount > b && ({cond})", arg=before, timeout=WAIT_MS
     )
 
 
@@ -45,7 +46,7 @@ def test_a_refused_value_goes_back_and_its_error_clears_on_the_next_change(
     mass = page.evaluate("__sixdof.hello.scenario.bodies[0].Mass")
     type_into(page, "Mass (kg)", "-1")
     error = page.locator(".sixdof-error[data-field='Mass']")
-    error.wait_for(timeout=5000)
+    error.wait_for(timeout=WAIT_MS)
     assert "-1" in error.inner_text()  # the message keeps what was refused...
     # ...while the field shows what the server still uses
     assert float(page.get_by_label("Mass (kg)", exact=True).input_value()) == mass
@@ -55,14 +56,14 @@ def test_a_refused_value_goes_back_and_its_error_clears_on_the_next_change(
     before = page.evaluate("__sixdof.helloCount")
     type_into(page, "Gravity (m/s²)", "5")
     wait_hello(page, before, "__sixdof.hello.scenario.bodies[0].Gravity === 5")
-    error.wait_for(state="detached", timeout=2000)
+    error.wait_for(state="detached", timeout=WAIT_MS)
     assert page.locator(".sixdof-error").count() == 0
 
     # and a preset loaded clears it too
     type_into(page, "Mass (kg)", "-1")
-    error.wait_for(timeout=5000)
+    error.wait_for(timeout=WAIT_MS)
     load_preset(page, "free_fall")
-    error.wait_for(state="detached", timeout=2000)
+    error.wait_for(state="detached", timeout=WAIT_MS)
     assert page.locator(".lil-controller.has-error").count() == 0
     assert page_run.errors == []
 
@@ -79,7 +80,7 @@ def test_reload_preset_brings_back_its_values_and_the_caption_says_when_it_chang
     before = page.evaluate("__sixdof.helloCount")
     page.get_by_label("Model", exact=True).select_option("fhsim")
     wait_hello(page, before, "__sixdof.hello.scenario.bodies[0].model === 'fhsim'")
-    note.wait_for(state="visible", timeout=5000)
+    note.wait_for(state="visible", timeout=WAIT_MS)
     assert CHANGED in note.inner_text()
     before = page.evaluate("__sixdof.helloCount")
     type_into(page, "Mass (kg)", str(3 * mass))
@@ -92,7 +93,7 @@ def test_reload_preset_brings_back_its_values_and_the_caption_says_when_it_chang
     assert page.evaluate("__sixdof.hello.scenario.bodies[0].Mass") == mass
     assert float(page.get_by_label("Mass (kg)", exact=True).input_value()) == mass
     assert page.get_by_label("Model", exact=True).input_value() == "full"
-    note.wait_for(state="hidden", timeout=5000)
+    note.wait_for(state="hidden", timeout=WAIT_MS)
     assert page.evaluate("__sixdof.lastState.t") < 1.0  # the state started again too
     assert page_run.errors == []
 
@@ -218,10 +219,10 @@ def test_a_room_too_costly_for_its_share_says_it_runs_slowed(
     type_into(page, "Step (s)", "0.00001")  # the Run folder's
     page.get_by_label("Time scale", exact=True).select_option(label="10 ×")
     slowed = "document.querySelector(\"[data-hud='rtf']\").textContent.includes('slowed')"
-    page.wait_for_function(slowed, timeout=10_000)
+    page.wait_for_function(slowed, timeout=WAIT_MS)
     assert page.locator("#hud.limited").count() == 1
     # the real-time factor is measured over a second: it falls once a whole second is slow
-    page.wait_for_function("__sixdof.lastState.status.rtf < 0.5", timeout=10_000)
+    page.wait_for_function("__sixdof.lastState.status.rtf < 0.5", timeout=WAIT_MS)
     assert page.evaluate("__sixdof.lastState.status.compute_limited") is True
     page.get_by_label("Time scale", exact=True).select_option(label="1/100 ×")
-    page.wait_for_function(f"!({slowed})", timeout=10_000)
+    page.wait_for_function(f"!({slowed})", timeout=WAIT_MS)

@@ -8,7 +8,7 @@ import urllib.request
 from pathlib import Path
 
 import pytest
-from support.pagekit import SHOTS, PageRun, Served
+from support.pagekit import SHOTS, WAIT_MS, PageRun, Served
 
 EXAMPLE = (Path(__file__).resolve().parents[2] / "examples" / "gyro_flip.csv").read_text()
 
@@ -40,7 +40,7 @@ def test_a_dropped_recording_is_plotted_against_the_simulation(
 ) -> None:
     page = page_run.page
     page.evaluate(DROP, [EXAMPLE, "Raw Data.csv"])
-    page.wait_for_function("() => __sixdof.gyro.reply && __sixdof.gyro.draws > 0", timeout=30_000)
+    page.wait_for_function("() => __sixdof.gyro.reply && __sixdof.gyro.draws > 0", timeout=WAIT_MS)
     chart = page.evaluate(CHART)
     assert chart["shown"]
     assert chart["labels"][1:] == [
@@ -58,7 +58,7 @@ def test_a_dropped_recording_is_plotted_against_the_simulation(
     rz_before = scenario_body(server, page_run.room)["InertiaRadi"][2]
     draws = page.evaluate("__sixdof.gyro.draws")
     page.click("#gyro [data-act=apply]")
-    page.wait_for_function(f"() => __sixdof.gyro.draws > {draws}", timeout=30_000)
+    page.wait_for_function(f"() => __sixdof.gyro.draws > {draws}", timeout=WAIT_MS)
     assert "Applied" in page.inner_text("#gyro .gyro-status")
     rx, ry, rz = scenario_body(server, page_run.room)["InertiaRadi"]
     assert rz == pytest.approx(rz_before)

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from a11ykit import open_in
 from playwright.sync_api import Browser, Page
-from support.pagekit import Served
+from support.pagekit import WAIT_MS, Served
 
 FOCUSED = """() => {
   const el = document.activeElement;
@@ -88,7 +88,7 @@ def test_keyboard_only_session(browser: Browser, server: Served) -> None:
     page.wait_for_function(f"{state}.status.running === true")
     # push north with the arrow key: the CG starts moving north
     page.keyboard.down("ArrowUp")
-    page.wait_for_function(f"{state}.bodies[0].CGVel[0] > 0.5", timeout=10_000)
+    page.wait_for_function(f"{state}.bodies[0].CGVel[0] > 0.5", timeout=WAIT_MS)
     page.keyboard.up("ArrowUp")
     # grab the next marked point (G) and pull its target east with the arrow key; Esc lets go
     page.keyboard.press("g")
@@ -98,7 +98,7 @@ def test_keyboard_only_session(browser: Browser, server: Served) -> None:
         page.keyboard.press("ArrowRight")
     assert page.evaluate("__sixdof.drag.target[1]") > east0
     assert page.evaluate("__sixdof.drag.spring !== null")
-    page.wait_for_function(f"{state}.bodies[0].CGVel[1] > 0.05", timeout=10_000)  # pulled east
+    page.wait_for_function(f"{state}.bodies[0].CGVel[1] > 0.05", timeout=WAIT_MS)  # pulled east
     page.keyboard.press("Escape")
     page.wait_for_function("__sixdof.drag === null")
     # scrub the timeline back to its start (Home on the slider), then resume from there

@@ -13,7 +13,7 @@ from collections.abc import Iterator
 import numpy as np
 import pytest
 from playwright.sync_api import Browser
-from support.pagekit import REPO, PageRun, Served, grab, open_page, wait_frames
+from support.pagekit import REPO, WAIT_MS, PageRun, Served, grab, open_page, wait_frames
 
 CATALOGUE = json.loads((REPO / "meshes" / "meshes.json").read_text())
 MATERIALS = json.loads((REPO / "meshes" / "materials.json").read_text())
@@ -40,7 +40,7 @@ def set_looks(run: PageRun, **params: object) -> dict:
         " JSON.stringify(__sixdof.hello.scenario.bodies[0][k]) === JSON.stringify(v))"
         " && __sixdof.bodyBox().loaded",
         arg=[before, params],
-        timeout=10_000,
+        timeout=WAIT_MS,
     )
     wait_frames(page, 2)  # a frame or two to draw it
     return page.evaluate("__sixdof.bodyBox()")

@@ -12,6 +12,7 @@ import pytest
 from playwright.sync_api import Browser, Locator, Page
 from support.pagekit import (
     SHOTS,
+    WAIT_MS,
     PageRun,
     Served,
     body,
@@ -202,7 +203,7 @@ def test_shift_drag_pulls_the_body_toward_the_mouse(page_run: PageRun, server: S
     page.mouse.move(x + 60, y, steps=3)
     page.mouse.move(x + 120, y, steps=3)
     # far enough that its image moves well past 20 px at the default zoom (0.1 m is ~15 px)
-    page.wait_for_function("__sixdof.lastState.bodies[0].Pos[1] > 0.3", timeout=10_000)
+    page.wait_for_function("__sixdof.lastState.bodies[0].Pos[1] > 0.3", timeout=WAIT_MS)
     page.mouse.up()
     page.keyboard.up("Shift")
     page.wait_for_function("__sixdof.lastState.bodies[0].Force[1] === 0")
@@ -269,7 +270,7 @@ def test_invalid_values_show_the_servers_error_next_to_the_control(
     box.fill("-1")
     box.press("Enter")
     error = page.locator(".sixdof-error[data-field='Mass']")
-    error.wait_for(timeout=5000)
+    error.wait_for(timeout=WAIT_MS)
     text = error.inner_text()
     assert "Mass" in text and "-1" in text, text  # the server's words: field, value, range
     # it sits right under the Mass row
@@ -286,12 +287,12 @@ def test_invalid_values_show_the_servers_error_next_to_the_control(
     radii.fill("0.1, 0.1, 5000")
     radii.press("Enter")
     rerr = page.locator(".sixdof-error[data-field='InertiaRadi']")
-    rerr.wait_for(timeout=5000)
+    rerr.wait_for(timeout=WAIT_MS)
     assert "InertiaRadi" in rerr.inner_text()
 
     box.fill("2.5")
     box.press("Enter")
-    error.wait_for(state="detached", timeout=5000)
+    error.wait_for(state="detached", timeout=WAIT_MS)
     sc = wait_scenario(server, page_run.room, lambda s: s["bodies"][0]["Mass"] == 2.5)
     assert sc["bodies"][0]["Mass"] == 2.5
     assert page_run.errors == []

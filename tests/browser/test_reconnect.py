@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from playwright.sync_api import Browser
-from support.pagekit import Served, open_page, require_page
+from support.pagekit import WAIT_MS, Served, open_page, require_page
 
 
 def test_page_reconnects_after_the_server_restarts(browser: Browser, tmp_path: Path) -> None:
@@ -16,10 +16,10 @@ def test_page_reconnects_after_the_server_restarts(browser: Browser, tmp_path: P
         page = run.page
         hellos = page.evaluate("__sixdof.helloCount")
         srv.stop()
-        page.wait_for_function("!__sixdof.connected", timeout=10_000)
+        page.wait_for_function("!__sixdof.connected", timeout=WAIT_MS)
         page.wait_for_function(
             "document.querySelector('[data-hud=conn]').textContent.startsWith('reconnecting')",
-            timeout=10_000,
+            timeout=WAIT_MS,
         )
         assert "reconnecting" in page.locator("#banners").inner_text().lower()
         srv.start()
@@ -27,7 +27,7 @@ def test_page_reconnects_after_the_server_restarts(browser: Browser, tmp_path: P
         page.wait_for_function(
             "(h) => __sixdof.connected && __sixdof.helloCount > h && __sixdof.lastState.gen > h",
             arg=hellos,
-            timeout=30_000,
+            timeout=WAIT_MS,
         )
         page.wait_for_function(
             "document.querySelector('[data-hud=conn]').textContent === 'connected'"

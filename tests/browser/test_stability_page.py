@@ -11,7 +11,7 @@ import re
 import numpy as np
 import pytest
 from playwright.sync_api import Page
-from support.pagekit import PageRun, load_preset
+from support.pagekit import WAIT_MS, PageRun, load_preset
 
 import sixdof
 from sixdof.dynamics.exact import flip_interval
@@ -102,8 +102,8 @@ def test_an_exact_ghost_from_the_panel_shows_the_live_integrators_error(
     page.get_by_label("Ghost model", exact=True).select_option(index=0)  # same as the room
     page.get_by_label("Ghost integrator", exact=True).select_option("exact")
     page.get_by_text("Start ghost").click()
-    page.wait_for_function("__sixdof.lastState.ghost", timeout=10_000)
+    page.wait_for_function("__sixdof.lastState.ghost", timeout=WAIT_MS)
     assert page.evaluate("__sixdof.lastState.ghost.changes") == {"integrator": "exact"}
-    page.wait_for_function("__sixdof.lastState.t > 3", timeout=20_000)
+    page.wait_for_function("__sixdof.lastState.t > 3", timeout=WAIT_MS)
     angle = page.evaluate("__sixdof.lastState.ghost.diff[0].angle")
     assert 1e-14 < angle < 1e-6

@@ -14,6 +14,7 @@ import numpy as np
 import pytest
 from playwright.sync_api import Browser, Page
 from support.pagekit import (
+    WAIT_MS,
     PageRun,
     Served,
     body,
@@ -285,7 +286,7 @@ def test_the_flip_counter_counts_the_flips_of_the_headless_run(
     page.locator("#panel").get_by_label("Time scale", exact=True).select_option(label="5 ×")
     load_preset(page, "tennis_racket")
     assert page.locator("#flips").is_visible()
-    page.wait_for_function("__sixdof.lastState.t >= 10", timeout=30_000)
+    page.wait_for_function("__sixdof.lastState.t >= 10", timeout=WAIT_MS)
     # the page's count and its time read together: the run goes on meanwhile
     t, count, text = page.evaluate(
         "[__sixdof.lastState.t, __sixdof.teach.flips.count,"
@@ -370,7 +371,7 @@ def test_a_plot_enlarges_changes_quantity_and_window(browser: Browser, server: S
     assert page.locator(".plot-cell[data-channel='Pos']").count() == 0
     # more than 10 s of data (at 10 × speed), then the window decides what is drawn
     page.locator("#panel").get_by_label("Time scale", exact=True).select_option(label="10 ×")
-    page.wait_for_function("__sixdof.lastState.t >= 14", timeout=20_000)
+    page.wait_for_function("__sixdof.lastState.t >= 14", timeout=WAIT_MS)
     for window, shown in (("10", lambda span: span <= 10.2), ("30", lambda span: span > 13.0)):
         page.select_option("#plot-window", window)
         wait_plot_redraw(page)

@@ -11,7 +11,7 @@ import urllib.request
 import numpy as np
 import pytest
 from playwright.sync_api import Page
-from support.pagekit import PageRun, Served, load_preset
+from support.pagekit import WAIT_MS, PageRun, Served, load_preset
 
 
 def history(server: Served, room: str) -> tuple[list[str], np.ndarray]:
@@ -23,9 +23,9 @@ def history(server: Served, room: str) -> tuple[list[str], np.ndarray]:
 def paused_after(page: Page, seconds: float) -> float:
     """Run the tennis racket for `seconds`, pause it; the paused t."""
     load_preset(page, "tennis_racket")
-    page.wait_for_function(f"__sixdof.lastState.t > {seconds}", timeout=20_000)
+    page.wait_for_function(f"__sixdof.lastState.t > {seconds}", timeout=WAIT_MS)
     page.click("#btn-pause")
-    page.wait_for_function("!__sixdof.lastState.status.running", timeout=5000)
+    page.wait_for_function("!__sixdof.lastState.status.running", timeout=WAIT_MS)
     page.wait_for_function("__sixdof.timeline.now === __sixdof.lastState.t")
     return page.evaluate("__sixdof.lastState.t")
 
@@ -38,7 +38,7 @@ def shown_after(page: Page, action: str) -> dict:
         page.keyboard.press(action[4:])
     else:
         page.evaluate(action)
-    page.wait_for_function(f"__sixdof.timeline.requests > {n}", timeout=10_000)
+    page.wait_for_function(f"__sixdof.timeline.requests > {n}", timeout=WAIT_MS)
     return page.evaluate("__sixdof.timeline.frame")
 
 
@@ -89,7 +89,7 @@ def test_resume_from_here_goes_on_from_the_shown_state_and_undo_returns(
     frame = shown_after(page, "__sixdof.timeline.showAt(0.8)")
     page.click("#timeline [data-act=resume]")
     page.wait_for_function(
-        f"!__sixdof.timeline.past && __sixdof.lastState.t === {frame['t']}", timeout=10_000
+        f"!__sixdof.timeline.past && __sixdof.lastState.t === {frame['t']}", timeout=WAIT_MS
     )
     live = page.evaluate("__sixdof.lastState")
     assert live["status"]["forked_at"] == frame["t"]
@@ -98,7 +98,7 @@ def test_resume_from_here_goes_on_from_the_shown_state_and_undo_returns(
     undo = page.locator("#timeline [data-act=undo]")
     assert undo.is_visible() and f"t = {frame['t']:.2f} s" in undo.inner_text()
     undo.click()
-    page.wait_for_function(f"__sixdof.lastState.t === {now}", timeout=10_000)
+    page.wait_for_function(f"__sixdof.lastState.t === {now}", timeout=WAIT_MS)
     page.wait_for_function("__sixdof.lastState.status.forked_at === null")
     assert not undo.is_visible()
 
@@ -112,13 +112,13 @@ def test_a_share_link_opens_a_new_room_with_the_same_scenario_and_moment(
     page.click("#btn-share")
     page.locator("#share input[value=now]").check()
     page.click("#share button[type=submit]")
-    page.wait_for_function("__sixdof.share.url !== null", timeout=10_000)
+    page.wait_for_function("__sixdof.share.url !== null", timeout=WAIT_MS)
     url = page.evaluate("__sixdof.share.url")
     assert page.locator("#share input[readonly]").input_value() == url
     other = browser.new_context(viewport={"width": 1000, "height": 700}).new_page()
     try:
         other.goto(url)
-        other.wait_for_function("window.__sixdof && __sixdof.lastState", timeout=20_000)
+        other.wait_for_function("window.__sixdof && __sixdof.lastState", timeout=WAIT_MS)
         new_room = other.evaluate("__sixdof.room")
         assert new_room != page_run.room and new_room.startswith(page_run.room)
         original = page.evaluate("__sixdof.hello.scenario")
@@ -136,8 +136,8 @@ def test_a_three_second_clip_is_a_webm_a_video_element_plays(page_run: PageRun) 
     page.click("#btn-clip")
     page.fill("#clip input[name=seconds]", "3")
     page.click("#clip [data-act=start]")
-    page.wait_for_function("__sixdof.clip.recording", timeout=5000)
-    page.wait_for_function("__sixdof.clip.blob !== null", timeout=20_000)
+    page.wait_for_function("__sixdof.clip.recording", timeout=WAIT_MS)
+    page.wait_for_function("__sixdof.clip.blob !== null", timeout=WAIT_MS)
     size, frames = page.evaluate("[__sixdof.clip.blob.size, __sixdof.clip.frames]")
     # 3 s at the render rate: ~150 frames when idle, 40 seen with the CI's other worker busy
     assert size > 10_000 and frames >= 15, (size, frames)
@@ -169,7 +169,7 @@ def test_a_clip_from_the_timeline_plays_the_past_forward(page_run: PageRun) -> N
     page.select_option("#clip select[name=speed]", "2")
     now = page.evaluate("__sixdof.timeline.now")
     page.click("#clip [data-act=start]")
-    page.wait_for_function("__sixdof.clip.blob !== null", timeout=30_000)
+    page.wait_for_function("__sixdof.clip.blob !== null", timeout=WAIT_MS)
     assert page.evaluate("__sixdof.clip.blob.size") > 5_000
     # the playback went through the past up to now
     assert page.evaluate("__sixdof.timeline.frame.t") >= now - 0.05
@@ -183,12 +183,12 @@ def test_a_fhsim_ghost_of_the_tennis_racket_drifts_half_a_turn_away(page_run: Pa
     page.get_by_text("Ghost run").click()
     page.get_by_label("Ghost model", exact=True).select_option("fhsim")
     page.get_by_text("Start ghost").click()
-    page.wait_for_function("__sixdof.lastState.ghost", timeout=10_000)
+    page.wait_for_function("__sixdof.lastState.ghost", timeout=WAIT_MS)
     assert page.evaluate("__sixdof.lastState.ghost.changes") == {"model": "fhsim"}
-    page.wait_for_function("__sixdof.lastState.ghost.diff[0].angle > 2.5", timeout=20_000)
+    page.wait_for_function("__sixdof.lastState.ghost.diff[0].angle > 2.5", timeout=WAIT_MS)
     ghosts = page.evaluate("__sixdof.ghosts")
     assert len(ghosts) == 1 and ghosts[0]["visible"]
     assert page.locator("#plot-chooser input[data-channel='Ghost']").is_checked()
     page.get_by_text("Remove ghost").click()
-    page.wait_for_function("!__sixdof.lastState.ghost", timeout=10_000)
-    page.wait_for_function("__sixdof.ghosts.every((g) => !g.visible)", timeout=5000)
+    page.wait_for_function("!__sixdof.lastState.ghost", timeout=WAIT_MS)
+    page.wait_for_function("__sixdof.ghosts.every((g) => !g.visible)", timeout=WAIT_MS)

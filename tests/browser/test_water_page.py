@@ -16,7 +16,16 @@ import numpy as np
 import pytest
 from a11ykit import open_in
 from playwright.sync_api import Browser, Page
-from support.pagekit import REPO, SHOTS, PageRun, Served, decode_png, load_preset, wait_drawn
+from support.pagekit import (
+    REPO,
+    SHOTS,
+    PageRun,
+    Served,
+    decode_png,
+    load_preset,
+    wait_drawn,
+    wait_frames,
+)
 from test_a11y import low_contrast, serious
 
 from sixdof.dynamics.water import Water, Wave, elevation
@@ -179,16 +188,24 @@ def test_a_heel_that_rounds_to_zero_has_no_minus_sign(run: PageRun) -> None:
     on the projector), −0.06° still reads "heel -0.1°"."""
     page = run.page
     load_preset(page, "floating_box")
+    paused(page)  # before the reset: the heel stays what was set, however late the frames
     for degrees, shown in ((-0.02, "heel 0.0°"), (-0.06, "heel -0.1°")):
         half = math.radians(degrees) / 2
+        seq = page.evaluate("__sixdof.lastState.seq")
         page.evaluate(
             "(q) => __sixdof.send({type: 'reset', state: {Quater: q, AngVel: [0, 0, 0],"
             " LocalVel: [0, 0, 0]}})",
             [math.cos(half), math.sin(half), 0.0, 0.0],
         )
-        paused(page)
+        page.wait_for_function(
+            "([s, h]) => __sixdof.lastState.seq > s"
+            " && Math.abs(__sixdof.lastState.bodies[0].Heel - h) < 1e-9",
+            arg=[seq, math.radians(degrees)],
+        )
+        wait_drawn(page)
+        wait_frames(page, 8)  # the card is written 5 times a second: one write after it
         heel = math.degrees(page.evaluate("__sixdof.lastState.bodies[0].Heel"))
-        assert heel == pytest.approx(degrees, abs=0.004)  # a frame or two after the reset
+        assert heel == pytest.approx(degrees, abs=1e-6)  # paused: exactly what was set
         card = page.evaluate("__sixdof.water(0, 0).card")
         assert shown in card, card
     assert not run.errors, run.errors

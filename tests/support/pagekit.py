@@ -35,6 +35,9 @@ CHROMIUM_ARGS = [
     "--disable-component-update",
     "--disable-sync",
 ]
+#: Playwright's waits, ms: a bound on failure, not a figure (how long things take is the timing
+#: tier's); generous, so that a machine loaded by other work is slower but not red.
+WAIT_MS = 60_000
 #: The pages of the tests draw 20 frames a second (`?fps=`): software-rendered WebGL at 60
 #: took 1.3 cores a page, and two pages at once starved everything else on two cores.
 TEST_FPS = 20
@@ -75,6 +78,7 @@ def open_page(browser: Browser, base: str, *, width: int = 1280, height: int = 7
     room = room or f"t{uuid.uuid4().hex[:10]}"
     extra = {"has_touch": True, "is_mobile": True, "device_scale_factor": 2} if touch else {}
     context = browser.new_context(viewport={"width": width, "height": height}, **extra)
+    context.set_default_timeout(WAIT_MS)
     page = context.new_page()
     errors: list[str] = []
     page.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
@@ -84,7 +88,7 @@ def open_page(browser: Browser, base: str, *, width: int = 1280, height: int = 7
     return PageRun(page, errors, room)
 
 
-def wait_connected(page: Page, timeout: float = 20_000) -> None:
+def wait_connected(page: Page, timeout: float = WAIT_MS) -> None:
     page.wait_for_function(
         "() => window.__sixdof && __sixdof.connected && __sixdof.hello && __sixdof.lastState"
         " && __sixdof.bodyBox() && __sixdof.bodyBox().loaded",
@@ -97,14 +101,14 @@ def body(page: Page) -> dict:
     return page.evaluate("__sixdof.lastState.bodies[0]")
 
 
-def wait_sim(page: Page, seconds: float, timeout: float = 15_000) -> dict:
+def wait_sim(page: Page, seconds: float, timeout: float = WAIT_MS) -> dict:
     """Wait until the simulation has run `seconds` of simulated time; the newest state."""
     t0 = page.evaluate("__sixdof.lastState.t")
     page.wait_for_function("(t) => __sixdof.lastState.t >= t", arg=t0 + seconds, timeout=timeout)
     return page.evaluate("__sixdof.lastState")
 
 
-def wait_drawn(page: Page, timeout: float = 10_000) -> None:
+def wait_drawn(page: Page, timeout: float = WAIT_MS) -> None:
     """Wait until the view shows the newest state: a pose at least that recent is drawn, and
     another frame after it (interpolation lags a frame or two behind the newest state)."""
     t = page.evaluate("__sixdof.lastState.t")
@@ -112,13 +116,13 @@ def wait_drawn(page: Page, timeout: float = 10_000) -> None:
     wait_frames(page, 2)
 
 
-def wait_frames(page: Page, n: int, timeout: float = 10_000) -> None:
+def wait_frames(page: Page, n: int, timeout: float = WAIT_MS) -> None:
     """Wait until the page has rendered `n` more frames (layout and drawing settled)."""
     k = page.evaluate("__sixdof.rendered")
     page.wait_for_function("(k) => __sixdof.rendered >= k", arg=k + n, timeout=timeout)
 
 
-def wait_plot_redraw(page: Page, timeout: float = 10_000) -> None:
+def wait_plot_redraw(page: Page, timeout: float = WAIT_MS) -> None:
     """Wait until the plots have redrawn after now."""
     k = page.evaluate("__sixdof.plotDraws")
     page.wait_for_function("(k) => __sixdof.plotDraws > k", arg=k, timeout=timeout)
@@ -141,7 +145,7 @@ def load_preset(page: Page, name: str) -> None:
         "([n, before]) => __sixdof.hello.scenario.name === n && __sixdof.helloCount > before"
         " && __sixdof.lastState.gen === __sixdof.helloCount && __sixdof.bodyBox().loaded",
         arg=[name, before],
-        timeout=10_000,
+        timeout=WAIT_MS,
     )
     if opened:  # as the user left it
         page.click("#sheet-handle")
