@@ -1,11 +1,11 @@
-# sixdof: `make run` sets everything up and starts the app; `make test` sets everything up and runs every test.
+# sixdof: `make run` sets everything up and starts the app; `make test` sets everything up and runs every test (but the timing tier: `make test-timing`).
 PYTHON ?= python3
 VENV   := .venv
 BIN    := $(VENV)/bin
 HOST   ?= 127.0.0.1
 PORT   ?= 8000
 
-.PHONY: setup python frontend frontend-deps browser run test lint bench clean
+.PHONY: setup python frontend frontend-deps browser run test test-unit test-timing lint bench clean
 
 setup: python frontend
 
@@ -46,12 +46,26 @@ lint: python frontend-deps
 	$(BIN)/python scripts/stamp_kernels.py --check
 	cd frontend && npm run --silent lint
 
-# Two workers: many browser and end-to-end tests wait on a real clock, not on the CPU.
-# `sixdof warm` first, as `make run` does: the tests' servers then load the kernels from numba's
-# cache instead of each compiling them (~40 s of CPU) while a test waits for its first frame.
+# Every tier but `timing` (docs/testing.md): unit, live, browser, cluster, install. Two
+# workers, one a core. `sixdof warm` first, as `make run` does: the tests' servers then load
+# the kernels from numba's cache instead of each compiling them; the install tier's wheel is
+# the one cold compile.
 test: setup browser
 	$(BIN)/sixdof warm
 	$(BIN)/pytest -n 2 --dist loadgroup
+
+# The quick loop: pure Python and compiled physics, no server (~1 minute on two cores).
+test-unit: python
+	$(BIN)/sixdof warm
+	$(BIN)/pytest -n 2 -m unit
+
+# Wall-clock figures (frame rates, gaps, first answers), alone and on a quiet machine: they
+# mean nothing when other work shares the cores, so it waits up to a minute for a quiet one
+# and stops there if none comes (SIXDOF_TIMING_ANYWAY=1 measures regardless).
+test-timing: setup browser
+	$(BIN)/sixdof warm
+	$(BIN)/python scripts/quiet_machine.py || [ -n "$$SIXDOF_TIMING_ANYWAY" ]
+	$(BIN)/pytest -m timing tests/timing
 
 bench: python
 	$(BIN)/pip install --quiet -e '.[bench]'

@@ -3,7 +3,7 @@
 // each message). Server messages are typed as the server sends them: every field with a
 // value is present, only one whose default is null may be left out. Client messages are
 // typed as the server accepts them: a field with a default may be left out.
-// tests/test_protocol_js.py fails when this file is stale.
+// tests/live/test_protocol_js.py fails when this file is stale.
 
 /** server -> client: a client message was applied. */
 export interface Ack {

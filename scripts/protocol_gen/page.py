@@ -28,7 +28,7 @@ TYPES_HEADER = (
 // each message). Server messages are typed as the server sends them: every field with a
 // value is present, only one whose default is null may be left out. Client messages are
 // typed as the server accepts them: a field with a default may be left out.
-// tests/test_protocol_js.py fails when this file is stale.
+// tests/live/test_protocol_js.py fails when this file is stale.
 """
 )
 
@@ -37,7 +37,7 @@ CONSTANTS_HEADER = (
     + _GENERATED
     + """\
 // The constants the page needs at run time; the message types are in messages.gen.d.ts.
-// tests/test_protocol_js.py fails when this file is stale.
+// tests/live/test_protocol_js.py fails when this file is stale.
 """
 )
 

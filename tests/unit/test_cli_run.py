@@ -416,7 +416,7 @@ def test_every_example_is_tested() -> None:
         "coriolis_full",
         "coriolis_fhsim",
         "offset_cg",
-        "floating_box",  # and drift_in_current: tests/test_fhsim_xml_water.py
+        "floating_box",  # and drift_in_current: tests/unit/test_fhsim_xml_water.py
         "drift_in_current",
     }
 

@@ -267,7 +267,7 @@ def test_ship_floats_level_when_its_cg_is_over_its_centre_of_buoyancy() -> None:
 
 
 def test_symmetric_ship_has_no_righting_lever_upright() -> None:
-    """Starboard is port's mirror image (tests/test_meshes.py), so with the CG on the centre
+    """Starboard is port's mirror image (tests/unit/test_meshes.py), so with the CG on the centre
     plane GZ(0) = 0 and GZ(−φ) = −GZ(φ), to rounding (measured ≤ 1.2e-16 m at Size 10;
     before the hull was made symmetric GZ(0) was −0.31 mm, and the heeled_ship preset moved
     its hull 0.3 mm to starboard to stand upright). Also the preset's own hull and CG."""

@@ -175,7 +175,7 @@ def mirror_pairs(tri: np.ndarray) -> np.ndarray:
 def test_ship_is_its_own_mirror_image() -> None:
     """Starboard is the exact mirror image of port: the set of the ship's triangles (their
     vertices and vertex normals) mirrored in the centre plane y = 0 is the set itself, so the
-    hull has no heeling lever of its own (tests/test_hydrostatics.py). It had not: all its
+    hull has no heeling lever of its own (tests/unit/test_hydrostatics.py). It had not: all its
     quads split on one diagonal, and an upright ship listed by GZ(0) = 0.3 mm at Size 10."""
     v, n, f = load(BY_NAME["ship"])
     assert len(f) == 652

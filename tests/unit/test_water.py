@@ -506,7 +506,7 @@ def test_the_engine_gives_each_room_its_own_water() -> None:
 
 def test_xml_carries_the_water_buoyancy_and_added_mass() -> None:
     """The FhSim XML form (Environment/Water, Element/Buoyancy, Element/AddedMass) reads back
-    the same scenario; tests/test_fhsim_xml_water.py has the rest."""
+    the same scenario; tests/unit/test_fhsim_xml_water.py has the rest."""
     from sixdof.scenario import scenario_from_xml
     from sixdof.scenario.fhsim_xml_write import scenario_to_xml
 

@@ -6,6 +6,10 @@ the frames a worker publishes to this gateway's viewers (each frame made into a 
 frame once, then written to every socket as `sixdof serve` does) and forward control
 messages as requests; and REST requests under /api/rooms/<room>/ go to the room's owner.
 Any gateway can serve any room, so the load balancer in front needs no affinity.
+
+Its own event loop is watched by `sixdof serve`'s loop probe (server/loop_probe.py, started
+by the app's lifespan): `/api/probe` on a gateway is the gateway's; `/api/rooms/<room>/probe`
+goes, as every path there does, to the room's worker, which answers with its own (worker.py).
 """
 
 from __future__ import annotations

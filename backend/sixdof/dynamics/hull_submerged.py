@@ -4,7 +4,7 @@ hydrostatic potential of `stored` and the buoyancy's drawn point (`hydro.place_b
 
 For the ship (648 triangles then), numpy's `cut` took ~0.4 ms a call, twice a tick: half of the
 room's whole tick. This takes ~5 µs. Imported where it is called, as the kernels are: numba
-loads with the first room, not with the server (tests/test_layers.py).
+loads with the first room, not with the server (tests/unit/test_layers.py).
 """
 
 from __future__ import annotations

@@ -20,7 +20,7 @@ and C ν = (m ω × (v + ω × r), m r × (ω × v) + ω × I_o ω):
 
 Gravity enters τ_b through Rᵀ (F_n + m g_n), so it appears in ∂τ_b/∂q: the
 Jacobian is complete, as FhSim promises. Checked against central finite
-differences in tests/test_jacobians.py.
+differences in tests/unit/test_jacobians.py.
 """
 
 from __future__ import annotations

@@ -16,7 +16,7 @@ bodies alone (not concatenated):
 
 Pivots (no work), dampers (dissipate) and timed loads (external work) store nothing. With
 these, TotalEnergy of an undamped system of springs, pivots, ground and still water is
-constant (tests/test_stored_energy.py).
+constant (tests/unit/test_stored_energy.py).
 """
 
 from __future__ import annotations

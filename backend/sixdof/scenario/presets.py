@@ -227,7 +227,7 @@ BUOY_HEAVE_DAMPING = 700.0  # N·s/m, ζ ≈ 0.2: the start's transient dies in 
 # a ship heeled by a steady moment: the shipped hull at Size 10 (10 m × 2.4 m, 1.4 m to the
 # deck), 6 t, its CG 0.95 m above the keel and straight above its centre of buoyancy (so it
 # floats level); GM and the heel are analysis/hydrostatics.py's for this hull (checked by
-# tests/test_presets.py): GZ(φ) from the clipped mesh, the draft and trim re-solved at each
+# tests/unit/test_presets.py): GZ(φ) from the clipped mesh, the draft and trim re-solved at each
 # heel, and ρ g ∇ GZ(φ) = M; the damper (ζ ≈ 0.6 in heave, roll, pitch) lets it settle
 HEELED_MASS, HEELED_KG, HEELED_MOMENT = 6000.0, 0.95, 3000.0  # kg, m, N·m about x
 HEELED_SIZE = 10.0  # the ship mesh is 1 × 0.24 × 0.2 m at Size 1

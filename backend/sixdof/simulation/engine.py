@@ -19,7 +19,7 @@ CHUNK_SECONDS of wall time; a simulation stops stepping once past its compute de
 (the steps it did not take are dropped and counted as an overrun). Divergence is checked
 at the end of every round, so a simulation stepped with others stops at the same step as
 alone: the engine gives the same bits for a simulation whichever engine steps it
-(tests/test_simulation_engine.py).
+(tests/unit/test_simulation_engine.py).
 
 The contract a simulation offers the engine (`Steppable`) is narrow, in the spirit of
 scipy's `OdeSolver.step()`: its lock, the steps it owes, its compute deadline, its

@@ -4,7 +4,7 @@ Each segment starts from its keyframe in a fresh, paused LiveSimulation, steps e
 each logged item with the same compiled kernel, applies each event through the same method
 the live room used (set_input, set_params, reset), and takes a history row at each frame
 stamp, computed as the live engine computes it. Fixed steps and identical arithmetic make
-the rows equal to the room's own history (tests/test_recording.py checks ≤ 1e-9; they
+the rows equal to the room's own history (tests/live/test_recording.py checks ≤ 1e-9; they
 are in fact bit-identical).
 
 Looking back in a live room (`past_frame`, `go_back`) is done in pieces: each is a
