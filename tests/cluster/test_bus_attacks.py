@@ -1,7 +1,10 @@
 """Attacks on the bus through a gateway (docs/security.md, "On a bus"): room names made of
 NATS subject characters, and messages larger than the bus carries. A bystander watches
-another room the whole time: its frames must not stop, and the gateway must not lose its
-NATS connection (a malformed publish would cost it one).
+another room the whole time: the gateway must not lose its NATS connection (a malformed
+publish would cost it one, and every viewer's frames would stop until it reconnected), its
+event loop must never be held long (its loop probe), and the bystander's frames go on. How
+long the bystander's frames paused and how soon a large answer came are figures on the clock:
+tests/timing/test_cluster_timing.py.
 
 A room name reaches NATS as one token of `room.<name>.<kind>`; `*` or `>` would make it a
 wildcard (a publish to one is a protocol error), `.` another room's subject, a space a
@@ -11,10 +14,8 @@ every subject (`>`) checks that none of them ever appears."""
 from __future__ import annotations
 
 import asyncio
-import itertools
 import json
 import threading
-import time
 import urllib.error
 import urllib.parse
 import urllib.request
@@ -26,7 +27,7 @@ from websockets.sync.client import connect
 
 from sixdof.scenario import BodySpec, Scenario
 
-from .conftest import FLOAT, Cluster, needs_the_bus, running
+from .conftest import FLOAT, MAX_HELD_S, Cluster, Held, needs_the_bus, running
 from .viewers import Viewer
 
 needs_the_bus()
@@ -59,7 +60,7 @@ class BusTap:
         self._stop: asyncio.Event | None = None
         self._thread = threading.Thread(target=lambda: asyncio.run(self._run()), daemon=True)
         self._thread.start()
-        assert self._ready.wait(10), "the tap did not connect"
+        assert self._ready.wait(30), "the tap did not connect"
 
     async def _run(self) -> None:
         import nats
@@ -84,7 +85,7 @@ class BusTap:
         assert self._loop is not None
         self._barrier.clear()
         asyncio.run_coroutine_threadsafe(self._nc.publish("tap.barrier", b""), self._loop)
-        assert self._barrier.wait(10), "the tap's barrier message never came back"
+        assert self._barrier.wait(30), "the tap's barrier message never came back"
         self.subjects.discard("tap.barrier")
 
     def close(self) -> None:
@@ -104,45 +105,58 @@ def http(method: str, url: str, body: bytes | None = None) -> tuple[int, Any]:
             return int(exc.code), json.loads(exc.read() or b"null")
 
 
+def hostile_requests(base: str) -> None:
+    """Every hostile room name through gateway `base`'s websocket and four REST calls, and
+    hostile Share link ids: each refused naming the field, before the bus."""
+    for name in HOSTILE:
+        quoted = urllib.parse.quote(name, safe="")
+        ws_url = base.replace("http", "ws") + f"ws?room={quoted}&token={TOKEN}"
+        with connect(ws_url, open_timeout=30) as ws:
+            error = json.loads(ws.recv(timeout=30))
+            assert error["type"] == "error" and error["field"] == "room", (name, error)
+        for method, path, body in (
+            ("GET", "stats", None),
+            ("GET", "history.csv", None),
+            ("PUT", "scenario", json.dumps(FLOAT.model_dump(mode="json")).encode()),
+            ("POST", "share", b"{}"),
+        ):
+            status, answer = http(method, f"{base}api/rooms/{quoted}/{path}?token={TOKEN}",
+                                  body)  # fmt: skip
+            # refused naming the room, as `sixdof serve` does, before the bus
+            assert status in (404, 422), (name, method, path, status, answer)
+            if status == 422:
+                assert answer["detail"][0]["loc"] == ["path", "room"], answer
+    # a Share link's id is checked before it becomes a key
+    for sid in ("*", ">", "a.b", "x" * 5000):
+        query = urllib.parse.urlencode({"room": "share-attack", "snapshot": sid})
+        with connect(base.replace("http", "ws") + f"ws?{query}", open_timeout=30) as ws:
+            error = json.loads(ws.recv(timeout=30))
+            assert error["type"] == "error" and error["field"] == "snapshot", error
+
+
 def test_room_names_with_subject_characters_never_reach_the_bus(lab: Cluster) -> None:
     base = lab.gateways[0]
     bystander = Viewer(base, "calm")
     tap = BusTap(lab.nats_url)
     try:
-        bystander.wait(lambda: len(bystander.frames) > 20, timeout=30)
-        started = time.monotonic()
-        for name in HOSTILE:
-            quoted = urllib.parse.quote(name, safe="")
-            ws_url = base.replace("http", "ws") + f"ws?room={quoted}&token={TOKEN}"
-            with connect(ws_url, open_timeout=10) as ws:
-                error = json.loads(ws.recv(timeout=10))
-                assert error["type"] == "error" and error["field"] == "room", (name, error)
-            for method, path, body in (
-                ("GET", "stats", None),
-                ("GET", "history.csv", None),
-                ("PUT", "scenario", json.dumps(FLOAT.model_dump(mode="json")).encode()),
-                ("POST", "share", b"{}"),
-            ):
-                status, answer = http(method, f"{base}api/rooms/{quoted}/{path}?token={TOKEN}",
-                                      body)  # fmt: skip
-                # refused naming the room, as `sixdof serve` does, before the bus
-                assert status in (404, 422), (name, method, path, status, answer)
-                if status == 422:
-                    assert answer["detail"][0]["loc"] == ["path", "room"], answer
-        # a Share link's id is checked before it becomes a key
-        for sid in ("*", ">", "a.b", "x" * 5000):
-            query = urllib.parse.urlencode({"room": "share-attack", "snapshot": sid})
-            with connect(base.replace("http", "ws") + f"ws?{query}", open_timeout=10) as ws:
-                error = json.loads(ws.recv(timeout=10))
-                assert error["type"] == "error" and error["field"] == "snapshot", error
-        attack = time.monotonic() - started
-        # the bystander's frames never stopped: the gateway kept its NATS connection
-        frames = bystander.frames_since(started)
-        gap = max(b[0] - a[0] for a, b in itertools.pairwise(frames))
-        print(f"{len(HOSTILE)} names × (websocket + 4 REST calls) in {attack:.1f} s; "
-              f"the bystander's longest gap {gap * 1000:.0f} ms")  # fmt: skip
-        assert gap < 0.5, f"the bystander's frames stopped {gap:.2f} s"
-        tap.barrier()  # the gateway's messages so far have reached the tap
+        bystander.wait(lambda: len(bystander.frames) > 20, timeout=60)
+        with Held(base) as held:
+            hostile_requests(base)
+            tap.barrier()  # the gateway's messages so far have reached the tap
+        # the gateway kept its NATS connection (nats-server drops a client for a malformed
+        # publish; nats-py reports an -ERR through its error callback)
+        log = lab.gateway_procs[0].output
+        assert "lost its NATS server" not in log and ": nats: " not in log, log[-3000:]
+        # its loop was never held long: no viewer's frame was held up by the attack
+        print(f"{len(HOSTILE)} names × (websocket + 4 REST calls): the gateway's loop held "
+              f"{held.longest * 1e3:.1f} ms of CPU at most ({held.beats} beats)")  # fmt: skip
+        assert held.longest <= MAX_HELD_S, f"the loop was held {held.longest * 1e3:.1f} ms"
+        # the bystander's frames go on, its room's clock never went back
+        seen = len(bystander.frames)
+        bystander.wait(lambda: len(bystander.frames) >= seen + 20, timeout=60)
+        clock = [t for _, t, _ in bystander.frames]
+        assert clock == sorted(clock), "the bystander's room went back in time"
+        assert not bystander.disconnected, bystander.ended
     finally:
         tap.close()
         bystander.close()
@@ -176,18 +190,16 @@ def test_messages_larger_than_the_bus_are_refused_at_once(lab: Cluster) -> None:
     finally:
         tap.close()
     # a 64-body room's recording (~43 KB) does not fit in one message of this bus: it comes
-    # in pieces (test_large_answers.py), whole, at once (it was a 502, and before that a
-    # 30 s timeout)
+    # in pieces (test_large_answers.py), whole (it was a 502, and before that the gateway's
+    # 504 after waiting 30 s for a reply the worker could not send; how soon it comes is
+    # the timing tier's)
     status, _ = http("PUT", f"{base}api/rooms/big/scenario?token={TOKEN}",
                      json.dumps(many_bodies(64)).encode())  # fmt: skip
     assert status == 200, status
-    asked = time.monotonic()
     status, answer = http("GET", f"{base}api/rooms/big/recording?token={TOKEN}")
-    took = time.monotonic() - asked
-    print(f"a recording over the bus's limit: {status}, {len(answer)} bytes in {took:.2f} s")
+    print(f"a recording over the bus's limit: {status}, {len(answer)} bytes")
     assert status == 200, (status, answer)
     assert len(answer) > MAX_PAYLOAD and json.loads(answer)["format"] == "sixdof-recording"
-    assert took < 5.0, f"the answer took {took:.1f} s"
     # the room and the worker go on
     status, stats = http("GET", f"{base}api/rooms/big/stats?token={TOKEN}")
     assert status == 200 and json.loads(stats)["room"] == "big", stats

@@ -1,8 +1,10 @@
 """Three clustered nats-servers (JetStream, buckets of 3 replicas), two workers and a
 gateway given all three URLs: each NATS node is SIGKILLed in turn (the one before started
-again first). Every time the viewer's frames resume within 3 s, the room stays with its
-worker (its clock never goes back, as a takeover from a snapshot would make it), and the
-pushed body stays on its exact trajectory v_y = F/m (t − t₀).
+again first). Every time the viewer's frames resume, the room stays with its worker (its
+clock never goes back, as a takeover from a snapshot would make it), neither the worker's
+event loop nor the gateway's is held long (their loop probes), and the pushed body stays on
+its exact trajectory v_y = F/m (t − t₀). How long the frames paused is a figure on the clock:
+tests/timing/test_cluster_timing.py.
 
 Losing a node that leads a bucket leaves the bucket without writes for several seconds
 (4–7 s measured) while its copies elect a new leader: nobody can renew a lease meanwhile,
@@ -18,13 +20,12 @@ from pathlib import Path
 
 import pytest
 
-from .conftest import Cluster, needs_the_bus, running
+from .conftest import MAX_HELD_S, Cluster, Held, needs_the_bus, running
 from .viewers import FORCE, MASS, Viewer, launch_time, push
 
 needs_the_bus()
 
 NODES = 3
-RESUME_S = 3.0  # the longest a viewer's frames may stop when a node is lost
 BUCKETS = ("KV_sixdof-leases", "KV_sixdof-snapshots", "KV_sixdof-shares")
 
 
@@ -100,13 +101,14 @@ async def beating(urls: list[str], room: str, owner: str, times: int, timeout: f
         await nc.close()
 
 
-def test_losing_each_nats_node_in_turn_pauses_the_room_briefly_and_never_resets_it(
+def test_losing_each_nats_node_in_turn_pauses_the_room_and_never_resets_it(
     three: Cluster,
 ) -> None:
     urls = three.nodes.urls
-    viewer = Viewer(three.gateways[0], "lab")
+    base = three.gateways[0]
+    viewer = Viewer(base, "lab")
     try:
-        viewer.wait(lambda: len(viewer.frames) > 30, timeout=30)
+        viewer.wait(lambda: len(viewer.frames) > 30, timeout=60)
         push(viewer)
         pushed = time.monotonic()
         viewer.wait(lambda: sum(f[2] > 0 for f in viewer.frames_since(pushed)) >= 10)
@@ -119,18 +121,20 @@ def test_losing_each_nats_node_in_turn_pauses_the_room_briefly_and_never_resets_
             if node > 0:
                 three.nodes.restart(node - 1)
                 asyncio.run(replicated(urls))
-            killed = time.monotonic()
-            three.nodes.kill(node)
-            # frames come again (from the same worker) …
-            viewer.wait(lambda k=killed: len(viewer.frames_since(k + 0.5)) >= 30, timeout=15)
-            # … and once the buckets elected their leaders again, the owner beats again, the
-            # lease still its own (the other worker did not take the silence for death)
-            took = asyncio.run(beating(urls, "lab", owner_id, 4, timeout=30))
-            frames = viewer.frames_since(killed - 1.0)
-            gap = max(b[0] - a[0] for a, b in itertools.pairwise(frames))
-            print(f"node {node} lost: frames paused {gap:.2f} s at most; "
-                  f"the owner's heartbeat went through again within {took:.1f} s")  # fmt: skip
-            assert gap < RESUME_S, f"node {node} lost: the frames stopped {gap:.2f} s"
+            with Held(base) as gateway, Held(base, "lab") as worker:
+                killed = time.monotonic()
+                three.nodes.kill(node)
+                # frames come again (from the same worker) …
+                viewer.wait(lambda k=killed: len(viewer.frames_since(k + 0.5)) >= 30, timeout=60)
+                # … and once the buckets elected their leaders again, the owner beats again,
+                # the lease still its own (the other worker did not take the silence for death)
+                asyncio.run(beating(urls, "lab", owner_id, 4, timeout=60))
+            print(f"node {node} lost: the loops held {gateway.longest * 1e3:.1f} ms (gateway), "
+                  f"{worker.longest * 1e3:.1f} ms (worker) of CPU at most")  # fmt: skip
+            assert worker.first["worker"] == owner_id, worker.first  # the room's own worker …
+            # … and its gateway never held their loops long, whichever node they lost
+            assert gateway.longest <= MAX_HELD_S, f"node {node}: gateway {gateway.longest:.3f} s"
+            assert worker.longest <= MAX_HELD_S, f"node {node}: worker {worker.longest:.3f} s"
             assert not viewer.disconnected, viewer.ended
 
         three.nodes.restart(NODES - 1)

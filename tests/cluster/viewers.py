@@ -56,7 +56,7 @@ class Viewer:
             self.ended = repr(exc)
         self.disconnected = True
 
-    def wait(self, condition: Any, timeout: float = 15.0) -> None:
+    def wait(self, condition: Any, timeout: float = 60.0) -> None:
         deadline = time.monotonic() + timeout
         with self._new:
             while not condition():
@@ -81,7 +81,7 @@ def push(viewer: Viewer) -> None:
     assert viewer.acks[-1]["type"] == "ack", viewer.acks[-1]
 
 
-async def snapshot_after(url: str, room: str, t: float, timeout: float = 10.0) -> None:
+async def snapshot_after(url: str, room: str, t: float, timeout: float = 60.0) -> None:
     """Wait until the room's snapshot in the bus's key-value store is later than `t`
     (watching the key: its value now, then each one the owner writes)."""
     import nats
