@@ -46,13 +46,14 @@ lint: python frontend-deps
 	$(BIN)/python scripts/stamp_kernels.py --check
 	cd frontend && npm run --silent lint
 
-# Every tier but `timing` (docs/testing.md): unit, live, browser, cluster, install. Two
-# workers, one a core. `sixdof warm` first, as `make run` does: the tests' servers then load
-# the kernels from numba's cache instead of each compiling them; the install tier's wheel is
-# the one cold compile.
+# Every tier but `timing` (docs/testing.md): unit, live, browser, cluster, install. Three
+# workers on two cores: the browser and live tests wait on real time for part of theirs.
+# `sixdof warm` first, as `make run` does: the tests' servers then load the kernels from
+# numba's cache instead of each compiling them; the install tier's wheel is the one cold
+# compile.
 test: setup browser
 	$(BIN)/sixdof warm
-	$(BIN)/pytest -n 2 --dist loadgroup
+	$(BIN)/pytest -n 3 --dist loadgroup
 
 # The quick loop: pure Python and compiled physics, no server (~1 minute on two cores).
 test-unit: python

@@ -14,12 +14,25 @@ A test's tier is its folder's, marked here: no test file marks itself.
 from __future__ import annotations
 
 import os
+from collections.abc import Iterator
+from typing import Any
 
 import pytest
 
 # A token in the developer's environment would make every server the tests start
 # watch-only (`sixdof serve` takes --token from SIXDOF_TOKEN); tests that need one set it.
 os.environ.pop("SIXDOF_TOKEN", None)
+
+
+@pytest.fixture(scope="session")
+def browser() -> Iterator[Any]:
+    """Debian's headless Chromium, one for the session of a worker (the browser and install
+    tiers): Playwright's sync API runs one loop in the main thread, so there is one."""
+    from support.pagekit import launch_chromium
+
+    with launch_chromium() as chromium:
+        yield chromium
+
 
 TIERS = ("unit", "live", "browser", "cluster", "install", "timing")
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -40,16 +53,13 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
     main thread for as long as its session lasts, and tests that call asyncio.run() cannot
     run after it has started. Quick tiers first give the quickest feedback; the install
     tier's long tests start first among the rest, so that with `pytest -n 2` they run early
-    beside other work. The cluster's processes share one xdist worker (`--dist loadgroup`),
-    so that two of its five-process set-ups never run at once on two cores.
+    beside other work.
     """
     order = {"install": 0, "unit": 1, "live": 2, "cluster": 3, "timing": 4, "browser": 5}
     tiers = {item.nodeid: tier_of(item) for item in items}
     for item in items:
         tier = tiers[item.nodeid]
         item.add_marker(getattr(pytest.mark, tier))
-        if tier == "cluster":
-            item.add_marker(pytest.mark.xdist_group("cluster"))
     # Playwright's loop last of all (JupyterLab's test in `install` too)
     items.sort(key=lambda item: ("browser" in getattr(item, "fixturenames", ()),
                                  order[tiers[item.nodeid]]))  # fmt: skip

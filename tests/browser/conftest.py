@@ -10,9 +10,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 import pytest
-from support.pagekit import PageRun, Served, chromium, open_page, require_page
-
-browser = chromium
+from support.pagekit import PageRun, Served, open_page, require_page
 
 
 @pytest.fixture(scope="session")

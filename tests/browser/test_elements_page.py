@@ -25,6 +25,7 @@ from support.pagekit import (
     wait_connected,
     wait_drawn,
     wait_sim,
+    wait_still,
 )
 
 MASS, RX, D = 2.0, 0.25, 0.5  # the pendulum: a bar held at its top end, d = 0.5 m above the CG
@@ -114,8 +115,8 @@ def pendulum(browser: Browser, server: Served) -> Iterator[PageRun]:
 
 
 def pixels(page: Page, ned: list[float], half: int = 14) -> np.ndarray:
-    """The screen's pixels (RGB, float) round the NED point `ned`."""
-    at = page.evaluate("(p) => __sixdof.nedScreenPosition(p)", ned)
+    """The screen's pixels (RGB, float) round the NED point `ned`, once the view is still."""
+    at = wait_still(page, ned)
     x, y = at["x"], at["y"]
     clip = {"x": x - half, "y": y - half, "width": 2 * half, "height": 2 * half}
     png = page.screenshot(clip=clip)

@@ -354,6 +354,7 @@ def test_the_panel_tunes_the_water(run: PageRun) -> None:
     page.locator(scope).get_by_label("Water in the scenario", exact=True).uncheck()
     changed(page, before, "w == null")
     page.wait_for_function("__sixdof.water(0, 0).implicit && !__sixdof.water(0, 0).streaks")
+    wait_frames(page, 8)  # the card is written 5 times a second: one write after it
     assert page.evaluate("__sixdof.water(0, 0).card").startswith("Still sea water (the default)")
     assert page.evaluate("__sixdof.water(0, 0).level") == 0
     # no water and nothing that floats: nothing drawn, no card, the ground grid back

@@ -10,9 +10,11 @@ from __future__ import annotations
 
 import os
 import struct
+import time
 import uuid
 import zlib
 from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -27,6 +29,7 @@ __all__ = ["REPO", "Served", "free_port"]
 
 CHROMIUM = "/usr/bin/chromium"
 CHROMIUM_ARGS = [
+    *os.environ.get("SIXDOF_CHROMIUM_EXTRA", "").split(),
     "--no-sandbox",
     "--disable-gpu",
     "--disable-quic",
@@ -40,13 +43,13 @@ CHROMIUM_ARGS = [
 WAIT_MS = 60_000
 #: The pages of the tests draw 20 frames a second (`?fps=`): software-rendered WebGL at 60
 #: took 1.3 cores a page, and two pages at once starved everything else on two cores.
-TEST_FPS = 20
+TEST_FPS = int(os.environ.get("SIXDOF_TEST_FPS", "10"))
 SHOTS = Path(os.environ.get("SIXDOF_SHOTS", "/tmp/shots"))
 
 
-@pytest.fixture(scope="session")
-def chromium() -> Iterator[Browser]:
-    """Debian's headless Chromium, one for the session (a conftest names it `browser`)."""
+@contextmanager
+def launch_chromium() -> Iterator[Browser]:
+    """Debian's headless Chromium (the `browser` fixture of tests/conftest.py)."""
     require_page()
     with sync_playwright() as p:
         b = p.chromium.launch(executable_path=CHROMIUM, headless=True, args=CHROMIUM_ARGS)
@@ -120,6 +123,21 @@ def wait_frames(page: Page, n: int, timeout: float = WAIT_MS) -> None:
     """Wait until the page has rendered `n` more frames (layout and drawing settled)."""
     k = page.evaluate("__sixdof.rendered")
     page.wait_for_function("(k) => __sixdof.rendered >= k", arg=k + n, timeout=timeout)
+
+
+def wait_still(page: Page, ned: list[float], timeout: float = WAIT_MS) -> dict:
+    """Wait until the NED point `ned` stays on the same pixel over a rendered frame (the camera
+    has stopped easing: at the tests' frame rate that takes longer than a frame or two);
+    its screen position."""
+    deadline = time.monotonic() + timeout / 1000
+    at = page.evaluate("(p) => __sixdof.nedScreenPosition(p)", ned)
+    while True:
+        wait_frames(page, 1)
+        now = page.evaluate("(p) => __sixdof.nedScreenPosition(p)", ned)
+        if abs(now["x"] - at["x"]) < 0.5 and abs(now["y"] - at["y"]) < 0.5:
+            return now
+        assert time.monotonic() < deadline, f"the view never settled: {at} -> {now}"
+        at = now
 
 
 def wait_plot_redraw(page: Page, timeout: float = WAIT_MS) -> None:
