@@ -7,7 +7,7 @@ import uuid
 from dataclasses import dataclass
 
 from playwright.sync_api import Browser, Page
-from support.pagekit import REPO, TEST_FPS, WAIT_MS, PageRun, wait_connected
+from support.pagekit import REPO, PageRun, open_page
 
 AXE = REPO / "frontend" / "node_modules" / "axe-core" / "axe.min.js"
 LANGS = ("en", "de", "nb")
@@ -33,23 +33,14 @@ def open_in(browser: Browser, base: str, lang: str, layout: str = "desktop", que
             locale: str | None = None) -> PageRun:  # fmt: skip
     """The page on a new room in `lang` (None: no ?lang=, the browser's `locale` decides)."""
     width, height, touch, projector = LAYOUTS[layout]
-    extra = {"has_touch": True, "is_mobile": True, "device_scale_factor": 2} if touch else {}
-    if locale:
-        extra["locale"] = locale
-    context = browser.new_context(viewport={"width": width, "height": height}, **extra)
-    context.set_default_timeout(WAIT_MS)
-    page = context.new_page()
-    errors: list[str] = []
-    page.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
-    page.on("pageerror", lambda e: errors.append(str(e)))
-    room = f"a{uuid.uuid4().hex[:10]}"
     lang_q = f"&lang={lang}" if lang else ""
-    page.goto(f"{base}/?room={room}&fps={TEST_FPS}{lang_q}{query}")
-    wait_connected(page, timeout=180_000)  # a cold numba cache compiles first
+    run = open_page(browser, base, width=width, height=height, touch=touch, locale=locale,
+                    room=f"a{uuid.uuid4().hex[:10]}", query=f"{lang_q}{query}")  # fmt: skip
+    page = run.page
     if projector:
         page.keyboard.press("p")
         page.wait_for_function("document.body.classList.contains('projector')")
-    return PageRun(page, errors, room)
+    return run
 
 
 def axe(page: Page) -> list[Violation]:

@@ -74,19 +74,23 @@ class PageRun:
 
 
 def open_page(browser: Browser, base: str, *, width: int = 1280, height: int = 720,
-              room: str | None = None, touch: bool = False) -> PageRun:  # fmt: skip
+              room: str | None = None, touch: bool = False, locale: str | None = None,
+              query: str = "") -> PageRun:  # fmt: skip
     """Open the page in a fresh context on a new room and wait for its first state frame.
 
-    touch: a phone or tablet (touch events, a coarse pointer, mobile viewport)."""
+    touch: a phone or tablet (touch events, a coarse pointer, mobile viewport); locale: the
+    browser's language; query: more of the URL's query (`&lang=de`)."""
     room = room or f"t{uuid.uuid4().hex[:10]}"
-    extra = {"has_touch": True, "is_mobile": True, "device_scale_factor": 2} if touch else {}
+    extra: dict = {"has_touch": True, "is_mobile": True, "device_scale_factor": 2} if touch else {}
+    if locale:
+        extra["locale"] = locale
     context = browser.new_context(viewport={"width": width, "height": height}, **extra)
     context.set_default_timeout(WAIT_MS)
     page = context.new_page()
     errors: list[str] = []
     page.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
     page.on("pageerror", lambda e: errors.append(str(e)))
-    page.goto(f"{base}/?room={room}&fps={TEST_FPS}")
+    page.goto(f"{base}/?room={room}&fps={TEST_FPS}{query}")
     wait_connected(page)
     return PageRun(page, errors, room)
 
