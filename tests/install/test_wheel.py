@@ -18,7 +18,6 @@ import re
 import shutil
 import subprocess
 import sys
-import threading
 import time
 import urllib.request
 import zipfile
@@ -29,6 +28,7 @@ from pathlib import Path
 from urllib.parse import urljoin, urlsplit
 
 import pytest
+from support.serving import Proc
 from websockets.sync.client import connect
 
 import sixdof
@@ -172,43 +172,15 @@ def served(installed: Installed) -> Iterator[tuple[str, list[str]]]:
     env = installed.bare_env()
     assert shutil.which("node", path=env["PATH"]) is None  # the wheel must not need Node.js
     start = time.perf_counter()
-    proc = subprocess.Popen(
-        [str(installed.bin / "sixdof"), "serve", "--port", "0"],
-        cwd=installed.root,
-        env=env,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.STDOUT,
-        text=True,
-    )
-    lines: list[str] = []
-    found = threading.Event()
-
-    def pump() -> None:  # keep reading so the server never blocks on a full pipe
-        assert proc.stdout is not None
-        for line in proc.stdout:
-            lines.append(line)
-            if URL_LINE.search(line):
-                found.set()
-
-    reader = threading.Thread(target=pump, daemon=True)
-    reader.start()
+    proc = Proc([str(installed.bin / "sixdof"), "serve", "--port", "0"], cwd=installed.root,
+                whole_env=env)  # fmt: skip
     try:
-        if not found.wait(180.0):
-            raise AssertionError("the installed sixdof serve printed no URL:\n" + "".join(lines))
+        url = proc.wait_for(URL_LINE.pattern, 180.0).group(1)
         installed.seconds["first start"] = time.perf_counter() - start
-        url = next(m.group(1) for line in lines if (m := URL_LINE.search(line)))
-        yield url, lines
+        yield url, proc.lines
     finally:
-        proc.terminate()
-        try:
-            proc.wait(15)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-            proc.wait(5)
-        reader.join(5)
-        assert proc.stdout is not None
-        proc.stdout.close()
-    assert "Traceback" not in "".join(lines), "".join(lines)
+        proc.stop()
+    assert "Traceback" not in proc.output, proc.output
 
 
 def _get(url: str) -> tuple[int, bytes, str]:

@@ -59,19 +59,29 @@ class Proc:
         lines: threading.Condition | None = None,
         env: dict[str, str] | None = None,
         log: Path | None = None,
+        cwd: Path | None = None,
+        whole_env: dict[str, str] | None = None,
     ) -> None:
         """`lines`: notified at each line read (one condition may serve several processes);
-        `env`: added to this process's environment; `log`: a file the output is appended to."""
+        `env`: added to this process's environment (`whole_env`: the whole of it, nothing of
+        this process's); `log`: a file the output is appended to; `cwd`: where it runs."""
         self.cmd = cmd
-        self.env = {**os.environ, "PYTHONUNBUFFERED": "1", **(env or {})}
+        base = dict(whole_env) if whole_env is not None else dict(os.environ)
+        self.env = {**base, "PYTHONUNBUFFERED": "1", **(env or {})}
         self.log = log
+        self.cwd = cwd
         self.lines: list[str] = []
         self._new = lines or threading.Condition()
         self._launch()
 
     def _launch(self) -> None:
         self.proc = subprocess.Popen(
-            self.cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, env=self.env
+            self.cmd,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.STDOUT,
+            text=True,
+            env=self.env,
+            cwd=self.cwd,
         )
         self.pid = self.proc.pid
         self._pump_thread = threading.Thread(target=self._pump, daemon=True)
