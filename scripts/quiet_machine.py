@@ -59,7 +59,7 @@ def main(argv: list[str] | None = None) -> int:
     print(f"quiet_machine: the machine is not quiet enough for wall-clock figures: {seen} of "
           f"{cores} cores busy (each over {args.window:g} s, for {args.wait:g} s), at most "
           f"{args.busy:.0%} wanted. Stop the other work and run again, or set "
-          f"SIXDOF_TIMING_ANYWAY=1 to measure regardless (the figures will say so).",
+          f"SIXDOF_TIMING_ANYWAY=1 to measure regardless.",
           file=sys.stderr)  # fmt: skip
     return 3
 
