@@ -6,6 +6,7 @@ each test checks what the page shows against the room's own history (history.csv
 
 from __future__ import annotations
 
+import re
 import urllib.request
 
 import numpy as np
@@ -96,7 +97,10 @@ def test_resume_from_here_goes_on_from_the_shown_state_and_undo_returns(
     assert live["bodies"][0]["Pos"] == frame["bodies"][0]["Pos"]
     assert live["bodies"][0]["AngVel"] == frame["bodies"][0]["AngVel"]
     undo = page.locator("#timeline [data-act=undo]")
-    assert undo.is_visible() and f"t = {frame['t']:.2f} s" in undo.inner_text()
+    # the page rounds as Intl does (0.745 -> "0.75"), Python's format to even binary: compare
+    # the number
+    said = re.search(r"t = ([0-9.]+) s", undo.inner_text())
+    assert undo.is_visible() and said and abs(float(said.group(1)) - frame["t"]) <= 0.0051, said
     undo.click()
     page.wait_for_function(f"__sixdof.lastState.t === {now}", timeout=WAIT_MS)
     page.wait_for_function("__sixdof.lastState.status.forked_at === null")
@@ -139,8 +143,9 @@ def test_a_three_second_clip_is_a_webm_a_video_element_plays(page_run: PageRun) 
     page.wait_for_function("__sixdof.clip.recording", timeout=WAIT_MS)
     page.wait_for_function("__sixdof.clip.blob !== null", timeout=WAIT_MS)
     size, frames = page.evaluate("[__sixdof.clip.blob.size, __sixdof.clip.frames]")
-    # 3 s at the render rate: ~150 frames when idle, 40 seen with the CI's other worker busy
-    assert size > 10_000 and frames >= 15, (size, frames)
+    # 3 s at the render rate (the tests' pages draw 10 a second: ~30, 12 seen beside two
+    # busy processes): a clip of several frames, not how many a loaded machine drew
+    assert size > 10_000 and frames >= 5, (size, frames)
     magic = page.evaluate(
         "__sixdof.clip.blob.slice(0, 4).arrayBuffer().then((b) => Array.from(new Uint8Array(b)))"
     )

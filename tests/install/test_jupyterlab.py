@@ -99,26 +99,29 @@ def blue_share(img: np.ndarray) -> float:
     return float(blue.mean())
 
 
-def wait_answering_kernel_dialogs(page: Page, condition: str, seconds: float) -> None:
-    """Wait until `condition` holds; JupyterLab may ask which kernel to start when the
-    session's kernel was not up in time (seen on a loaded machine), and the notebook's own
-    python3, the dialog's default, is the answer."""
+def answer_kernel_dialog(page: Page) -> None:
+    """If JupyterLab asks which kernel to start (the session's kernel was not up in time, seen
+    on a loaded machine), accept its default, the notebook's own python3: once, then until
+    it has gone (each accept starts a kernel and stops the one before, and a dialog still
+    closing was accepted again every poll: a CI run's log showed seven kernels started in two
+    seconds), at most three times (a CI run's dialog stayed 30 s after one accept)."""
     dialog = page.locator(".jp-Dialog", has_text="Select Kernel")
+    if not dialog.is_visible():
+        return
+    for _ in range(3):
+        dialog.locator("button.jp-mod-accept").click()
+        try:
+            dialog.wait_for(state="hidden", timeout=60_000)
+            return
+        except PlaywrightTimeoutError:
+            continue
+
+
+def wait_answering_kernel_dialogs(page: Page, condition: str, seconds: float) -> None:
+    """Wait until `condition` holds, answering JupyterLab's kernel dialog meanwhile."""
     deadline = time.monotonic() + seconds
     while not page.evaluate(condition):
-        if dialog.is_visible():
-            # once, then until it has gone: each accept starts a kernel and stops the one
-            # before, and a dialog still closing was accepted again every poll (a CI run's
-            # log showed seven kernels started in two seconds, each killed while importing)
-            # (a CI run's dialog stayed for 30 s after one accept: at most three, each
-            # waited for)
-            for _ in range(3):
-                dialog.locator("button.jp-mod-accept").click()
-                try:
-                    dialog.wait_for(state="hidden", timeout=60_000)
-                    break
-                except PlaywrightTimeoutError:
-                    continue
+        answer_kernel_dialog(page)
         if time.monotonic() > deadline:
             raise TimeoutError(f"not within {seconds} s: {condition}")
         page.wait_for_timeout(250)  # polling the condition
@@ -132,6 +135,7 @@ def run_all(page: Page) -> None:
         ".some((e) => /\\[(\\*|\\d+)\\]/.test(e.textContent))"
     )
     for _ in range(3):
+        answer_kernel_dialog(page)  # open, it would take the click (seen beside busy work)
         page.locator(".lm-MenuBar-itemLabel", has_text="Run").first.click()
         page.locator("li[data-command='runmenu:run-all']").click()
         try:
