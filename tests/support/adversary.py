@@ -26,7 +26,6 @@ from typing import Any
 import pytest
 from websockets.sync.client import ClientConnection, connect
 
-from sixdof.server.settings import Settings
 from support.serving import FLOAT, HeldLoop, Served, scenario_file
 
 #: 64 bodies: the largest scenario a room takes (the costly case of every attack).
@@ -201,16 +200,12 @@ def wait_for_quiet(bystander: Bystander, seconds: float = 60.0) -> tuple[float, 
             return fps, gap
 
 
-def wait_for_budget(server: Served, room: str = ROOM, whole: bool = False) -> None:
-    """Until this address's budget is no longer spent (`room`'s first frame is served), and
-    with `whole` until it has refilled to its burst (then it may try work of any estimate)."""
+def wait_for_budget(server: Served) -> None:
+    """Until this address's budget is no longer spent (the past room's first frame is served)."""
     deadline = time.monotonic() + 60
     while True:
         try:
-            urllib.request.urlopen(f"{server.url}/api/rooms/{room}/recording/frame?t=0", timeout=10)
-            if whole:  # it refills at work_rate s per s, up to work_burst (the server's defaults)
-                defaults = Settings()
-                time.sleep(defaults.work_burst / defaults.work_rate)
+            urllib.request.urlopen(f"{server.url}/api/rooms/{ROOM}/recording/frame?t=0", timeout=10)
             return
         except urllib.error.HTTPError as exc:
             assert exc.code == 429 and time.monotonic() < deadline, exc

@@ -21,8 +21,8 @@ from support.adversary import (
     controller,
     put_scenario,
     replies,
-    send_when_allowed,
-    wait_for_budget,
+    stats,
+    wait_until,
 )
 from support.serving import FLOAT, HeldLoop, Served
 from websockets.sync.client import connect
@@ -164,11 +164,16 @@ def test_many_ghosts_from_one_client_are_one_ghost_charged_to_it(
     assert put_scenario(server, "ghosts", many_bodies) == 200
     ids = itertools.count(1)
     with controller(server, "ghosts") as ws:
-        # a past to re-run: 6,000 steps of 64 bodies, ~100 ms of CPU in one go (two steps
-        # of 3,000, each within the address's budget)
-        for _ in range(2):
-            send_when_allowed(ws, {"type": "step", "n": 3000}, ids)
-        wait_for_budget(server, "ghosts", whole=True)  # a full budget may try any ghost
+        # a past to re-run: 6 s of 64 bodies (6,000 steps, ~100 ms of CPU in one go), run
+        # by the room's own ticks at 10 times real time, so the address's budget stays whole
+        # for the burst (a `step` would spend it)
+        scale = {next(ids): 10.0}
+        ws.send(json.dumps({"type": "set_time_scale", "time_scale": 10.0, "id": min(scale)}))
+        assert replies(ws, set(scale))[min(scale)]["type"] == "ack"
+        assert wait_until(lambda: stats(server, "ghosts")["t"] >= 6.0, timeout=120)
+        again = next(ids)
+        ws.send(json.dumps({"type": "set_time_scale", "time_scale": 1.0, "id": again}))
+        assert replies(ws, {again})[again]["type"] == "ack"
 
         def attack() -> dict[Any, dict]:
             burst = {next(ids) for _ in range(60)}
