@@ -14,22 +14,16 @@ import re
 import sys
 import threading
 import time
-import urllib.request
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Any
 
 import pytest
-from support.serving import FLOAT, MASS, URL_LINE, Proc, free_port
+from support.serving import FLOAT, MASS, MAX_HELD_S, URL_LINE, HeldLoop, Proc, free_port
 
-__all__ = ["FLOAT", "MASS", "Proc", "free_port"]
+__all__ = ["FLOAT", "MASS", "MAX_HELD_S", "Proc", "free_port"]
 
 NATS_SERVER = Path(sys.executable).parent / "nats-server"
-#: The most CPU seconds a gateway's or worker's event loop may be held at a stretch (between
-#: two beats of its loop probe) in these tests: a frame is due every 17 ms, and a loop held
-#: this long would stall every viewer's frames. Load on the machine cannot lengthen it.
-MAX_HELD_S = 0.040
 
 
 def needs_the_bus() -> None:
@@ -151,34 +145,10 @@ class Cluster:
         self.nodes.stop()
 
 
-class Held:
-    """The longest an event loop was held while a `with` block ran, in CPU seconds of its
-    thread (`longest`, and `beats` counted): gateway `base`'s own loop (its /api/probe), or,
-    with `room`, the loop of the worker that owns the room, asked through that gateway
-    (/api/rooms/<room>/probe). A worker's reading must come from the same worker at both ends
-    (its beat numbers are its own): a room that changed hands meanwhile fails here."""
-
-    def __init__(self, base: str, room: str | None = None) -> None:
-        self.url = f"{base}api/rooms/{room}/probe" if room else f"{base}api/probe"
-        self.longest = float("nan")
-        self.beats = 0
-
-    def read(self, since: int | None = None) -> dict[str, Any]:
-        query = "" if since is None else f"?since={since}"
-        with urllib.request.urlopen(self.url + query, timeout=30) as reply:
-            return json.loads(reply.read())  # type: ignore[no-any-return]
-
-    def __enter__(self) -> Held:
-        self.first = self.read()
-        return self
-
-    def __exit__(self, kind: object, *exc: object) -> None:
-        if kind is not None:
-            return  # the block's own failure says more
-        reading = self.read(self.first["beat"])
-        assert reading.get("worker") == self.first.get("worker"), (self.first, reading)
-        assert reading["complete"], f"{self.url} no longer keeps the beats since {self.first}"
-        self.longest, self.beats = reading["longest_cpu_s"], reading["beats"]
+def Held(base: str, room: str | None = None) -> HeldLoop:
+    """support.serving's HeldLoop for gateway `base`'s own loop (its /api/probe) or, with
+    `room`, the loop of the worker that owns the room, asked through that gateway."""
+    return HeldLoop(f"{base}api/rooms/{room}/probe" if room else f"{base}api/probe")
 
 
 @contextmanager

@@ -48,6 +48,22 @@ def test_health(client: TestClient) -> None:
     assert isinstance(body["rooms"], int)
 
 
+def test_the_loop_probe_counts_beats_and_refuses_a_bad_since(client: TestClient) -> None:
+    first = client.get("/api/probe").json()
+    assert first["server"] is None and first["interval_s"] == 0.005
+    ws = join(client, "probed")  # a room's first join loads the physics: the loop works
+    try:
+        later = client.get(f"/api/rooms/probed/probe?since={first['beat']}").json()
+    finally:
+        ws.__exit__(None, None, None)
+    assert later["since"] == first["beat"] and later["beat"] >= first["beat"]
+    assert 0 < later["beats"] == later["beat"] - first["beat"] and later["complete"]
+    assert 0.0 <= later["longest_cpu_s"] < 60.0
+    refused = client.get("/api/probe?since=-1")
+    assert refused.status_code == 422 and refused.json()["detail"][0]["loc"] == ["query", "since"]
+    assert client.get("/api/rooms/nobody/probe").status_code == 404
+
+
 def test_presets_list_and_each_scenario(client: TestClient) -> None:
     listed = client.get("/api/presets").json()
     assert [p["name"] for p in listed] == list(PRESETS)

@@ -16,8 +16,8 @@ The worker is on the bus before its physics is loaded (a cold numba cache compil
 meanwhile it answers `sixdof.preparing`, not `sixdof.open`, and takes over no room.
 
 Its event loop (every room's tick) is watched by the loop probe of `sixdof serve`
-(server/loop_probe.py); `GET /api/rooms/<room>/probe?since=N` through any gateway answers the
-owner's reading, with its id (`worker`): the most CPU seconds its loop was held at a stretch.
+(server/loop_probe.py); `GET /api/rooms/<room>/probe?since=N` through any gateway is answered
+by the owner's app as every REST request is, with its id (`server`).
 """
 
 from __future__ import annotations
@@ -30,7 +30,6 @@ import signal
 import time
 from collections.abc import Awaitable, Sequence
 from typing import Any
-from urllib.parse import parse_qsl
 
 from nats.aio.client import Client as Nats
 from nats.aio.msg import Msg
@@ -77,6 +76,7 @@ class Worker(Failover):
         self.id = worker_id or f"w-{secrets.token_hex(4)}"
         self.app = create_app(settings)
         self.rooms: Rooms = self.app.state.rooms
+        self.app.state.server_id = self.id  # in its probe's readings
         # the app's own probe: its lifespan never runs here, so `run()` starts it
         self.probe: LoopProbe = self.app.state.probe
         self.owned: dict[str, Owned] = {}
@@ -371,10 +371,6 @@ class Worker(Failover):
         """A REST request under /api/rooms/<room>/: run by this worker's own app. An answer
         larger than one NATS message goes in pieces (bus.py: `more`, `_on_more`)."""
         head, body = bus.unpack_http(msg.data)
-        room = msg.subject.split(".")[1]
-        if head["method"] == "GET" and head["path"] == f"/api/rooms/{room}/probe":
-            await msg.respond(self._probe(head.get("query", "")))
-            return
         cap = self.settings.max_answer_bytes
         status, headers, payload, over = await call_asgi(self.app, head, body, cap)
         if over:  # cut off at the cap: refused whole rather than sent in part
@@ -409,17 +405,6 @@ class Worker(Failover):
         answers[sid] = _Kept(payload, now + bus.ANSWER_TTL)
         await msg.respond(first + b"\n" + payload[:piece])
 
-    def _probe(self, query: str) -> bytes:
-        """GET /api/rooms/<room>/probe?since=N: this worker's loop probe, as `sixdof serve`
-        answers /api/probe (server/rest.py), with this worker's id (`worker`): a beat number
-        means something only to the worker that counted it."""
-        since = dict(parse_qsl(query)).get("since")
-        if since is not None and not (since.isascii() and since.isdigit() and len(since) < 19):
-            error = {"loc": ["query", "since"], "msg": "a whole number from 0", "type": "invalid"}
-            return _answer(422, {"detail": [error]})
-        reading = self.probe.reading(None if since is None else int(since))
-        return _answer(200, {**reading, "worker": self.id})
-
     async def _on_more(self, msg: Msg) -> None:
         """The next piece of a large answer (`_on_http`): {"id", "offset"} -> its bytes from
         there, as many as one NATS message carries; nothing (b"") for an answer not kept."""
@@ -452,12 +437,7 @@ class _Kept:
 
 def _error(status: int, detail: str) -> bytes:
     """A JSON error answer on the bus, as `_on_http` answers."""
-    return _answer(status, {"detail": detail})
-
-
-def _answer(status: int, content: Any) -> bytes:
-    """A JSON answer on the bus to a REST request (`_on_http`)."""
-    body = bus.encode(content)
+    body = bus.encode({"detail": detail})
     headers = [["content-type", "application/json"], ["content-length", str(len(body))]]
     return bus.pack_http({"status": status, "headers": headers}, body)
 

@@ -98,6 +98,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.state.settings = settings
     app.state.rooms = rooms
     app.state.probe = probe
+    app.state.server_id = None  # a cluster worker names itself here (cluster/worker.py)
     app.state.budgets = Budgets(settings.work_rate, settings.work_burst)
     app.state.exports = asyncio.Semaphore(settings.max_exports)
     app.state.snapshots = Snapshots()

@@ -68,16 +68,26 @@ async def health(request: Request) -> dict[str, Any]:
     }
 
 
+Since = Annotated[int | None, Query(ge=0, le=2**62)]
+
+
 @router.get("/probe")
-async def probe(
-    request: Request, since: Annotated[int | None, Query(ge=0, le=2**62)] = None
-) -> dict[str, Any]:
+async def probe(request: Request, since: Since = None) -> dict[str, Any]:
     """The event loop's probe (server/loop_probe.py): `beat`, the latest beat's number, and
     `longest_cpu_s`, the most CPU seconds of the loop's thread between two beats after beat
     `since` (default: every kept beat). Ask once for `beat`, do the work, ask again with
-    `since` set to it: the longest the loop was held meanwhile, whatever the machine's load."""
+    `since` set to it: the longest the loop was held meanwhile, whatever the machine's load.
+    `server`: the process that counted the beats (a cluster worker's id; null for serve)."""
     reading: dict[str, Any] = request.app.state.probe.reading(since)
-    return reading
+    return {**reading, "server": request.app.state.server_id}
+
+
+@router.get("/rooms/{room}/probe")
+async def room_probe(request: Request, room: str, since: Since = None) -> dict[str, Any]:
+    """/api/probe of the process that ticks `room`: the same as /api/probe under `sixdof
+    serve`; through a cluster's gateway, the room's worker's loop."""
+    _room(request, room)
+    return await probe(request, since)
 
 
 @router.get("/protocol.schema.json")
