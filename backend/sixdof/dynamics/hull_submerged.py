@@ -14,7 +14,7 @@ from numba import njit
 from .quaternion import Array
 
 
-@njit(cache=True, fastmath=False, error_model="numpy", inline="always")
+@njit(cache=True, nogil=True, fastmath=False, error_model="numpy", inline="always")
 def _corner(
     triangles: Array, k: int, j: int, rot: Array, pos: Array, level: float
 ) -> tuple[float, float, float]:
@@ -29,7 +29,7 @@ def _corner(
     )
 
 
-@njit(cache=True, fastmath=False, error_model="numpy")
+@njit(cache=True, nogil=True, fastmath=False, error_model="numpy")
 def submerged(
     triangles: Array, rot: Array, pos: Array, level: float
 ) -> tuple[float, float, float, float]:

@@ -58,7 +58,7 @@ _B2 = float(RK4.b[1])
 # --------------------------------------------------------------------------- compiled core
 
 
-@njit(cache=True, fastmath=False)
+@njit(cache=True, nogil=True, fastmath=False)
 def _turning(u, i, y):
     """The state-dependent part of load row u[i] at state y (13-tuple), global (F_n, M_n)."""
     qw = y[3]
@@ -148,7 +148,7 @@ def _turning(u, i, y):
     return fx, fy, fz, mx, my, mz
 
 
-@njit(cache=True, fastmath=False)
+@njit(cache=True, nogil=True, fastmath=False)
 def _applied(u, i, y):
     """(F_n, M_n) of load row u[i] at state y (13-tuple): global, about the CG (inputs.py)."""
     fx = u[i, L_F_GLOBAL]
@@ -168,7 +168,7 @@ def _applied(u, i, y):
     return fx, fy, fz, mx, my, mz
 
 
-@njit(cache=True, fastmath=False)
+@njit(cache=True, nogil=True, fastmath=False)
 def _applied_batch(u, x, out):
     """out (N, 6) ← the global (F_n, M_n) of load rows u (N, LOAD_SIZE) at states x (N, 13)."""
     for i in range(x.shape[0]):
@@ -181,7 +181,7 @@ def _applied_batch(u, x, out):
         out[i, 5] = mz
 
 
-@njit(cache=True, fastmath=False, inline="always")
+@njit(cache=True, nogil=True, fastmath=False, inline="always")
 def _rigid_body(p, i, y, fnx, fny, fnz, mnx, mny, mnz):
     """ẋ of body i at state y (13-tuple), parameter row p[i], under the global load (F_n, M_n)
     at the CG; a 13-tuple. Inlined into its two callers, so each compiles to straight code."""
@@ -324,20 +324,20 @@ def _rigid_body(p, i, y, fnx, fny, fnz, mnx, mny, mnz):
     return (pdx, pdy, pdz, qdw, qdx, qdy, qdz, n0, n1, n2, n3, n4, n5)
 
 
-@njit(cache=True, fastmath=False)
+@njit(cache=True, nogil=True, fastmath=False)
 def _derivative(p, u, i, y):
     """ẋ of body i under the global part of load row u[i] only (a row with nothing turning)."""
     return _rigid_body(p, i, y, u[i, 0], u[i, 1], u[i, 2], u[i, 3], u[i, 4], u[i, 5])
 
 
-@njit(cache=True, fastmath=False)
+@njit(cache=True, nogil=True, fastmath=False)
 def _derivative_turning(p, u, i, y):
     """ẋ of body i under its whole load row u[i], evaluated at this stage's orientation."""
     fnx, fny, fnz, mnx, mny, mnz = _applied(u, i, y)
     return _rigid_body(p, i, y, fnx, fny, fnz, mnx, mny, mnz)
 
 
-@njit(cache=True, fastmath=False)
+@njit(cache=True, nogil=True, fastmath=False)
 def _axpy(y, h, k):
     """y + h k for 13-tuples."""
     return (
@@ -348,7 +348,7 @@ def _axpy(y, h, k):
     )  # fmt: skip
 
 
-@njit(cache=True, fastmath=False)
+@njit(cache=True, nogil=True, fastmath=False)
 def _rk4_sum(y, h, a, b, c, d):
     """y + h (a/6 + b/3 + c/3 + d/6) for 13-tuples: the RK4 update."""
     return (
@@ -368,7 +368,7 @@ def _rk4_sum(y, h, a, b, c, d):
     )
 
 
-@njit(cache=True, fastmath=False)
+@njit(cache=True, nogil=True, fastmath=False)
 def _step(p, u, i, y, h, method):
     """One step of body i, global load only: explicit Euler (method 0) or classic RK4 (1)."""
     k1 = _derivative(p, u, i, y)
@@ -381,7 +381,7 @@ def _step(p, u, i, y, h, method):
     return _rk4_sum(y, h, k1, k2, k3, k4)
 
 
-@njit(cache=True, fastmath=False)
+@njit(cache=True, nogil=True, fastmath=False)
 def _step_turning(p, u, i, y, h, method):
     """`_step` with the whole load row evaluated at every stage (body frame, at a point)."""
     k1 = _derivative_turning(p, u, i, y)
@@ -393,7 +393,7 @@ def _step_turning(p, u, i, y, h, method):
     return _rk4_sum(y, h, k1, k2, k3, k4)
 
 
-@njit(cache=True, fastmath=False)
+@njit(cache=True, nogil=True, fastmath=False)
 def _load(row):
     return (
         row[0], row[1], row[2], row[3], row[4], row[5], row[6],
@@ -401,7 +401,7 @@ def _load(row):
     )  # fmt: skip
 
 
-@njit(cache=True, fastmath=False)
+@njit(cache=True, nogil=True, fastmath=False)
 def _store(row, y):
     row[0] = y[0]
     row[1] = y[1]
@@ -418,13 +418,13 @@ def _store(row, y):
     row[12] = y[12]
 
 
-@njit(cache=True, fastmath=False)
+@njit(cache=True, nogil=True, fastmath=False)
 def _derivative_batch(p, x, u, out):
     for i in range(x.shape[0]):
         _store(out[i], _derivative_turning(p, u, i, _load(x[i])))
 
 
-@njit(cache=True, fastmath=False)
+@njit(cache=True, nogil=True, fastmath=False)
 def _spans_body(p, x, u, i, h_spans, n_spans, method, out):
     y = _load(x[i])
     turning = u[i, L_STATE_DEPENDENT] != 0.0  # decided once: each loop stays straight code
@@ -440,19 +440,19 @@ def _spans_body(p, x, u, i, h_spans, n_spans, method, out):
     _store(x[i], y)
 
 
-@njit(cache=True, fastmath=False)
+@njit(cache=True, nogil=True, fastmath=False)
 def _spans_serial(p, x, u, h_spans, n_spans, method, out):
     for i in range(x.shape[0]):
         _spans_body(p, x, u, i, h_spans, n_spans, method, out)
 
 
-@njit(cache=True, fastmath=False, parallel=True)
+@njit(cache=True, nogil=True, fastmath=False, parallel=True)
 def _spans_parallel(p, x, u, h_spans, n_spans, method, out):
     for i in prange(x.shape[0]):
         _spans_body(p, x, u, i, h_spans, n_spans, method, out)
 
 
-@njit(cache=True, fastmath=False)
+@njit(cache=True, nogil=True, fastmath=False)
 def _advance_body(p, x, u, i, h, n, method):
     y = _load(x[i])
     if u[i, L_STATE_DEPENDENT] != 0.0:  # decided once: each loop stays straight code
@@ -464,25 +464,25 @@ def _advance_body(p, x, u, i, h, n, method):
     _store(x[i], y)
 
 
-@njit(cache=True, fastmath=False)
+@njit(cache=True, nogil=True, fastmath=False)
 def _uniform_serial(p, x, u, h, n, method):
     for i in range(x.shape[0]):
         _advance_body(p, x, u, i, h, n, method)
 
 
-@njit(cache=True, fastmath=False, parallel=True)
+@njit(cache=True, nogil=True, fastmath=False, parallel=True)
 def _uniform_parallel(p, x, u, h, n, method):
     for i in prange(x.shape[0]):
         _advance_body(p, x, u, i, h, n, method)
 
 
-@njit(cache=True, fastmath=False)
+@njit(cache=True, nogil=True, fastmath=False)
 def _each_serial(p, x, u, h, n, method):
     for i in range(x.shape[0]):
         _advance_body(p, x, u, i, h[i], n[i], method[i])
 
 
-@njit(cache=True, fastmath=False, parallel=True)
+@njit(cache=True, nogil=True, fastmath=False, parallel=True)
 def _each_parallel(p, x, u, h, n, method):
     for i in prange(x.shape[0]):
         _advance_body(p, x, u, i, h[i], n[i], method[i])

@@ -91,7 +91,7 @@ def check_geometric(bodies: Bodies, has_elements: bool = False) -> None:
         raise FieldError("integrator", "invalid", f"integrator: {why}")
 
 
-@njit(cache=True, fastmath=False, inline="always")
+@njit(cache=True, nogil=True, fastmath=False, inline="always")
 def _qmul(aw, ax, ay, az, bw, bx, by, bz):
     return (
         aw * bw - ax * bx - ay * by - az * bz,
@@ -101,7 +101,7 @@ def _qmul(aw, ax, ay, az, bw, bx, by, bz):
     )
 
 
-@njit(cache=True, fastmath=False, inline="always")
+@njit(cache=True, nogil=True, fastmath=False, inline="always")
 def _rotmat(w, x, y, z):
     return (
         1.0 - 2.0 * (y * y + z * z), 2.0 * (x * y - w * z), 2.0 * (x * z + w * y),
@@ -110,7 +110,7 @@ def _rotmat(w, x, y, z):
     )  # fmt: skip
 
 
-@njit(cache=True, fastmath=False)
+@njit(cache=True, nogil=True, fastmath=False)
 def _to_state(pr, i, c, y):
     """sixdof's state y (13) at the reference point from the splitting variables c (13):
     p_c (3), q_c (4), V (3), L_c (3)."""
@@ -137,7 +137,7 @@ def _to_state(pr, i, c, y):
     y[10], y[11], y[12] = w0, w1, w2
 
 
-@njit(cache=True, fastmath=False)
+@njit(cache=True, nogil=True, fastmath=False)
 def _from_state(pr, i, y, c):
     """The splitting variables c (13) of sixdof's state y (13); |q| is normalised."""
     n = math.sqrt(y[3] * y[3] + y[4] * y[4] + y[5] * y[5] + y[6] * y[6])
@@ -162,7 +162,7 @@ def _from_state(pr, i, y, c):
     c[12] = pr[i, G_MOMENTS + 2] * (pr[i, g + 2] * w0 + pr[i, g + 5] * w1 + pr[i, g + 8] * w2)
 
 
-@njit(cache=True, fastmath=False)
+@njit(cache=True, nogil=True, fastmath=False)
 def _kick(pr, u, i, c, y, tau):
     """K(τ): the loads at this state change V and L_c; p and q stay."""
     if u[i, L_STATE_DEPENDENT] != 0.0:
@@ -182,7 +182,7 @@ def _kick(pr, u, i, c, y, tau):
         c[12] += tau * (r[2] * mx + r[5] * my + r[8] * mz)
 
 
-@njit(cache=True, fastmath=False)
+@njit(cache=True, nogil=True, fastmath=False)
 def _spin(pr, i, c, axis, tau):
     """R_axis(τ): the exact flow of L_a²/(2 I_a)."""
     a = tau * c[10 + axis] / pr[i, G_MOMENTS + axis]
@@ -205,7 +205,7 @@ def _spin(pr, i, c, axis, tau):
     c[k] = -sa * lj + ca * lk
 
 
-@njit(cache=True, fastmath=False)
+@njit(cache=True, nogil=True, fastmath=False)
 def _strang(pr, u, i, c, y, tau):
     _kick(pr, u, i, c, y, 0.5 * tau)
     c[0] += tau * c[7]
@@ -219,7 +219,7 @@ def _strang(pr, u, i, c, y, tau):
     _kick(pr, u, i, c, y, 0.5 * tau)
 
 
-@njit(cache=True, fastmath=False)
+@njit(cache=True, nogil=True, fastmath=False)
 def _advance(pr, x, u, h, n):
     """Body i of x (N, 13) advanced by n[i] steps of h[i], in place."""
     c = np.empty(13)

@@ -124,7 +124,7 @@ from .names import NORM_TIME_CONSTANT
 
 #: Hash of the modules compiled in here (kernel_cache.STAMP_NAME: numba keys its cache on this
 #: file's text alone); `python scripts/stamp_kernels.py` keeps it current.
-COMPILED_FROM = "47f4427fbe4ef725"
+COMPILED_FROM = "c73a30da5faf5ef7"
 
 _TAU_GAIN = 0.5 / NORM_TIME_CONSTANT
 _B1 = float(RK4.b[0])
@@ -134,7 +134,7 @@ _B2 = float(RK4.b[1])
 SWITCH_SNAP = 1e-6
 
 
-@njit(cache=True, fastmath=False, error_model="numpy", inline="always")
+@njit(cache=True, nogil=True, fastmath=False, error_model="numpy", inline="always")
 def _rotation(y):
     """R(q/|q|) of a state row (a true rotation, as the loads use), 9 entries row-major."""
     qw = y[3]
@@ -149,7 +149,7 @@ def _rotation(y):
     )  # fmt: skip
 
 
-@njit(cache=True, fastmath=False, error_model="numpy", inline="always")
+@njit(cache=True, nogil=True, fastmath=False, error_model="numpy", inline="always")
 def _turn(r, x, y, z):
     """R (x, y, z)."""
     return (
@@ -159,7 +159,7 @@ def _turn(r, x, y, z):
     )
 
 
-@njit(cache=True, fastmath=False, error_model="numpy")
+@njit(cache=True, nogil=True, fastmath=False, error_model="numpy")
 def _row(el, e):
     """Element row e as a tuple: the hot paths pass it by value, not the array."""
     return (
@@ -170,7 +170,7 @@ def _row(el, e):
     )  # fmt: skip
 
 
-@njit(cache=True, fastmath=False, error_model="numpy")
+@njit(cache=True, nogil=True, fastmath=False, error_model="numpy")
 def _point_motion(y, r, px, py, pz):
     """World position and velocity of the body point (px, py, pz) (body axes, from the
     reference point) at state y (a 13-tuple) with R = r its rotation."""
@@ -187,7 +187,7 @@ def _point_motion(y, r, px, py, pz):
     return y[0] + gx, y[1] + gy, y[2] + gz, vx, vy, vz
 
 
-@njit(cache=True, fastmath=False, error_model="numpy")
+@njit(cache=True, nogil=True, fastmath=False, error_model="numpy")
 def _moment(p, i, r, px, py, pz, fx, fy, fz):
     """The moment about body i's CG of a global force (fx, fy, fz) at its body point
     (px, py, pz) (from the reference point): (R (point − r_g)) × F."""
@@ -195,7 +195,7 @@ def _moment(p, i, r, px, py, pz, fx, fy, fz):
     return ly * fz - lz * fy, lz * fx - lx * fz, lx * fy - ly * fx
 
 
-@njit(cache=True, fastmath=False, error_model="numpy")
+@njit(cache=True, nogil=True, fastmath=False, error_model="numpy")
 def _signal(el, e, aux, t, h, left):
     """The scalar factor of a timed load at time t: 1, a step, a sine or a table. A step or
     a sine switches on at t0; `left` (the stage at the end of a step) takes the value just
@@ -235,7 +235,7 @@ def _signal(el, e, aux, t, h, left):
     return 1.0
 
 
-@njit(cache=True, fastmath=False, error_model="numpy")
+@njit(cache=True, nogil=True, fastmath=False, error_model="numpy")
 def _record(rec, e, px, py, pz, fx, fy, fz, ox, oy, oz):
     if rec.shape[0] > 0:
         rec[e, 0] = px
@@ -249,7 +249,7 @@ def _record(rec, e, px, py, pz, fx, fy, fz, ox, oy, oz):
         rec[e, 8] = oz
 
 
-@njit(cache=True, fastmath=False, error_model="numpy")
+@njit(cache=True, nogil=True, fastmath=False, error_model="numpy")
 def _spring(row, ya, ra, yb, rb, joined):
     """A spring from body point a (state ya, rotation ra) to a world point, or to body point
     b of a second body (yb, rb) when `joined`: (force on a (3), a's world point (3), the
@@ -293,7 +293,7 @@ def _spring(row, ya, ra, yb, rb, joined):
     return fx, fy, fz, pax, pay, paz, pbx, pby, pbz
 
 
-@njit(cache=True, fastmath=False, error_model="numpy")
+@njit(cache=True, nogil=True, fastmath=False, error_model="numpy")
 def _damper(p, el, e, i, y, r):
     """Fossen's D(ν_r) ν_r = (D_l + D_q |ν_r|) ν_r in body axes at the reference point,
     opposing ν_r = ν − (Rᵀ v_c, 0), the velocity relative to the water (current v_c, NED):
@@ -321,7 +321,7 @@ def _damper(p, el, e, i, y, r):
     return fx, fy, fz, mx, my, mz
 
 
-@njit(cache=True, fastmath=False, error_model="numpy")
+@njit(cache=True, nogil=True, fastmath=False, error_model="numpy")
 def _contact(p, el, e, i, y, r, cx, cy, cz, h):
     """One contact point (body axes, from the reference point) against the ground plane:
     spring-dashpot normal force N ≥ 0 and regularised Coulomb friction. Returns the force
@@ -345,7 +345,7 @@ def _contact(p, el, e, i, y, r, cx, cy, cz, h):
     return fx, fy, fz, mx, my, mz, normal, normal * px, normal * py, normal * pz
 
 
-@njit(cache=True, fastmath=False, error_model="numpy")
+@njit(cache=True, nogil=True, fastmath=False, error_model="numpy")
 def _ground(p, el, e, i, y, r, h):
     """The ground's total force and moment on body i (global, about the CG), and its centre
     of pressure (N-weighted mean of the touching points; the point under the body when none
@@ -384,7 +384,7 @@ def _ground(p, el, e, i, y, r, h):
     return fx, fy, fz, mx, my, mz, y[0], y[1], el[e, EG_HEIGHT]
 
 
-@njit(cache=True, fastmath=False, error_model="numpy")
+@njit(cache=True, nogil=True, fastmath=False, error_model="numpy")
 def _timed_load(p, el, e, aux, i, y, r, t, h, left):
     """A timed load's global force and moment about body i's CG, and its world point."""
     s = _signal(el, e, aux, t, h, left)
@@ -413,7 +413,7 @@ def _timed_load(p, el, e, aux, i, y, r, t, h, left):
     return fx, fy, fz, mx, my, mz, y[0] + gx, y[1] + gy, y[2] + gz
 
 
-@njit(cache=True, fastmath=False, error_model="numpy")
+@njit(cache=True, nogil=True, fastmath=False, error_model="numpy")
 def _wave_head(aux, w0, nw, depth, t, x, y, d):
     """Σ a f(d) cos(ω t − k (x cos β + y sin β)), m: the waves' Froude–Krylov pressure head at
     world (x, y) and depth d below the still level (water.py), d clamped to [0, depth]."""
@@ -435,7 +435,7 @@ def _wave_head(aux, w0, nw, depth, t, x, y, d):
     return s
 
 
-@njit(cache=True, fastmath=False, error_model="numpy")
+@njit(cache=True, nogil=True, fastmath=False, error_model="numpy")
 def _panel(ax, ay, az, bx, by, bz, cx, cy, cz, pa, pb, pc):
     """−∫ p n dA and −∫ p ℓ × n dA over a triangle (corners ℓ from the CG, world, wound
     outward) with the pressure linear between its corner values: exact for a linear p."""
@@ -460,7 +460,7 @@ def _panel(ax, ay, az, bx, by, bz, cx, cy, cz, pa, pb, pc):
     )  # fmt: skip
 
 
-@njit(cache=True, fastmath=False, error_model="numpy")
+@njit(cache=True, nogil=True, fastmath=False, error_model="numpy")
 def _wetted(ax, ay, az, bx, by, bz, cx, cy, cz, pa, pb, pc):
     """`_panel` over the part of a triangle where p > 0: a is the odd corner (the only wet
     one, or the only dry one), cut where p, linear along the edges, is zero."""
@@ -479,7 +479,7 @@ def _wetted(ax, ay, az, bx, by, bz, cx, cy, cz, pa, pb, pc):
     return f[0] + g[0], f[1] + g[1], f[2] + g[2], f[3] + g[3], f[4] + g[4], f[5] + g[5]
 
 
-@njit(cache=True, fastmath=False, error_model="numpy")
+@njit(cache=True, nogil=True, fastmath=False, error_model="numpy")
 def _still_buoyancy(p, el, e, aux, i, y, r, rho_g):
     """`_buoyancy` in still water through the hull's tree (hull_tree.py): the head is
     d = n·v + c at body point v (n the world's down in body axes, c = z − level), so a node
@@ -637,7 +637,7 @@ def _still_buoyancy(p, el, e, aux, i, y, r, rho_g):
     return rho_g * gx, rho_g * gy, rho_g * gz, rho_g * hx, rho_g * hy, rho_g * hz
 
 
-@njit(cache=True, fastmath=False, error_model="numpy")
+@njit(cache=True, nogil=True, fastmath=False, error_model="numpy")
 def _buoyancy(p, el, e, aux, i, y, r, t):
     """The water's pressure on body i's hull (elements.Buoyancy): global (F, M about the CG).
     Still water: `_still_buoyancy`. In waves each vertex is taken to the world and its
@@ -722,7 +722,7 @@ def _buoyancy(p, el, e, aux, i, y, r, t):
     return rho_g * fx, rho_g * fy, rho_g * fz, rho_g * mx, rho_g * my, rho_g * mz
 
 
-@njit(cache=True, fastmath=False, error_model="numpy")
+@njit(cache=True, nogil=True, fastmath=False, error_model="numpy")
 def _dot6(aux, o, y):
     """aux[o:o + 6] · ν, ν = y[7:13]."""
     return (
@@ -731,7 +731,7 @@ def _dot6(aux, o, y):
     )  # fmt: skip
 
 
-@njit(cache=True, fastmath=False, error_model="numpy")
+@njit(cache=True, nogil=True, fastmath=False, error_model="numpy")
 def _added_mass(p, el, e, aux, i, y, r):
     """−C_A(ν) ν = (p₁ × ω, p₁ × v + p₂ × ω), (p₁, p₂) = M_A ν, body axes at the reference
     point (the Munk moment), in the `full` model only: the global (F, M about the CG). M_A
@@ -766,7 +766,7 @@ def _added_mass(p, el, e, aux, i, y, r):
     return fx, fy, fz, mx, my, mz
 
 
-@njit(cache=True, fastmath=False, error_model="numpy")
+@njit(cache=True, nogil=True, fastmath=False, error_model="numpy")
 def _hull_forces(p, el, e0, e1, aux, i, b, y, t):
     """The buoyancy elements on body i (index b in its group): global (F, M about the CG).
     Apart from `_element_forces`, whose light kinds slowed by ~25 ns a call with the hull's
@@ -786,7 +786,7 @@ def _hull_forces(p, el, e0, e1, aux, i, b, y, t):
     return fx, fy, fz, mx, my, mz
 
 
-@njit(cache=True, fastmath=False, error_model="numpy")
+@njit(cache=True, nogil=True, fastmath=False, error_model="numpy")
 def _element_forces(p, el, e0, e1, aux, i, b, y, t, h, left):
     """The elements that act on body i alone (everything but a spring joining it to another
     body, a pivot and buoyancy, `_hull_forces`): global (F, M) about its CG at state y (a
@@ -843,7 +843,7 @@ def _element_forces(p, el, e0, e1, aux, i, b, y, t, h, left):
     return fx, fy, fz, mx, my, mz
 
 
-@njit(cache=True, fastmath=False, error_model="numpy")
+@njit(cache=True, nogil=True, fastmath=False, error_model="numpy")
 def _pivot_body(p, i, row, y, fnx, fny, fnz, mnx, mny, mnz):
     """ẋ of body i held at body point a by the pivot of element row `row` (module
     docstring), a 13-tuple."""
@@ -909,7 +909,7 @@ def _pivot_body(p, i, row, y, fnx, fny, fnz, mnx, mny, mnz):
     )  # fmt: skip
 
 
-@njit(cache=True, fastmath=False, error_model="numpy")
+@njit(cache=True, nogil=True, fastmath=False, error_model="numpy")
 def _derivative_one(p, u, el, e0, e1, aux, i, pivot, forces, hulls, turning, y, t, h, left):
     """ẋ of a body alone in its group at state y (a 13-tuple): straight code, no arrays.
     `forces`: it has elements other than a pivot and buoyancy; `hulls`: it has buoyancy;
@@ -945,7 +945,7 @@ def _derivative_one(p, u, el, e0, e1, aux, i, pivot, forces, hulls, turning, y, 
     return _rigid_body(p, i, y, fx, fy, fz, mx, my, mz)
 
 
-@njit(cache=True, fastmath=False, error_model="numpy", inline="always")
+@njit(cache=True, nogil=True, fastmath=False, error_model="numpy", inline="always")
 def _held(row, y):
     """State y (a 13-tuple) put back on the pivot of element row `row`:
     p = a_world − R(q/|q|) a, v = a × ω."""
@@ -965,7 +965,7 @@ def _held(row, y):
     )  # fmt: skip
 
 
-@njit(cache=True, fastmath=False, error_model="numpy")
+@njit(cache=True, nogil=True, fastmath=False, error_model="numpy")
 def _step_one(p, u, el, e0, e1, aux, i, pivot, forces, hulls, turning, y, t, h, method):
     """One step of a body alone in its group: explicit Euler (method 0) or classic RK4 (1),
     each stage from its own state and time; the new 13-tuple (the shape of kernel_compiled's
@@ -998,7 +998,7 @@ _spring_inline = njit(fastmath=False, error_model="numpy", inline="always")(_spr
 _moment_inline = njit(fastmath=False, error_model="numpy", inline="always")(_moment.py_func)
 
 
-@njit(cache=True, fastmath=False, error_model="numpy", inline="always")
+@njit(cache=True, nogil=True, fastmath=False, error_model="numpy", inline="always")
 def _derivative_pivot(p, u, i, row, turning, y):
     """ẋ of a body held by a pivot and nothing else (a pendulum, a top)."""
     if turning:
@@ -1013,7 +1013,7 @@ def _derivative_pivot(p, u, i, row, turning, y):
     return _pivot_body_inline(p, i, row, y, fx, fy, fz, mx, my, mz)
 
 
-@njit(cache=True, fastmath=False, error_model="numpy")
+@njit(cache=True, nogil=True, fastmath=False, error_model="numpy")
 def _step_pivot(p, u, i, row, turning, y, h, method):
     """`_step_one` for a body held by a pivot and nothing else, kept back on it."""
     k1 = _derivative_pivot(p, u, i, row, turning, y)
@@ -1025,7 +1025,7 @@ def _step_pivot(p, u, i, row, turning, y, h, method):
     return _held(row, _rk4_sum(y, h, k1, k2, k3, k4))
 
 
-@njit(cache=True, fastmath=False, error_model="numpy", inline="always")
+@njit(cache=True, nogil=True, fastmath=False, error_model="numpy", inline="always")
 def _derivative_spring(p, u, i, row, turning, y):
     """ẋ of a body on one spring to a world point and nothing else."""
     if turning:
@@ -1043,7 +1043,7 @@ def _derivative_spring(p, u, i, row, turning, y):
     return _rigid_body(p, i, y, fx + sx, fy + sy, fz + sz, mx + ax, my + ay, mz + az)
 
 
-@njit(cache=True, fastmath=False, error_model="numpy")
+@njit(cache=True, nogil=True, fastmath=False, error_model="numpy")
 def _step_spring(p, u, i, row, turning, y, h, method):
     """`_step_one` for a body on one spring to a world point and nothing else."""
     k1 = _derivative_spring(p, u, i, row, turning, y)
@@ -1055,7 +1055,7 @@ def _step_spring(p, u, i, row, turning, y, h, method):
     return _rk4_sum(y, h, k1, k2, k3, k4)
 
 
-@njit(cache=True, fastmath=False, error_model="numpy")
+@njit(cache=True, nogil=True, fastmath=False, error_model="numpy")
 def _run_pivot(p, u, i, row, turning, y, h, n, method):
     y = _held(row, y)
     for _ in range(n):
@@ -1063,14 +1063,14 @@ def _run_pivot(p, u, i, row, turning, y, h, n, method):
     return y
 
 
-@njit(cache=True, fastmath=False, error_model="numpy")
+@njit(cache=True, nogil=True, fastmath=False, error_model="numpy")
 def _run_spring(p, u, i, row, turning, y, h, n, method):
     for _ in range(n):
         y = _step_spring(p, u, i, row, turning, y, h, method)
     return y
 
 
-@njit(cache=True, fastmath=False, error_model="numpy")
+@njit(cache=True, nogil=True, fastmath=False, error_model="numpy")
 def _run_free(p, u, i, turning, y, h, n, method):
     if turning:
         for _ in range(n):
@@ -1081,7 +1081,7 @@ def _run_free(p, u, i, turning, y, h, n, method):
     return y
 
 
-@njit(cache=True, fastmath=False, error_model="numpy")
+@njit(cache=True, nogil=True, fastmath=False, error_model="numpy")
 def _run_general(p, u, el, e0, e1, aux, i, pivot, forces, hulls, turning, y, t0, h, n, method):
     if pivot < 0:
         for s in range(n):
@@ -1099,7 +1099,7 @@ def _run_general(p, u, el, e0, e1, aux, i, pivot, forces, hulls, turning, y, t0,
     return y
 
 
-@njit(cache=True, fastmath=False, error_model="numpy")
+@njit(cache=True, nogil=True, fastmath=False, error_model="numpy")
 def _run_one(p, u, el, e0, e1, aux, i, y, t0, h, n, method):
     """n steps of h from time t0 of a body alone in its group; the new 13-tuple. The common
     cases (nothing, one pivot, one world spring) step through small functions of their own
@@ -1130,7 +1130,7 @@ def _run_one(p, u, el, e0, e1, aux, i, y, t0, h, n, method):
     )
 
 
-@njit(cache=True, fastmath=False, error_model="numpy")
+@njit(cache=True, nogil=True, fastmath=False, error_model="numpy")
 def _group_derivative(p, u, el, e0, e1, aux, first, cnt, pivots, Y, t, h, left, F, K):
     """K (cnt, 13) ← ẋ of a group's bodies at stage rows Y (cnt, 13) and time t."""
     for b in range(cnt):
@@ -1181,7 +1181,7 @@ def _group_derivative(p, u, el, e0, e1, aux, first, cnt, pivots, Y, t, h, left, 
         _store(K[b], k)
 
 
-@njit(cache=True, fastmath=False, error_model="numpy")
+@njit(cache=True, nogil=True, fastmath=False, error_model="numpy")
 def _pivots(el, e0, e1, cnt):
     """Per body of a group the row of the pivot that holds it, or -1."""
     pivots = np.full(cnt, -1, dtype=np.int64)
@@ -1191,20 +1191,20 @@ def _pivots(el, e0, e1, cnt):
     return pivots
 
 
-@njit(cache=True, fastmath=False, error_model="numpy")
+@njit(cache=True, nogil=True, fastmath=False, error_model="numpy")
 def _hold(el, pivots, Y):
     for b in range(Y.shape[0]):
         if pivots[b] >= 0:
             _store(Y[b], _held(_row(el, pivots[b]), _load(Y[b])))
 
 
-@njit(cache=True, fastmath=False, error_model="numpy")
+@njit(cache=True, nogil=True, fastmath=False, error_model="numpy")
 def _keep_alive(*arrays):
     """A last use of owned arrays whose borrowed views were in use until here."""
     return len(arrays)
 
 
-@njit(cache=True, fastmath=False, error_model="numpy")
+@njit(cache=True, nogil=True, fastmath=False, error_model="numpy")
 def _group_run(p, u, el, e0, e1, aux, first, cnt, pivots, Y, t0, h, n, method):
     """Advance a group's rows Y (cnt, 13) in place by n steps of h from time t0, every stage
     of every body together (a spring joins them)."""
@@ -1255,7 +1255,7 @@ def _group_run(p, u, el, e0, e1, aux, first, cnt, pivots, Y, t0, h, n, method):
     _keep_alive(S_, K1_, K2_, K3_, K4_, F_)
 
 
-@njit(cache=True, fastmath=False, error_model="numpy")
+@njit(cache=True, nogil=True, fastmath=False, error_model="numpy")
 def _advance_group(p, x, u, groups, el, bounds, aux, g, t0, h, n, method):
     """Group g's rows of x advanced in place by n steps of h from time t0."""
     first = groups[g, 0]
@@ -1270,7 +1270,7 @@ def _advance_group(p, x, u, groups, el, bounds, aux, g, t0, h, n, method):
     _group_run(p, u, el, e0, e1, aux, first, cnt, _pivots(el, e0, e1, cnt), Y, t0, h, n, method)
 
 
-@njit(cache=True, fastmath=False, error_model="numpy")
+@njit(cache=True, nogil=True, fastmath=False, error_model="numpy")
 def system_serial(p, x, u, groups, el, bounds, aux, t, h, n, method):
     """Advance every group g by n[first] steps of h[first] from t[first] (first = its first
     body): per-body arrays, as `kernel.advance` takes them, read at each group's first row."""
@@ -1284,7 +1284,7 @@ def system_serial(p, x, u, groups, el, bounds, aux, t, h, n, method):
         _advance_group(p, x, u, groups, el, bounds, aux, g, t[f], h[f], n[f], method[f])
 
 
-@njit(cache=True, fastmath=False, error_model="numpy")
+@njit(cache=True, nogil=True, fastmath=False, error_model="numpy")
 def system_derivative(p, x, u, groups, el, bounds, aux, t, h, out, rec):
     """out (N, 13) ← ẋ of every body at states x and time t; rec (M, 9) ← each element's
     point, force and other end (when rec has rows; a pivot's reaction force)."""
@@ -1310,7 +1310,7 @@ def system_derivative(p, x, u, groups, el, bounds, aux, t, h, out, rec):
             _records(p, u, el, e0, e1, aux, first, pivots, Y, t, h, F, K, rec)
 
 
-@njit(cache=True, fastmath=False, error_model="numpy")
+@njit(cache=True, nogil=True, fastmath=False, error_model="numpy")
 def _records(p, u, el, e0, e1, aux, first, pivots, Y, t, h, F, K, rec):
     """What each element of a group does at rows Y: rec[e] = point, force, other end."""
     for e in range(e0, e1):
@@ -1351,7 +1351,7 @@ def _records(p, u, el, e0, e1, aux, first, pivots, Y, t, h, F, K, rec):
             _record(rec, e, px, py, pz, c[0], c[1], c[2], px, py, pz)
 
 
-@njit(cache=True, fastmath=False, error_model="numpy")
+@njit(cache=True, nogil=True, fastmath=False, error_model="numpy")
 def _pivot_reaction(p, i, el, e, Y, b, K, F, rec):
     """The pivot's force on the body: m a_CG − (F_n + m g_n), with
     a_CG = R (v̇ + ω × v + ω̇ × r_g + ω × (ω × r_g))."""

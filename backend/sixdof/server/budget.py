@@ -25,6 +25,7 @@ from functools import partial
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from .errors import Refusal
+from .pools import off_loop
 
 if TYPE_CHECKING:
     from ..simulation.replay import Pieces
@@ -128,28 +129,38 @@ CURRENT: contextvars.ContextVar[tuple[Budgets, WorkBudget] | None] = contextvars
 
 
 async def run_pieces(pieces: Pieces[T], budget: WorkBudget | None = None) -> tuple[T, float]:
-    """Run a look back's pieces (simulation/replay.py) with the event loop free between
-    them, and its uncuttable pieces (`Offload`) in a thread; its result and the computing
-    seconds it took, each piece charged to `budget` as it ends (so a client's look backs
-    are refused as soon as its budget is spent, not after the whole burst)."""
+    """Run a look back's pieces (simulation/replay.py) one after another in the requests'
+    thread pool (pools.off_loop), the event loop free throughout; its result and the
+    computing seconds it took (the threads' CPU), each piece charged to `budget` as it ends
+    (so a client's look backs are refused as soon as its budget is spent, not after the
+    whole burst). An uncuttable piece (`Offload`) runs in the same pool."""
     spent = 0.0
     value: Any = None
     while True:
-        started = time.perf_counter()
-        try:
-            asked = pieces.send(value)
-        except StopIteration as done:
-            result: T = done.value
-            return result, spent + _charge(budget, time.perf_counter() - started)
-        spent += _charge(budget, time.perf_counter() - started)
+        finished, asked, cpu = await off_loop(_timed_send, pieces, value)
+        spent += _charge(budget, cpu)
+        if finished:
+            result: T = asked
+            return result, spent
         value = None
-        if asked is None:
-            await asyncio.sleep(0)  # the rooms tick between pieces
-        else:
-            started = time.perf_counter()
-            value = await asyncio.to_thread(asked.fn, *asked.args)
-            # wall time in the thread: it ran beside the event loop, taking turns for the GIL
-            spent += _charge(budget, time.perf_counter() - started)
+        if asked is not None:
+            value, cpu = await off_loop(_timed_call, asked.fn, *asked.args)
+            spent += _charge(budget, cpu)
+
+
+def _timed_send(pieces: Pieces[T], value: Any) -> tuple[bool, Any, float]:
+    """One piece, in a worker thread: (finished, what it asked for or its result, its CPU
+    seconds). A StopIteration cannot cross into an asyncio future, so it is unpacked here."""
+    started = time.thread_time()
+    try:
+        return False, pieces.send(value), time.thread_time() - started
+    except StopIteration as done:
+        return True, done.value, time.thread_time() - started
+
+
+def _timed_call(fn: Callable[..., Any], *args: Any) -> tuple[Any, float]:
+    started = time.thread_time()
+    return fn(*args), time.thread_time() - started
 
 
 def _charge(budget: WorkBudget | None, seconds: float) -> float:

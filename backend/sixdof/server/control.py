@@ -9,7 +9,6 @@ client's refusal, naming the field where the client put it and the message's id.
 
 from __future__ import annotations
 
-import asyncio
 import logging
 import time
 from collections.abc import Callable
@@ -20,6 +19,7 @@ from . import presets
 from .budget import CURRENT, over_budget, run_pieces
 from .errors import Refusal, read_client_message, validate_client_message
 from .ghosts import set_ghost_in_pieces
+from .pools import off_loop
 from .protocol import (
     Ack,
     BodyState,
@@ -182,24 +182,61 @@ def apply(room: Room, msg: Any) -> None:
 async def carry_out(
     room: Room, msg: Any, left: float, settings: Settings
 ) -> tuple[list[str], float | None]:
-    """`apply`, for a client whose address has `left` seconds of budget: a `step` is refused
-    up front when its estimate is over that, and runs in slices of about
-    `settings.slice_seconds` with the event loop free between them. The replies (an ack)
-    and None (the caller measures the time)."""
-    spent = None
+    """`apply`, for a client whose address has `left` seconds of budget, in the requests'
+    thread pool (pools.off_loop): the event loop only waits. A message whose cost is
+    estimated before it runs (a `step`, a new scenario, elements, water: cost.py) is refused
+    up front when the estimate is over `left`; a `step` runs in slices of about
+    `settings.slice_seconds`. The replies (an ack) and the computing seconds to charge (the
+    worker thread's CPU, or the pieces' own charges: 0)."""
+    spent: float
     if isinstance(msg, Step):
         estimate = room.step_cost() * msg.n
         if estimate > left:
             rate, burst = settings.work_rate, settings.work_burst
             raise over_budget("step", estimate, left, rate, burst, msg.id)
-        await step_in_slices(room, msg.n, settings.slice_seconds)
+        spent = await step_in_slices(room, msg.n, settings.slice_seconds)
     elif isinstance(msg, GoBack):
         spent = await go_back_in_pieces(room, msg)
     elif isinstance(msg, SetGhost):  # built in pieces, charged as they go (ghosts.py)
         spent = await set_ghost_in_pieces(room, msg, left, settings)
     else:
-        apply(room, msg)
+        estimate = change_cost(room, msg)
+        if estimate > left:
+            rate, burst = settings.work_rate, settings.work_burst
+            raise over_budget(msg.type, estimate, left, rate, burst, msg.id)
+        spent = max(estimate, await off_loop(_timed_apply, room, msg))
     return [Ack(id=msg.id, of=msg.type).model_dump_json()], spent
+
+
+def _timed_apply(room: Room, msg: Any) -> float:
+    """`apply` (in a worker thread); the thread's CPU seconds it took."""
+    started = time.thread_time()
+    apply(room, msg)
+    return time.thread_time() - started
+
+
+def change_cost(room: Room, msg: Any) -> float:
+    """Seconds of computing a message that changes the world is estimated to cost before it
+    runs (simulation/cost.py): a scenario, elements or water (hull tables built); 0 for the
+    rest. Refusal when the world it makes would cost more than a room may, a step."""
+    from ..simulation.cost import change_seconds  # loaded with the physics
+
+    method: str | None = room.sim.integrator
+    try:
+        if isinstance(msg, LoadScenario):
+            scenario = presets.scenario(msg.preset) if msg.preset else msg.scenario
+            method = None  # a new scenario brings its own
+        elif isinstance(msg, SetElements):
+            scenario = room.sim.scenario.model_copy(update={"elements": list(msg.elements)})
+        elif isinstance(msg, SetWater):
+            scenario = room.sim.scenario.model_copy(update={"water": msg.water})
+        else:
+            return 0.0
+        return change_seconds(msg.type, scenario, method)
+    except FieldError as exc:
+        raise Refusal(exc.code, exc.message, exc.field, msg.id) from None
+    except Refusal as exc:
+        raise Refusal(exc.code, exc.message, exc.field, msg.id) from None
 
 
 async def go_back_in_pieces(room: Room, msg: GoBack) -> float:
@@ -225,25 +262,31 @@ async def go_back_in_pieces(room: Room, msg: GoBack) -> float:
         raise Refusal(exc.code, exc.message, exc.field, msg.id) from None
 
 
-async def step_in_slices(room: Room, n: int, slice_seconds: float) -> None:
-    """`n` steps, in slices of whole history rows lasting about `slice_seconds` each,
-    yielding to the event loop between slices. The history gets the same rows as one
-    `sim.step(n)`."""
+async def step_in_slices(room: Room, n: int, slice_seconds: float) -> float:
+    """`n` steps, in slices of whole history rows lasting about `slice_seconds` each, each
+    in the requests' thread pool (the room's ticks take turns with them for its lock). The
+    history gets the same rows as one `sim.step(n)`. The CPU seconds they took."""
     sim = room.sim
     per_row = sim.steps_per_row()
-    left, k = n, per_row
+    left, k, spent = n, per_row, 0.0
     while left > 0:
         take = min(left, k)
-        started = time.perf_counter()
-        done = sim.step(take)
-        room.note_step_cost((time.perf_counter() - started) / max(done, 1))
+        done, cpu = await off_loop(_timed_step, sim, take)
+        spent += cpu
+        room.note_step_cost(cpu / max(done, 1))
         left -= take
         if done < take:  # diverged: paused at the last good state
-            return
+            break
         if left:
             fits = int(slice_seconds / max(room.step_cost(), 1e-9))
             k = max(per_row, fits // per_row * per_row)
-            await asyncio.sleep(0)
+    return spent
+
+
+def _timed_step(sim: LiveSimulation, k: int) -> tuple[int, float]:
+    started = time.thread_time()
+    done = sim.step(k)
+    return done, time.thread_time() - started
 
 
 # ---------------------------------------------------------------------------- the one path

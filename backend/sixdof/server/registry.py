@@ -1,10 +1,9 @@
-"""The registry of a server's rooms: made on first join, ticked together by one task,
-removed `room_ttl` s after their last client leaves.
+"""The registry of a server's rooms: made on first join, each ticked by its own task while
+it has clients, removed `room_ttl` s after its last client leaves.
 
-One asyncio task ticks every room at the frame rate: the `Engine` advances all rooms'
-simulations together (one compiled call for all their bodies, simulation/engine.py), then
-each room encodes its state frame once and offers it to every client's latest-wins slot
-(clients.py), so the clock never waits for a socket. A fault in one room is caught and
+A room's task (ticking.py) advances its simulation in a worker thread at the frame rate and
+offers each frame to every client's latest-wins slot (clients.py), so the clock never waits
+for a socket and no room waits for another's physics. A fault in one room is caught and
 logged there (rooms.py); the others carry on.
 """
 
@@ -27,9 +26,9 @@ from .protocol import Preparing
 from .rooms import Room, check_room_name
 from .settings import Settings
 from .snapshots import Snapshot
+from .ticking import tick_room
 
 if TYPE_CHECKING:
-    from ..simulation.engine import Engine
     from ..simulation.live import LiveSimulation
 
 log = logging.getLogger("sixdof.server")
@@ -83,8 +82,6 @@ class Rooms(ByName[Room]):
         super().__init__()
         self.settings = settings
         self.make_sim = make_sim
-        self._engine: Engine | None = None
-        self._task: asyncio.Task[None] | None = None
         self._loading: tuple[float, bool] | None = None  # (monotonic start, cache was cold)
         self._filling: asyncio.Task[None] | None = None  # `sixdof warm` in a child process
         self._ready: asyncio.Task[None] | None = None  # the physics loading in this process
@@ -210,15 +207,6 @@ class Rooms(ByName[Room]):
             ready = self._ready = asyncio.get_running_loop().create_task(asyncio.to_thread(_load))
         await asyncio.shield(ready)  # one load for every viewer waiting
 
-    @property
-    def engine(self) -> Engine:
-        """What advances every ticking room's simulation; made with the first room."""
-        if self._engine is None:
-            from ..simulation.free_engine import FreeEngine
-
-            self._engine = FreeEngine()
-        return self._engine
-
     def get_or_create(
         self, name: str, *, by_watcher: bool = False, snapshot: Snapshot | None = None
     ) -> Room:
@@ -285,16 +273,18 @@ class Rooms(ByName[Room]):
 
     def leave(self, room: Room, client: Viewer) -> None:
         room.leave(client)
-        if not room.clients:
-            self.engine.remove(room.sim)  # nobody watches: it stops, and costs nothing
+        if not room.clients:  # nobody watches: its ticks stop, and it costs nothing
             self._schedule_expiry(room)
 
     def _start_ticking(self, room: Room) -> None:
-        if room.sim not in self.engine:
-            room.sim.wake()  # the time nobody watched is not owed
-            self.engine.add(room.sim)
-        if self._task is None or self._task.done():
-            self._task = asyncio.get_running_loop().create_task(self.run(), name="sixdof-rooms")
+        if room.ticker is None or room.ticker.done():
+
+            def ticking() -> bool:
+                return bool(room.clients) and self._rooms.get(room.name) is room
+
+            room.ticker = asyncio.get_running_loop().create_task(
+                tick_room(room, self.settings.frame_rate, ticking), name=f"sixdof-room-{room.name}"
+            )
 
     def _schedule_expiry(self, room: Room) -> None:
         if room.expiry is not None:
@@ -307,49 +297,9 @@ class Rooms(ByName[Room]):
         if room.clients or self._rooms.get(room.name) is not room:
             return
         del self._rooms[room.name]
-        self.engine.remove(room.sim)
         room.expiry = None
         room.stop()
         log.info("room %s removed (no clients for %g s)", room.name, self.settings.room_ttl)
-
-    # ------------------------------------------------------------------ the tick
-    async def run(self) -> None:
-        """Tick every room at the frame rate until no room has clients (or cancelled)."""
-        # time.monotonic, not loop.time: uvloop's loop clock has 1 ms resolution.
-        period = 1.0 / self.settings.frame_rate
-        deadline = time.monotonic()
-        while len(self.engine):
-            deadline += period
-            delay = deadline - time.monotonic()
-            if delay > 0:
-                await asyncio.sleep(delay)
-            else:
-                await asyncio.sleep(0)  # let sockets and messages in between late ticks
-                if -delay > period:  # fell a whole frame behind: skip, do not burst
-                    deadline = time.monotonic()
-            start, start_cpu = time.monotonic(), time.thread_time()
-            rooms = self.tick(start)
-            busy, cpu = time.monotonic() - start, time.thread_time() - start_cpu
-            for room in rooms:
-                room.ticked_at = start
-                room.tick_errors.append(start - deadline)
-                room.tick_seconds.append(busy)
-                room.tick_cpu_seconds.append(cpu)
-
-    def tick(self, now: float) -> list[Room]:
-        """Advance every room to wall time `now` with the engine, then publish each; the rooms."""
-        rooms = list(self._rooms.values())
-        try:
-            errors = self.engine.advance(now)
-        except Exception as exc:  # the engine isolates faults per simulation; this is a last guard
-            log.exception("the rooms' tick failed")
-            errors = {room.sim: exc for room in rooms}
-        for room in rooms:
-            try:
-                room.publish(errors.get(room.sim))
-            except Exception:
-                log.exception("room %s: publishing failed", room.name)
-        return rooms
 
     async def close(self) -> None:
         if self._filling is not None and not self._filling.done():
@@ -359,13 +309,11 @@ class Rooms(ByName[Room]):
             except asyncio.CancelledError:
                 pass
         rooms, self._rooms = list(self._rooms.values()), {}
+        tickers = [room.ticker for room in rooms if room.ticker is not None]
         for room in rooms:
-            self.engine.remove(room.sim)
             room.stop()
-        if self._task is not None:
-            self._task.cancel()
+        for ticker in tickers:
             try:
-                await self._task
+                await ticker
             except asyncio.CancelledError:
                 pass
-            self._task = None

@@ -1,9 +1,10 @@
 """Rooms: one live simulation shared by every websocket that joins it.
 
 A room keeps its clients, publishes its state frames and hellos to them, and pauses with a
-reason on a fault, which it tells them; other rooms and the server carry on. What a
-client's message does to it is control.py's; the registry that makes rooms, ticks them all
-together with one `Engine` and removes them is registry.py's.
+reason on a fault, which it tells them; other rooms and the server carry on. A tick is
+`prepare` (physics and encoding, in a worker thread) then `deliver` (sending, on the event
+loop): ticking.py drives both. What a client's message does to it is control.py's; the
+registry that makes and removes rooms is registry.py's.
 """
 
 from __future__ import annotations
@@ -12,6 +13,8 @@ import asyncio
 import logging
 import time
 from collections import deque
+from collections.abc import Iterable
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from .. import __version__
@@ -43,6 +46,29 @@ def check_room_name(name: str) -> str:
         raise Refusal.of(exc) from None
 
 
+HelloKey = tuple[bool, bool]  # (can_control, binary): one variant of the hello
+
+
+@dataclass(frozen=True)
+class Audience:
+    """What a tick's clients need: frames as JSON (False) and/or binary (True), which of
+    those as ready-made websocket frames, and the hellos' (can_control, binary) variants."""
+
+    kinds: frozenset[bool]
+    wired: frozenset[bool]
+    hello_keys: frozenset[tuple[bool, bool]]
+
+
+@dataclass
+class Prepared:
+    """What a tick's worker thread made for the event loop to send (Room.deliver)."""
+
+    notes: list[str]  # notices for every client (a pause, a ghost ended)
+    hellos: dict[tuple[bool, bool], tuple[str, bytes]]  # by (can_control, binary), if changed
+    frames: dict[bool, tuple[str | bytes, bytes | None]]  # by binary: (payload, wire frame)
+    cpu: float  # the thread's CPU seconds for this tick
+
+
 class Room:
     """A named simulation and its clients; `Rooms` ticks it with all the others."""
 
@@ -62,6 +88,7 @@ class Room:
         self.ticked_at: float | None = None  # time.monotonic() at the start of the last tick
         self._version = sim.version  # the version the clients' hello describes
         self.expiry: asyncio.TimerHandle | None = None
+        self.ticker: asyncio.Task[None] | None = None  # ticking.tick_room, while it has clients
         self.made_by_watcher = False  # counted against max_watcher_rooms
         self.ghost: Ghost | None = None  # the room's inputs through other settings (set_ghost)
         self._step_cost: float | None = None  # s per step of `step` messages, measured
@@ -83,34 +110,67 @@ class Room:
         if self.expiry is not None:
             self.expiry.cancel()
         self.expiry = None
+        if self.ticker is not None:
+            self.ticker.cancel()
         self.end_ghost()
 
-    def publish(self, error: Exception | None = None) -> None:
-        """After an advance (that raised `error`, if not None): offer one frame to every client."""
-        if isinstance(error, FieldError):
-            self._pause_for(error.code, error.message)
-        elif error is not None:
-            self._fault("advancing the simulation", error)
-        if not self.clients:
-            return
-        self._announce_pause()
-        self._follow_ghost()
-        self.seq += 1
-        encoded: dict[bool, tuple[str | bytes, bytes | None]] = {}  # by binary: once per tick
-        now = time.monotonic()
+    def prepare(self, now: float, audience: Audience) -> Prepared:
+        """The physics part of a tick, in a worker thread (ticking.py): advance the simulation
+        to wall time `now`, then make what its clients (`audience`, read on the event loop)
+        are to be sent: pause notices, a new hello if the room changed, this tick's frame
+        encoded once per kind. Nothing is sent from here: `deliver` does that on the loop."""
+        started = time.thread_time()
+        error: Exception | None = None
         try:
-            self.sync_hello()
-            for client in frame_order(self.clients, now):
-                kind = client.binary
-                if kind not in encoded:
-                    payload = self._encode(kind)
-                    wired = any(c.wire is not None and c.binary == kind for c in self.clients)
-                    encoded[kind] = (payload, wire_frame(payload) if wired else None)
-                client.offer(*encoded[kind], now)
+            self.sim.advance(now)
+        except Exception as exc:  # a fault pauses this room only
+            error = exc
+        notes: list[str] = []
+        if isinstance(error, FieldError):
+            notes += self._pause_for(error.code, error.message)
+        elif error is not None:
+            notes += self._fault("advancing the simulation", error)
+        if not audience.kinds:
+            return Prepared(notes, {}, {}, time.thread_time() - started)
+        notes += self._announce_pause()
+        notes += self._follow_ghost()
+        self.seq += 1
+        hellos = self._hellos(audience.hello_keys)
+        frames: dict[bool, tuple[str | bytes, bytes | None]] = {}
+        try:
+            for kind in audience.kinds:
+                payload = self._encode(kind)
+                frames[kind] = (payload, wire_frame(payload) if kind in audience.wired else None)
         except ValueError:  # a non-finite number refused by the encoder
-            self._pause_for("diverged", "diverged: the state is no longer finite")
+            notes += self._pause_for("diverged", "diverged: the state is no longer finite")
+            frames = {}
         except Exception as exc:
-            self._fault("encoding a frame", exc)
+            notes += self._fault("encoding a frame", exc)
+            frames = {}
+        return Prepared(notes, hellos, frames, time.thread_time() - started)
+
+    def audience(self) -> Audience:
+        """What this tick's clients need (on the event loop, before `prepare`)."""
+        clients = tuple(self.clients)
+        return Audience(
+            frozenset(c.binary for c in clients),
+            frozenset(c.binary for c in clients if c.wire is not None),
+            frozenset((c.can_control, c.binary) for c in clients),
+        )
+
+    def deliver(self, prepared: Prepared) -> None:
+        """The sending part of a tick, on the event loop: notices, hellos, then the frame to
+        every client (who sent something recently first)."""
+        for text in prepared.notes:
+            self.broadcast(text)
+        now = time.monotonic()
+        for client in frame_order(self.clients, now):
+            hello = prepared.hellos.get((client.can_control, client.binary))
+            if hello is not None:
+                client.send_hello(*hello)
+            frame = prepared.frames.get(client.binary)
+            if frame is not None:
+                client.offer(*frame, now)
 
     def _encode(self, binary: bool) -> str | bytes:
         """This tick's state message, as JSON text or as the binary layout (binary.py, which
@@ -124,47 +184,51 @@ class Room:
             frame["ghost"] = self.ghost.frame(frame["bodies"])  # type: ignore[arg-type]  # list of dicts
         return dumps_state(self.seq, frame)
 
-    def _follow_ghost(self) -> None:
+    def _follow_ghost(self) -> list[str]:
         ghost = self.ghost
         if ghost is None:
-            return
+            return []
         try:
             ghost.follow()
         except Exception as exc:  # the ghost must never take the room down
             log.warning("room %s: ghost ended: %r", self.name, exc)
             self.end_ghost()
-            self.broadcast(Refusal("invalid", f"ghost ended: {exc}", "changes").text())
+            return [Refusal("invalid", f"ghost ended: {exc}", "changes").text()]
+        return []
 
     def end_ghost(self) -> None:
         if self.ghost is not None:
             self.ghost.close()
             self.ghost = None
 
-    def _pause_for(self, code: ErrorCode, message: str) -> None:
-        """Pause the simulation with `message` as its reason and tell every client once."""
+    def _pause_for(self, code: ErrorCode, message: str) -> list[str]:
+        """Pause the simulation with `message` as its reason; the notice for every client
+        (once)."""
         if not self.sim.running and self.sim.paused_reason == message:
-            return
+            return []
         try:
             self.sim.pause(reason=message)
         except Exception:
             log.exception("room %s: could not pause", self.name)
         self._announced = message
-        self.broadcast(Refusal(code, message).text())
+        return [Refusal(code, message).text()]
 
-    def _announce_pause(self) -> None:
-        """Tell the clients once when the simulation paused itself (it diverged)."""
+    def _announce_pause(self) -> list[str]:
+        """The notice for the clients, once, when the simulation paused itself (diverged)."""
         reason = self.sim.paused_reason
         if reason is not None and reason != self._announced:
             self._announced = reason
             code: ErrorCode = "diverged" if reason.startswith("diverged") else "internal"
-            self.broadcast(Refusal(code, reason).text())
-        elif reason is None:
+            return [Refusal(code, reason).text()]
+        if reason is None:
             self._announced = None
+        return []
 
-    def _fault(self, doing: str, exc: BaseException) -> None:
+    def _fault(self, doing: str, exc: BaseException) -> list[str]:
         log.exception("room %s: error while %s", self.name, doing, exc_info=exc)
         self.fault = f"{type(exc).__name__}: {exc}"
-        self._pause_for("internal", f"paused after a server error while {doing}: {self.fault}")
+        reason = f"paused after a server error while {doing}: {self.fault}"
+        return self._pause_for("internal", reason)
 
     # ------------------------------------------------------------------ clients
     def join(self, client: Viewer) -> None:
@@ -223,17 +287,22 @@ class Room:
 
     def sync_hello(self) -> None:
         """Re-send hello to every client if the scenario, a parameter or the integrator changed."""
-        if self.sim.version == self._version:
-            return
-        self._version = self.sim.version
-        # at most four variants, each encoded once, as text and as a whole websocket frame
-        encoded: dict[tuple[bool, bool], tuple[str, bytes]] = {}
-        for client in tuple(self.clients):
-            key = (client.can_control, client.binary)
-            if key not in encoded:
-                text = self.hello(*key)
-                encoded[key] = (text, wire_frame(text))
-            client.send_hello(*encoded[key])
+        clients = tuple(self.clients)
+        hellos = self._hellos({(c.can_control, c.binary) for c in clients})
+        for client in clients:
+            hello = hellos.get((client.can_control, client.binary))
+            if hello is not None:
+                client.send_hello(*hello)
+
+    def _hellos(self, keys: Iterable[HelloKey]) -> dict[HelloKey, tuple[str, bytes]]:
+        """The hello of each (can_control, binary) in `keys`, as text and as a whole websocket
+        frame, if the room changed since the clients were last told; else none."""
+        with self.sim.lock:
+            version = self.sim.version
+            if version == self._version:
+                return {}
+            self._version = version
+            return {key: (text := self.hello(*key), wire_frame(text)) for key in set(keys)}
 
     # ------------------------------------------------------------------ control
     async def carry_out(

@@ -168,6 +168,9 @@ class Engine:
         self._sims: list[Steppable] = list(sims)
         self._batch: _Batch | None = None
         self.last_stepped = 0  # simulations that owed steps in the last advance
+        # wall seconds per step of a round, as last measured (None: not yet): how many steps
+        # fit before a deadline, so that a round of costly steps never runs far past it
+        self.step_seconds: float | None = None
 
     def add(self, sim: Steppable) -> None:
         if sim not in self._sims:
@@ -276,7 +279,7 @@ class Engine:
         taken = np.zeros(len(sims), dtype=np.int64)
         reasons: dict[int, str] = {}
         cut: set[int] = set()
-        chunk, last = CHUNK, self.clock()
+        chunk, last = self._first_chunk() if deadlines else CHUNK, self.clock()
         limit = {r: sims[r].compute_deadline(last) for r in np.flatnonzero(left).tolist()}
         # Simulated time of each row at the round's start (time-varying elements read it).
         timed = batch.pk.system is not None
@@ -298,9 +301,10 @@ class Engine:
                             n[r], left[r] = good, good
                 taken += n
                 left -= n
+                t = self.clock()
+                self._note_round(t - last, int(n.max()))
                 if not left.any():
                     break
-                t = self.clock()
                 if deadlines:
                     for r in np.flatnonzero(left).tolist():
                         if t > limit[r]:
@@ -310,13 +314,30 @@ class Engine:
                         break
                 took = t - last
                 # Double while rounds are short, but not into a round that would end past the
-                # nearest deadline: a tick then overshoots its budget by at most one round.
+                # nearest deadline: a tick then overshoots its budget by at most one step.
                 soonest = min((limit[r] for r in np.flatnonzero(left).tolist()), default=t)
                 if not deadlines or (took < CHUNK_SECONDS and t + 2 * took < soonest):
                     chunk = min(2 * chunk, CHUNK_MAX)
+                if deadlines and self.step_seconds:
+                    chunk = max(1, min(chunk, int((soonest - t) / self.step_seconds)))
                 last = t
         self._commit(sims, batch, x, u, owed, taken, reasons, cut, record, settle)
         return taken.tolist(), cut
+
+    def _first_chunk(self) -> int:
+        """Steps of an advance's first round: CHUNK, or as many as CHUNK_SECONDS holds when
+        steps are known to be costlier (one at least: a step cannot be cut)."""
+        if self.step_seconds is None:
+            return 1  # unknown: measure one step before committing to a round of many
+        if self.step_seconds <= 0.0:  # a clock that does not move (tests)
+            return CHUNK
+        return max(1, min(CHUNK, int(CHUNK_SECONDS / self.step_seconds)))
+
+    def _note_round(self, took: float, steps: int) -> None:
+        if steps > 0:
+            per_step = took / steps
+            old = self.step_seconds
+            self.step_seconds = per_step if old is None else 0.7 * old + 0.3 * per_step
 
     @staticmethod
     def _replay_if_diverged(
