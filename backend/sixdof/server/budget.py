@@ -33,9 +33,11 @@ if TYPE_CHECKING:
 #: Look backs of one address waiting for their turn; more are refused at once (429), which
 #: costs the server nothing but the request's parsing.
 LOOKBACK_QUEUE = 16
-#: Look backs running at once, of all addresses: their pieces take turns on the event loop,
-#: and a tick waits for at most this many pieces (~2 ms each).
+#: Look backs running at once, of all addresses (their pieces run in the requests' pool).
 LOOKBACK_PARALLEL = 2
+#: All addresses together may cause as much computing as this many addresses at full
+#: tilt: a room full of clients (or one client behind many addresses) cannot take more.
+ALL_ADDRESSES = 2.0
 
 T = TypeVar("T")
 
@@ -45,43 +47,60 @@ class WorkBudget:
     the address's queue of look backs (`lane`, `queued`)."""
 
     def __init__(
-        self, rate: float, burst: float, clock: Callable[[], float] = time.monotonic
+        self,
+        rate: float,
+        burst: float,
+        clock: Callable[[], float] = time.monotonic,
+        shared: WorkBudget | None = None,
     ) -> None:
+        """shared: a budget every address also draws on (Budgets' `everyone`)."""
         self.rate = rate
         self.burst = burst
         self.clock = clock
+        self.shared = shared
         self._tokens = burst
         self._last = clock()
         self.lane = asyncio.Lock()  # FIFO: one look back of this address at a time
         self.queued = 0  # look backs of this address running or waiting
 
-    def left(self) -> float:
-        """Seconds available now (negative after a message that cost more than was left)."""
+    def own(self) -> float:
+        """Seconds this budget alone holds now."""
         now = self.clock()
         self._tokens = min(self.burst, self._tokens + (now - self._last) * self.rate)
         self._last = now
         return self._tokens
 
+    def left(self) -> float:
+        """Seconds available now, the shared budget's too (negative after a message that cost
+        more than was left)."""
+        own = self.own()
+        return own if self.shared is None else min(own, self.shared.left())
+
     def charge(self, seconds: float) -> None:
-        self.left()
+        self.own()
         self._tokens -= seconds
+        if self.shared is not None:
+            self.shared.charge(seconds)
 
     @property
     def full(self) -> bool:
-        return self.left() >= self.burst
+        return self.own() >= self.burst
 
     def wait_for(self, seconds: float) -> float:
         """Seconds until `seconds` of budget will be there."""
-        return max(0.0, (seconds - self.left()) / self.rate)
+        wait = max(0.0, (seconds - self.own()) / self.rate)
+        return wait if self.shared is None else max(wait, self.shared.wait_for(seconds))
 
 
 class Budgets:
-    """One WorkBudget per client address, dropped again once it has refilled."""
+    """One WorkBudget per client address, dropped again once it has refilled, each also
+    drawing on `everyone`: ALL_ADDRESSES addresses' worth for all of them together."""
 
     def __init__(
         self, rate: float, burst: float, clock: Callable[[], float] = time.monotonic
     ) -> None:
-        self._new = partial(WorkBudget, rate, burst, clock)
+        self.everyone = WorkBudget(rate * ALL_ADDRESSES, burst * ALL_ADDRESSES, clock)
+        self._new = partial(WorkBudget, rate, burst, clock, self.everyone)
         self._by_address: dict[str, WorkBudget] = {}
         self.lookbacks = asyncio.Semaphore(LOOKBACK_PARALLEL)
 

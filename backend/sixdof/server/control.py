@@ -185,27 +185,41 @@ async def carry_out(
     """`apply`, for a client whose address has `left` seconds of budget, in the requests'
     thread pool (pools.off_loop): the event loop only waits. A message whose cost is
     estimated before it runs (a `step`, a new scenario, elements, water: cost.py) is refused
-    up front when the estimate is over `left`; a `step` runs in slices of about
-    `settings.slice_seconds`. The replies (an ack) and the computing seconds to charge (the
-    worker thread's CPU, or the pieces' own charges: 0)."""
-    spent: float
+    up front when the estimate is over `left`, and the estimate is charged before it runs
+    (`_reserve`), so that messages arriving together cannot all pass one check; a `step` runs
+    in slices of about `settings.slice_seconds`. The replies (an ack) and the computing
+    seconds still to charge (what the work took beyond its estimate)."""
+    rate, burst = settings.work_rate, settings.work_burst
+    if isinstance(msg, GoBack):
+        return [_ack(msg)], await go_back_in_pieces(room, msg)
+    if isinstance(msg, SetGhost):  # built in pieces, charged as they go (ghosts.py)
+        return [_ack(msg)], await set_ghost_in_pieces(room, msg, left, settings)
     if isinstance(msg, Step):
         estimate = room.step_cost() * msg.n
-        if estimate > left:
-            rate, burst = settings.work_rate, settings.work_burst
-            raise over_budget("step", estimate, left, rate, burst, msg.id)
-        spent = await step_in_slices(room, msg.n, settings.slice_seconds)
-    elif isinstance(msg, GoBack):
-        spent = await go_back_in_pieces(room, msg)
-    elif isinstance(msg, SetGhost):  # built in pieces, charged as they go (ghosts.py)
-        spent = await set_ghost_in_pieces(room, msg, left, settings)
+    else:  # a new world's meshes are read to count its triangles: not on the loop either
+        estimate = await off_loop(change_cost, room, msg)
+    if estimate > left:
+        raise over_budget(msg.type, estimate, left, rate, burst, msg.id)
+    reserved = _reserve(estimate)
+    if isinstance(msg, Step):
+        took = await step_in_slices(room, msg.n, settings.slice_seconds)
     else:
-        estimate = change_cost(room, msg)
-        if estimate > left:
-            rate, burst = settings.work_rate, settings.work_burst
-            raise over_budget(msg.type, estimate, left, rate, burst, msg.id)
-        spent = max(estimate, await off_loop(_timed_apply, room, msg))
-    return [Ack(id=msg.id, of=msg.type).model_dump_json()], spent
+        took = await off_loop(_timed_apply, room, msg)
+    return [_ack(msg)], max(0.0, took - reserved) if reserved else max(estimate, took)
+
+
+def _ack(msg: Any) -> str:
+    return Ack(id=msg.id, of=msg.type).model_dump_json()
+
+
+def _reserve(estimate: float) -> float:
+    """Charge `estimate` now to the address whose message this is (CURRENT); what was charged
+    (0 on a cluster worker, whose gateway charges what it reports)."""
+    current = CURRENT.get()
+    if current is None or estimate <= 0.0:
+        return 0.0
+    current[1].charge(estimate)
+    return estimate
 
 
 def _timed_apply(room: Room, msg: Any) -> float:
@@ -291,6 +305,10 @@ def _timed_step(sim: LiveSimulation, k: int) -> tuple[int, float]:
 
 # ---------------------------------------------------------------------------- the one path
 
+#: Messages longer than this (characters) are validated in the requests' pool: a scenario of
+#: 64 bodies takes pydantic several ms; a push takes microseconds, not worth a thread's hop.
+VALIDATE_ON_LOOP = 4096
+
 #: What the websocket side checks between reading a message and validating it (its type,
 #: its object and id): raise Refusal to refuse it, return replies to answer it there (auth),
 #: or None to let it through. A worker has none: its gateway checked.
@@ -313,7 +331,10 @@ async def handle(
             raise over_budget(kind, 0.0, left, settings.work_rate, settings.work_burst, mid)
         if gate is not None and (answered := gate(kind, obj, mid)) is not None:
             return answered, None
-        msg = validate_client_message(obj, kind, mid)  # the costly half: pydantic
+        if len(text) > VALIDATE_ON_LOOP:  # the costly half: pydantic, off the loop if large
+            msg = await off_loop(validate_client_message, obj, kind, mid)
+        else:
+            msg = validate_client_message(obj, kind, mid)
         texts, spent = await room.carry_out(msg, left, settings)
         return [(text, "reply") for text in texts], spent
     except Refusal as refusal:

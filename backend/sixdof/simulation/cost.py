@@ -38,8 +38,10 @@ BODY = 2e-7
 ELEMENT = 2e-7
 TRIANGLE = 6e-8
 VERTEX_WAVE = 6e-8
-#: Seconds to build one buoyancy element's tables, per triangle (hull tree included).
-BUILD_TRIANGLE = 2.5e-6
+#: Seconds to build one buoyancy element's tables, per triangle; and its hull tree, per
+#: triangle (still water only: in waves the pressure is not linear and no tree is built).
+BUILD_TRIANGLE = 3e-6
+TREE_TRIANGLE = 1.8e-5
 
 
 def _buoyancy_counts(scenario: Scenario) -> list[int]:
@@ -72,7 +74,8 @@ def step_seconds(scenario: Scenario, method: str | None = None) -> float:
 
 def build_seconds(scenario: Scenario) -> float:
     """The estimated computing seconds of building `scenario`'s world (its hulls' tables)."""
-    return BUILD_TRIANGLE * sum(_buoyancy_counts(scenario))
+    per_triangle = BUILD_TRIANGLE + (TREE_TRIANGLE if _waves(scenario.water) == 0 else 0.0)
+    return per_triangle * sum(_buoyancy_counts(scenario))
 
 
 def check_step(scenario: Scenario, field: str, method: str | None = None) -> float:
