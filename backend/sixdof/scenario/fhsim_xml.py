@@ -69,6 +69,7 @@ from .fhsim_xml_format import (
 from .fhsim_xml_water import WATER_OBJECT
 from .file_errors import ScenarioFileError
 from .model import Integration, Scenario
+from .named_files import NamedFiles
 from .xml_tree import XmlNode, parse_xml
 
 __all__ = [
@@ -111,7 +112,8 @@ def scenario_from_xml(
 ) -> Scenario:
     """Parse FhSim XML text (bytes or str); `path` is only used in messages. A load's Csv
     table file is read from `folder` (read_fhsim_xml: the file's own); without one, Csv is
-    refused (text from a client names no files on the server)."""
+    refused (text from a client names no files on the server); named_files says which files
+    of the folder may be read."""
     raw = data.encode("utf-8") if isinstance(data, str) else data
     return _Reader(str(path), folder).read(parse_xml(raw, path), default_name)
 
@@ -121,7 +123,7 @@ class _Reader(ConnectionReading, EngineReading):
 
     def __init__(self, path: str, folder: Path | None = None) -> None:
         self.path = path
-        self.folder = folder
+        self.files = None if folder is None else NamedFiles(folder)
         self.water = None
 
     def read(self, root: XmlNode, default_name: str) -> Scenario:

@@ -5,7 +5,6 @@ checked against the limits (fhsim_xml's docstring describes them)."""
 from __future__ import annotations
 
 import math
-from pathlib import Path
 from typing import Any
 
 from pydantic import ValidationError
@@ -24,6 +23,7 @@ from .errors import first_error
 from .fhsim_xml_bodies import BodyReading
 from .fhsim_xml_errors import reason_text
 from .fhsim_xml_format import ELEMENT_ATTRIBUTES, ELEMENT_OBJECTS, ELEMENT_PORTS, KIND_OF
+from .named_files import NamedFileError, NamedFiles
 from .tables import read_table
 from .xml_tree import XmlNode
 
@@ -63,7 +63,7 @@ class ElementLib:
 class ElementReading(BodyReading):
     """The reader's part for the elements' Libs."""
 
-    folder: Path | None  # where a load's Csv table file is read; None: refused
+    files: NamedFiles | None  # the input file's folder, where a load's Csv is read; None: refused
 
     def element_lib(
         self, node: XmlNode, bodies: dict[str, dict[str, Any]], elements: dict[str, ElementLib]
@@ -126,14 +126,17 @@ class ElementReading(BodyReading):
 
     def csv_table(self, node: XmlNode, attr: str) -> list[list[float]]:
         """The (t, value) rows of the CSV file a load's Csv names, next to the input file."""
-        if self.folder is None:
+        if self.files is None:
             raise self.fail(
                 node,
                 attr,
                 "a table file is read next to an input file; give the rows inline "
                 "instead, Table='t,value; t,value; ...'",
             )
-        return read_table(self.folder / node.attrib[attr])
+        try:
+            return read_table(self.files, node.attrib[attr])
+        except NamedFileError as exc:
+            raise self.fail(node, attr, exc.reason) from None
 
     def end(self, name: str, e: ElementLib, force: str, moment: str) -> str | None:
         """The body an element's Force and Moment outputs (or ForceB and MomentB) drive."""

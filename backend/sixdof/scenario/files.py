@@ -26,6 +26,7 @@ from .fhsim_xml import read_fhsim_xml
 from .fhsim_xml_write import scenario_to_xml
 from .file_errors import ScenarioFileError
 from .model import Scenario
+from .named_files import NamedFileError
 from .tables import inline_tables
 
 SUFFIXES = (".xml", ".json")
@@ -69,7 +70,17 @@ def scenario_from_json(
             path, f"expected a JSON object (a Scenario), got {type(data).__name__}", line=1
         )
     data.setdefault("name", default_name[:64])
-    inline_tables(data, Path(path).parent if str(path) != "<string>" else None)
+    try:
+        inline_tables(data, Path(path).parent if str(path) != "<string>" else None)
+    except NamedFileError as exc:
+        element, attribute = _json_where(exc.loc)
+        raise ScenarioFileError(
+            path,
+            exc.reason,
+            line=_json_line(text, exc.loc),
+            element=element,
+            attribute=attribute,
+        ) from None
     try:
         return Scenario.model_validate(data)
     except ValidationError as exc:

@@ -2,74 +2,115 @@
 
     {"kind": "load", "body": "B", "force": [0, 0, -1], "signal": "table", "csv": "thrust.csv"}
 
-`csv` is a file-level convenience of `sixdof run` and `load_scenario_file`: the path is
-resolved against the scenario file's folder and the table is put inline (`table`) before
-the scenario is checked, so a live room or a saved scenario carries the numbers, never a
-path on the server. The file has two columns, time (s, increasing) and value, with an
-optional header row; anything else is refused with the row and column named.
+`csv` is a file-level convenience of `sixdof run` and `load_scenario_file`: the file is read
+from the scenario file's own folder by `named_files` (its rules: no `..`, no absolute path,
+no symlink out, a regular file, 8 MiB for all of a scenario's files) and the table is put
+inline (`table`) before the scenario is checked, so a live room or a saved scenario carries
+the numbers, never a path on the server. The file has two columns, time (s, increasing) and
+value, with an optional header row; anything else is refused naming the line and column,
+never what the line holds (the file may be one its reader should not see).
 """
 
 from __future__ import annotations
 
 import csv
+import io
 import math
 from pathlib import Path
 from typing import Any
 
+from ..fields import LIMITS
 from .elements import MAX_TABLE_ROWS
-from .file_errors import ScenarioFileError
+from .named_files import NamedFileError, NamedFiles, shown
 
-#: Largest table file read, bytes (100,000 rows of two numbers fit easily).
-MAX_TABLE_BYTES = 8 << 20
+_COLUMNS = ((1, "t", LIMITS["start"]), (2, "value", LIMITS["table"]))
 
 
-def read_table(path: Path) -> list[list[float]]:
-    """The (t, value) rows of a CSV file; ScenarioFileError naming the row otherwise."""
+def read_table(files: NamedFiles, name: object) -> list[list[float]]:
+    """The (t, value) rows of the CSV file `name` of a scenario; NamedFileError otherwise."""
+    return parse_table(files.read(name), shown(str(name)))
+
+
+def parse_table(data: bytes, what: str) -> list[list[float]]:
+    """The rows of a table file's bytes; errors say 'what:line: …' and never the line."""
     try:
-        size = path.stat().st_size
-        if size > MAX_TABLE_BYTES:
-            raise ScenarioFileError(path, f"the table file is {size:,} bytes; at most "
-                                    f"{MAX_TABLE_BYTES:,}")  # fmt: skip
-        text = path.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as exc:
-        reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
-        raise ScenarioFileError(path, f"cannot read the table: {reason}") from None
+        text = data.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        line = data.count(b"\n", 0, exc.start) + 1
+        raise NamedFileError(f"{what}:{line}: not UTF-8 text") from None
     rows: list[list[float]] = []
-    for number, row in enumerate(csv.reader(text.splitlines()), start=1):
-        if not row or all(not c.strip() for c in row):
-            continue
-        if len(row) != 2:
-            raise ScenarioFileError(path, f"expected 2 columns (t, value), got {len(row)}",
-                                    line=number)  # fmt: skip
-        try:
-            t, v = float(row[0]), float(row[1])
-        except ValueError:
-            if not rows and number == 1:  # a header row
+    reader = csv.reader(io.StringIO(text, newline=""))
+    try:
+        for row in reader:
+            line = reader.line_num
+            if not row or all(not c.strip() for c in row):
                 continue
-            raise ScenarioFileError(path, f"expected two numbers, got {row!r}",
-                                    line=number) from None  # fmt: skip
-        if not (math.isfinite(t) and math.isfinite(v)):
-            raise ScenarioFileError(path, f"t and value must be finite, got {row!r}",
-                                    line=number)  # fmt: skip
-        rows.append([t, v])
-        if len(rows) > MAX_TABLE_ROWS:
-            raise ScenarioFileError(path, f"more than {MAX_TABLE_ROWS:,} rows", line=number)
+            if len(row) != 2:
+                raise NamedFileError(
+                    f"{what}:{line}: expected 2 columns (t, value), got {len(row)}"
+                )
+            parsed = _numbers(row)
+            if isinstance(parsed, int):
+                if not rows and line == 1:  # a header row
+                    continue
+                raise NamedFileError(f"{what}:{line}: expected two numbers (t in s, value); "
+                                     f"column {parsed} is not a number")  # fmt: skip
+            _check(parsed, rows, what, line)
+            rows.append(parsed)
+            if len(rows) > MAX_TABLE_ROWS:
+                raise NamedFileError(f"{what}:{line}: more than {MAX_TABLE_ROWS:,} rows")
+    except csv.Error as exc:  # its messages name the rule broken, not the text
+        raise NamedFileError(f"{what}:{reader.line_num}: not a CSV row ({exc})") from None
     return rows
 
 
+def _numbers(row: list[str]) -> list[float] | int:
+    """The row's two numbers, or the (1-based) column that is not one."""
+    values = []
+    for column, cell in enumerate(row, start=1):
+        try:
+            values.append(float(cell))
+        except ValueError:
+            return column
+    return values
+
+
+def _check(row: list[float], rows: list[list[float]], what: str, line: int) -> None:
+    """The row's numbers against the limits a table has, checked here rather than by the
+    model, whose messages show the number: these name the line, the column and the range."""
+    for column, name, limit in _COLUMNS:
+        x = row[column - 1]
+        if not math.isfinite(x):
+            raise NamedFileError(f"{what}:{line}: column {column} ({name}) must be finite")
+        if not limit.admits(x):
+            raise NamedFileError(f"{what}:{line}: column {column} ({name}) must be {limit.text()}")
+    if rows and not row[0] > rows[-1][0]:
+        raise NamedFileError(
+            f"{what}:{line}: times must increase; t here is not after the row before's"
+        )
+
+
 def inline_tables(data: Any, folder: Path | None) -> None:
-    """Replace each element's `csv` path by the `table` it holds (in place)."""
+    """Replace each element's `csv` name by the `table` it holds (in place); NamedFileError
+    with its `loc` (("elements", 3, "csv")) otherwise."""
     if not isinstance(data, dict) or not isinstance(data.get("elements"), list):
         return
-    for element in data["elements"]:
+    files = None if folder is None else NamedFiles(folder)
+    for index, element in enumerate(data["elements"]):
         if not isinstance(element, dict) or "csv" not in element:
             continue
+        loc = ("elements", index, "csv")
         name = element.pop("csv")
-        if folder is None or not isinstance(name, str):
-            raise ScenarioFileError(
-                "<string>" if folder is None else folder,
+        if files is None:
+            raise NamedFileError(
                 "a load's csv names a table file next to a scenario file; send the table "
                 "inline as table: [[t, value], …] instead",
+                loc,
             )
-        element["table"] = read_table(folder / name)
+        if "table" in element:
+            raise NamedFileError("give csv or table, not both", loc)
+        try:
+            element["table"] = read_table(files, name)
+        except NamedFileError as exc:
+            raise exc.at(loc) from None
         element.setdefault("signal", "table")
