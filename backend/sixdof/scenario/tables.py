@@ -39,52 +39,59 @@ def parse_table(data: bytes, what: str) -> list[list[float]]:
         line = data.count(b"\n", 0, exc.start) + 1
         raise NamedFileError(f"{what}:{line}: not UTF-8 text") from None
     rows: list[list[float]] = []
+    previous = -math.inf
+    # strictly inside both ranges: the common row takes no call; the rest are checked whole
+    (_, _, t_in), (_, _, v_in) = _COLUMNS
     reader = csv.reader(io.StringIO(text, newline=""))
     try:
         for row in reader:
-            line = reader.line_num
-            if not row or all(not c.strip() for c in row):
-                continue
             if len(row) != 2:
-                raise NamedFileError(
-                    f"{what}:{line}: expected 2 columns (t, value), got {len(row)}"
-                )
-            parsed = _numbers(row)
-            if isinstance(parsed, int):
-                if not rows and line == 1:  # a header row
+                if not row or all(not c.strip() for c in row):
                     continue
-                raise NamedFileError(f"{what}:{line}: expected two numbers (t in s, value); "
-                                     f"column {parsed} is not a number")  # fmt: skip
-            _check(parsed, rows, what, line)
-            rows.append(parsed)
+                raise NamedFileError(
+                    f"{what}:{reader.line_num}: expected 2 columns (t, value), got {len(row)}"
+                )
+            try:
+                t, v = float(row[0]), float(row[1])
+            except ValueError:
+                if not row[0].strip() and not row[1].strip():
+                    continue
+                if not rows and reader.line_num == 1:  # a header row
+                    continue
+                column = 2 if _is_number(row[0]) else 1
+                raise NamedFileError(
+                    f"{what}:{reader.line_num}: expected two numbers (t in s, value); "
+                    f"column {column} is not a number"
+                ) from None
+            if not (previous < t and t_in.lo < t < t_in.hi and v_in.lo < v < v_in.hi):
+                _check(t, v, previous, what, reader.line_num)
+            previous = t
+            rows.append([t, v])
             if len(rows) > MAX_TABLE_ROWS:
-                raise NamedFileError(f"{what}:{line}: more than {MAX_TABLE_ROWS:,} rows")
+                raise NamedFileError(f"{what}:{reader.line_num}: more than {MAX_TABLE_ROWS:,} rows")
     except csv.Error as exc:  # its messages name the rule broken, not the text
         raise NamedFileError(f"{what}:{reader.line_num}: not a CSV row ({exc})") from None
     return rows
 
 
-def _numbers(row: list[str]) -> list[float] | int:
-    """The row's two numbers, or the (1-based) column that is not one."""
-    values = []
-    for column, cell in enumerate(row, start=1):
-        try:
-            values.append(float(cell))
-        except ValueError:
-            return column
-    return values
+def _is_number(cell: str) -> bool:
+    try:
+        float(cell)
+    except ValueError:
+        return False
+    return True
 
 
-def _check(row: list[float], rows: list[list[float]], what: str, line: int) -> None:
-    """The row's numbers against the limits a table has, checked here rather than by the
+def _check(t: float, v: float, previous: float, what: str, line: int) -> None:
+    """A row's numbers against the limits a table has, checked here rather than by the
     model, whose messages show the number: these name the line, the column and the range."""
     for column, name, limit in _COLUMNS:
-        x = row[column - 1]
+        x = t if column == 1 else v
         if not math.isfinite(x):
             raise NamedFileError(f"{what}:{line}: column {column} ({name}) must be finite")
         if not limit.admits(x):
             raise NamedFileError(f"{what}:{line}: column {column} ({name}) must be {limit.text()}")
-    if rows and not row[0] > rows[-1][0]:
+    if not t > previous:
         raise NamedFileError(
             f"{what}:{line}: times must increase; t here is not after the row before's"
         )
