@@ -199,14 +199,15 @@ def check_vector(
     return v
 
 
-#: A room's name (the page's ?room=…, the websocket, REST, the notebook's live()).
-ROOM_NAME = re.compile(r"^[A-Za-z0-9_-]{1,64}$")
+#: A room's name (the page's ?room=…, the websocket, REST, the notebook's live()). Matched
+#: whole (`fullmatch`): `$` also matches before a final line break, and "a\n" would pass.
+ROOM_NAME = re.compile(r"[A-Za-z0-9_-]{1,64}")
 ROOM_RULE = "1 to 64 characters from A-Z a-z 0-9 _ -"
 
 
 def check_room(name: str) -> str:
     """`name` if it is a valid room name, else FieldError naming the rule."""
-    if not isinstance(name, str) or not ROOM_NAME.match(name):
+    if not isinstance(name, str) or not ROOM_NAME.fullmatch(name):
         raise FieldError("room", "invalid", f"room: must be {ROOM_RULE}, got {str(name)[:80]!r}")
     return name
 

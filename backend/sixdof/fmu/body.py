@@ -35,15 +35,16 @@ TUNABLES: tuple[tuple[str, int], ...] = (("Mass", 1), ("InertiaRadi", 3), ("CGOf
 #: The inputs of each body, global frame at the CG: (port, width).
 INPUTS: tuple[tuple[str, int], ...] = (("Force", 3), ("Moment", 3))
 
-#: An FMI 2.0 structured name's identifier (the standard's `Q-name` without quotes).
-_IDENT = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
+#: An FMI 2.0 structured name's identifier (the standard's `Q-name` without quotes), matched
+#: whole: `$` would let a final line break through.
+_IDENT = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 
 
 def check_fmu_names(scenario: Scenario) -> None:
     """FieldError when a body's Name cannot start an FMI structured variable name (a `-`
     is allowed in a scenario, not in an unquoted FMI name)."""
     for i, body in enumerate(scenario.bodies):
-        if not _IDENT.match(body.Name):
+        if not _IDENT.fullmatch(body.Name):
             raise FieldError(
                 f"bodies[{i}].Name",
                 "invalid",
