@@ -20,6 +20,7 @@ from pydantic import AfterValidator, BaseModel, ConfigDict, Field, model_validat
 
 from ..dynamics.names import METHODS, NORM_TIME_CONSTANT, Method, Model
 from ..fields import QUATER_NORM_RANGE, FieldError
+from .added_mass import check_added_mass
 from .bounded import Vec3, Vec4, Vec6, Within
 from .elements import ElementSpec, check_elements, dynamics_elements
 from .water import WaterSpec
@@ -184,6 +185,7 @@ class Scenario(_Strict):
             raise ValueError(f"body Names must be unique, repeated: {dupes}")
         check_run_cost(self.integration, len(self.bodies))
         check_elements(self.elements, names, self.integration.method, self.integration.stepsize)
+        check_added_mass(self.elements, self.bodies)
         return self
 
     def system(

@@ -94,6 +94,8 @@ def plan_params(current: Plan, index: int | Sequence[int], fields: Mapping[str, 
                 rotmat = quat.to_rotmat(x[i, 3:7])
                 x[i] = move_reference_point(x[i], rotmat, old.r_cg_body, new_params.r_cg_body)
         scenario = scenario.model_copy(update={"bodies": specs})
+        if scenario.elements:
+            _check_mass(scenario, body_fields)
         if any(k in BODY_FIELDS for k in body_fields):
             bodies = Bodies.of(params)  # rebuilt only when the physics changed
     method, step = current.method, current.step
@@ -111,11 +113,35 @@ def plan_params(current: Plan, index: int | Sequence[int], fields: Mapping[str, 
 
 def _check_fit(scenario: Scenario) -> None:
     """FieldError when the elements do not fit the scenario's bodies or integration."""
+    from ..scenario.added_mass import check_added_mass
     from ..scenario.elements import check_elements
 
     integ = scenario.integration
     check_elements(scenario.elements, [b.Name for b in scenario.bodies], integ.method,
                    integ.stepsize)  # fmt: skip
+    check_added_mass(scenario.elements, scenario.bodies)
+
+
+#: Body fields that change M_RB, which a body's added mass joins.
+MASS_FIELDS = ("Mass", "InertiaRadi", "Inertia", "CGOffset")
+
+
+def _check_mass(scenario: Scenario, fields: Mapping[str, Any]) -> None:
+    """FieldError naming the first of `fields` that changed M_RB (the scenario has them
+    already) when a body's M + M_A is then no longer positive definite."""
+    from ..scenario.added_mass import not_definite
+
+    changed = [k for k in fields if k in MASS_FIELDS]
+    found = not_definite(scenario.elements, scenario.bodies) if changed else None
+    if found is not None:
+        where, name, low = found
+        raise FieldError(
+            changed[0],
+            "invalid",
+            f"{changed[0]}: with it, M + M_A of body {name!r} (its rigid-body mass matrix "
+            f"plus its added mass, {where}) would not be positive definite: its smallest "
+            f"eigenvalue would be {low:.4g}",
+        )
 
 
 def plan_elements(current: Plan, elements: Any) -> Plan:
