@@ -22,10 +22,16 @@ from __future__ import annotations
 import json
 from array import array
 from collections import deque
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any
 
+from pydantic import ValidationError
+
 from .. import __version__
+from ..fields import FieldError, check_number
+from ..scenario.errors import field_error
 from ..scenario.model import MAX_BODY_ROWS, MAX_BODY_STEPS
 
 FORMAT = "sixdof-recording"
@@ -41,6 +47,28 @@ FRAME_BYTES = 8
 
 class RecordingFormatError(ValueError):
     """A recording this version of sixdof cannot read; the message says why."""
+
+
+@contextmanager
+def named_at(where: str) -> Iterator[None]:
+    """What goes wrong while a recording's part at `where` (`segments[3].keyframe`,
+    `segments[3].items[7]`) is made into a simulation, as one RecordingFormatError naming
+    the field, worded as a scenario's errors are (scenario/errors.py): pydantic's own
+    message is several lines naming its model, and a missing key was just its name."""
+    try:
+        yield
+    except RecordingFormatError:
+        raise
+    except ValidationError as exc:
+        # a keyframe's scenario is the one model a recording's parts are validated by
+        text = field_error(exc, "scenario" if exc.title == "Scenario" else "", "").message
+        raise RecordingFormatError(where + (text if text.startswith(":") else f".{text}")) from None
+    except FieldError as exc:
+        raise RecordingFormatError(f"{where}: {exc.message}") from None
+    except KeyError as exc:
+        raise RecordingFormatError(f"{where}: {exc.args[0]!r:.60} is missing") from None
+    except (TypeError, ValueError, IndexError, AttributeError) as exc:
+        raise RecordingFormatError(f"{where}: {str(exc)[:200]}") from None
 
 
 @dataclass
@@ -336,6 +364,10 @@ def check_structure(data: dict[str, Any]) -> None:
     """RecordingFormatError naming the field where a recording (check_format's) is not as
     `to_json` writes it, or would take more work than a headless run may: counts first,
     then every segment's keyframe numbers and item steps, then the work they add up to."""
+    try:
+        check_number(data.get("frame_rate"), "frame_rate")
+    except FieldError as exc:
+        raise RecordingFormatError(exc.message) from None
     segments = data["segments"]
     if len(segments) > MAX_SEGMENTS:
         raise RecordingFormatError(

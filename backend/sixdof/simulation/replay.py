@@ -35,7 +35,7 @@ from ..dynamics.quaternion import Array
 from ..fields import FieldError
 from .history import COLUMNS, History
 from .live import LiveSimulation
-from .recording import check_format
+from .recording import check_format, named_at
 from .timeline import Moment, keyframe_time, moment_of
 
 #: Events that change the physics, and the LiveSimulation method each calls.
@@ -194,10 +194,11 @@ def resimulate(data: Any, mismatches: list[Mismatch] | None = None) -> list[Run]
         if keyframe["origin"] != "periodic" or sim is None:
             close_run()
             rows, times, origin = [], [], keyframe["origin"]
-        sim = LiveSimulation.from_keyframe(keyframe, frame_rate=frame_rate)
+        with named_at(f"segments[{index}].keyframe"):  # a hostile file's, named
+            sim = LiveSimulation.from_keyframe(keyframe, frame_rate=frame_rate)
         step = int(keyframe["step"])
         diverged = False
-        for item in segment["items"]:
+        for at, item in enumerate(segment["items"]):
             ahead = int(item["step"]) - step
             if ahead < 0:
                 raise ValueError(f"recording items out of order at step {item['step']}")
@@ -209,7 +210,8 @@ def resimulate(data: Any, mismatches: list[Mismatch] | None = None) -> list[Run]
                 times.append(sim.t)
                 rows.append(_history_row(sim))
             elif item["kind"] in PHYSICS_EVENTS:
-                apply_event(sim, item)
+                with named_at(f"segments[{index}].items[{at}]"):
+                    apply_event(sim, item)
     close_run()
     if found:
         worst = max(found, key=lambda m: m.size)
