@@ -56,8 +56,22 @@ def put_scenario(server: Served, room: str, scenario: dict[str, Any]) -> int:
         method="PUT",
         headers={"Authorization": f"Bearer {TOKEN}", "Content-Type": "application/json"},
     )
-    with urllib.request.urlopen(request, timeout=30) as reply:
-        return reply.status
+    with admitted(request) as reply:
+        return int(reply.status)
+
+
+def admitted(request: urllib.request.Request, timeout: float = 60.0) -> Any:
+    """urlopen(request), asked again after its Retry-After while this address's budget is
+    spent (429): a PUT and a Share link are charged to it, as websocket messages are, and
+    the attacks before may have spent it."""
+    deadline = time.monotonic() + timeout
+    while True:
+        try:
+            return urllib.request.urlopen(request, timeout=30)
+        except urllib.error.HTTPError as exc:
+            if exc.code != 429 or time.monotonic() > deadline:
+                raise
+            time.sleep(float(exc.headers.get("Retry-After", "1")))
 
 
 @dataclass

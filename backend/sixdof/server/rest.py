@@ -21,6 +21,8 @@ from .budget import LOOKBACK_QUEUE, Budgets, WorkBudget, run_pieces
 from .errors import Refusal, strict_loads
 from .protocol import PresetInfo, json_schema
 from .registry import Rooms
+from .request_body import capped_body, refuse_declared_over
+from .rest_budget import admit, charged
 from .rooms import Room, check_room_name
 from .settings import Settings
 from .snapshots import Kind, Snapshots
@@ -172,41 +174,34 @@ async def put_scenario(
     (?token=… or `Authorization: Bearer …`). Every client of the room gets a new hello.
 
     The token is checked before the body is read: nobody without it can make the server
-    parse anything."""
+    parse anything. The work is charged to the address's budget as a websocket's
+    `load_scenario` is: with it spent, 429 before the body is read."""
     settings: Settings = request.app.state.settings
     if not origin_allowed(request.headers, settings):  # the websocket's rule, for browsers
         raise HTTPException(403, "this Origin may not change rooms (see --allow-origin)")
     _require_control(request, settings, token, authorization)
     _valid_name(room)
-    scenario = scenario_from_body(await _capped_body(request, settings.max_message_bytes))
+    refuse_declared_over(request, settings.max_message_bytes)
+    budget = admit(request, "scenario")
+    body = await _capped_body(request, settings.max_message_bytes)
+    with charged(budget):
+        scenario = scenario_from_body(body)
     await _rooms(request).physics_ready()
     try:
         target = _rooms(request).get_or_create(room)
     except Refusal as exc:
         raise HTTPException(503, exc.message) from None
     try:
-        target.load(scenario)
+        with charged(budget):
+            target.load(scenario)
     except FieldError as exc:
         raise _unprocessable([exc]) from None
     target.sync_hello()
     return target.sim.scenario
 
 
-async def _capped_body(request: Request, limit: int) -> bytes:
-    """The request body, read only up to `limit` bytes: 413 before parsing anything larger."""
-    declared = request.headers.get("content-length")
-    too_big = HTTPException(
-        413, f"body: larger than the limit of {limit} bytes ({limit // 1024} KiB)"
-    )
-    if declared is not None and (not declared.isdigit() or int(declared) > limit):
-        raise too_big
-    chunks, size = [], 0
-    async for chunk in request.stream():
-        size += len(chunk)
-        if size > limit:
-            raise too_big
-        chunks.append(chunk)
-    return b"".join(chunks)
+#: The one reader of request bodies (gyro.py's too): capped in size and time.
+_capped_body = capped_body
 
 
 def _require_control(
@@ -336,6 +331,12 @@ def _too_many(budget: WorkBudget, kind: str) -> HTTPException:
     )
 
 
+#: The least a Share link costs its address's budget, s (its own work: 0.04 ms for one body,
+#: ~1.2 ms for 64): 20 links in a burst, then 5 a second, where 300 in 1.6 s pushed every
+#: earlier link out of the store.
+SHARE_COST = 0.05
+
+
 @router.post("/rooms/{room}/share")
 async def share(
     request: Request,
@@ -346,18 +347,25 @@ async def share(
 ) -> dict[str, Any]:
     """A snapshot of the room for a Share link (server/snapshots.py): {"id", "what", "t"};
     the page opens `?room=NEW&snapshot=ID`, which makes room NEW from it (never an existing
-    room). `recording` needs the token if the server has one, as the recording does."""
+    room). `recording` needs the token if the server has one, as the recording does.
+
+    Anyone may share `start` and `now`; each link costs the address at least SHARE_COST s
+    of its budget (429 once spent), and watchers' links are kept apart from the token
+    holders', so a flood of them pushes out no lecturer's link."""
     settings: Settings = request.app.state.settings
     if not origin_allowed(request.headers, settings):
         raise HTTPException(403, "this Origin may not share rooms (see --allow-origin)")
     if what == "recording":
         _require_control(request, settings, token, authorization)
+    by_watcher = not has_control(token or bearer(authorization), settings)
     sim = _room(request, room).sim
-    with sim.lock:
-        keyframe = sim.keyframe("shared")
-        recording = sim.recording.copy() if what == "recording" and sim.recording else None
+    budget = admit(request, "share", SHARE_COST)
     snapshots: Snapshots = request.app.state.snapshots
-    sid = snapshots.put(what, keyframe, recording)
+    with charged(budget, SHARE_COST):
+        with sim.lock:
+            keyframe = sim.keyframe("shared")
+            recording = sim.recording.copy() if what == "recording" and sim.recording else None
+        sid = snapshots.put(what, keyframe, recording, by_watcher)
     t = keyframe["t_base"] + keyframe["n_steps"] * keyframe["step_size"]
     return {"id": sid, "what": what, "t": 0.0 if what == "start" else t}
 

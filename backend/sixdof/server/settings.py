@@ -40,6 +40,13 @@ class Settings(BaseModel):
     header_timeout: float = Field(
         10.0, gt=0.0, le=300.0, description="s to send a request's headers (slowloris)"
     )
+    body_timeout: float = Field(
+        10.0,
+        gt=0.0,
+        le=300.0,
+        description="s to send a request's body, plus 1 s per 16 KiB sent (trickled uploads); "
+        "later: 408",
+    )
     max_message_bytes: int = Field(
         64 * 1024, ge=256, description="websocket message or PUT body; larger: refused unread"
     )

@@ -18,6 +18,7 @@ from support.adversary import (
     MAX_HELD_S,
     TOKEN,
     Bystander,
+    admitted,
     controller,
     put_scenario,
     replies,
@@ -41,7 +42,7 @@ def first_error(server: Served, query: str) -> dict[str, Any]:
 def test_share_link_ids_guessed_or_huge_open_nothing(server: Served) -> None:
     assert put_scenario(server, "shared", FLOAT.model_dump(mode="json")) == 200
     request = urllib.request.Request(f"{server.url}/api/rooms/shared/share?what=now", method="POST")
-    with urllib.request.urlopen(request, timeout=10) as reply:
+    with admitted(request) as reply:
         real = json.loads(reply.read())["id"]
     assert len(real) == 12  # 72 random bits: guessing one is hopeless
     with HeldLoop(server) as held:
