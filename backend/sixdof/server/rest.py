@@ -19,6 +19,7 @@ from ..scenario.errors import dotted, field_error, reason
 from . import presets
 from .budget import LOOKBACK_QUEUE, Budgets, WorkBudget, run_pieces
 from .errors import Refusal, strict_loads
+from .pools import off_loop
 from .protocol import PresetInfo, json_schema
 from .registry import Rooms
 from .request_body import capped_body, refuse_declared_over
@@ -184,20 +185,33 @@ async def put_scenario(
     refuse_declared_over(request, settings.max_message_bytes)
     budget = admit(request, "scenario")
     body = await _capped_body(request, settings.max_message_bytes)
-    with charged(budget):
-        scenario = scenario_from_body(body)
+    with charged(budget):  # validating 64 bodies takes pydantic tens of ms: not on the loop
+        scenario = await off_loop(scenario_from_body, body)
     await _rooms(request).physics_ready()
+    try:  # what one step of it would cost, known before it is built (as load_scenario's)
+        estimate = await off_loop(_build_seconds, scenario)
+    except FieldError as exc:
+        raise _unprocessable([exc]) from None
+    admit(request, "scenario", estimate)
     try:
         target = _rooms(request).get_or_create(room)
     except Refusal as exc:
         raise HTTPException(503, exc.message) from None
     try:
-        with charged(budget):
-            target.load(scenario)
+        with charged(budget, estimate):
+            await off_loop(target.load, scenario)
     except FieldError as exc:
         raise _unprocessable([exc]) from None
     target.sync_hello()
     return target.sim.scenario
+
+
+def _build_seconds(scenario: Scenario) -> float:
+    """The estimated seconds of building `scenario`'s world (simulation/cost.py); FieldError
+    (`scenario`) when its one step would cost more than a room may."""
+    from ..simulation.cost import change_seconds  # loaded with the physics
+
+    return change_seconds("load_scenario", scenario)
 
 
 #: The one reader of request bodies (gyro.py's too): capped in size and time.
@@ -241,16 +255,15 @@ async def history_csv(
         )
     await exports.acquire()
     try:
-        pieces = target.sim.history.csv_pieces(EXPORT_PIECE_CELLS)
+        pieces = await off_loop(target.sim.history.csv_pieces, EXPORT_PIECE_CELLS)
     except BaseException:
         exports.release()
         raise
 
     async def stream() -> AsyncIterator[str]:
-        try:
-            for piece in pieces:
+        try:  # each piece (~2 ms of formatting) made in the requests' pool
+            while (piece := await off_loop(next, pieces, None)) is not None:
                 yield piece
-                await asyncio.sleep(0)  # between pieces of ~2 ms: the rooms tick
         finally:
             exports.release()
 
@@ -267,7 +280,7 @@ async def recording(
     room: str,
     token: Annotated[str | None, Query()] = None,
     authorization: Annotated[str | None, Header()] = None,
-) -> JSONResponse:
+) -> Response:
     """The room's recording (docs/recording.md): keyframes and every change at the step it
     took effect; `sixdof run recording.json` re-simulates it. Needs the token if set."""
     settings: Settings = request.app.state.settings
@@ -275,12 +288,17 @@ async def recording(
     sim = _room(request, room).sim
     if sim.recording is None:
         raise HTTPException(404, f"room {room!r} keeps no recording")
-    with sim.lock:
-        data = sim.recording.to_json()
-    return JSONResponse(
-        data,
+    return Response(
+        await off_loop(_recording_bytes, sim),  # an hour's recording is MBs of JSON
+        media_type="application/json",
         headers={"Content-Disposition": f'attachment; filename="sixdof-{room}-recording.json"'},
     )
+
+
+def _recording_bytes(sim: Any) -> bytes:
+    with sim.lock:
+        data = sim.recording.to_json()
+    return json.dumps(data, ensure_ascii=False, allow_nan=False, separators=(",", ":")).encode()
 
 
 @router.get("/rooms/{room}/recording/frame")
