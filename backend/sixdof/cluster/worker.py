@@ -4,7 +4,9 @@ A worker holds an ordinary app of `sixdof serve` (rooms, engine, REST) without l
 on any port. Each room it owns has one `BusViewer` (viewer.py) as its client: what the room
 would send a websocket (frames, hellos, errors) goes on the room's subjects instead, once
 per tick, however many viewers the gateways hold. Control messages and REST requests arrive
-as NATS requests and are carried out exactly as `sixdof serve` carries them out.
+as NATS requests and are carried out exactly as `sixdof serve` carries them out; what a
+message says of its sender (that it may control, its budget) is checked here, not taken
+on the gateway's word (proof.py).
 
 Ownership is a lease in the `sixdof-leases` bucket (leases.py): the room's key holds its
 owner's id, and each worker rewrites its own heartbeat key every 0.5 s; every second the
@@ -46,10 +48,13 @@ from ..server.registry import Rooms
 from ..server.settings import Settings
 from ..server.snapshots import Snapshot
 from . import bus
+from .answers import LargeAnswers, error
 from .asgi import call_asgi
 from .failover import Failover, Owned
 from .heartbeat import Heartbeat
 from .leases import Leases
+from .login import login, shown
+from .proof import Checker, budget, forbidden
 from .shares import encode_share, fetch_share
 from .urls import parse_urls
 from .viewer import BusViewer, resume, snapshot_of
@@ -93,7 +98,9 @@ class Worker(Failover):
         self.heartbeat: Heartbeat | None = None
         self.snapshots: KeyValue | None = None
         self.shares: KeyValue | None = None
-        self._answers: dict[str, _Kept] = {}  # large REST answers sent in pieces, by id
+        self.answers = LargeAnswers(self.id)  # REST answers sent in pieces
+        self.proofs = Checker(settings.token)  # who may control, checked here (proof.py)
+        self._refused_logged = -1e9
 
     # ------------------------------------------------------------------ bus
     def publish(self, subject: str, data: bytes) -> None:
@@ -136,7 +143,7 @@ class Worker(Failover):
             bus.PREPARING, queue=bus.WORKERS, cb=self._on_preparing
         )
         await self.nc.subscribe(bus.PRESENCE, cb=self._on_presence)
-        await self.nc.subscribe(f"{bus.ANSWERS}.{self.id}", cb=self._on_more)
+        await self.nc.subscribe(self.answers.subject, cb=self._on_more)
 
     async def _on_reconnect(self) -> None:
         """nats-py has subscribed again; the lease watch is made anew, and every lease this
@@ -150,7 +157,7 @@ class Worker(Failover):
     async def run(self) -> None:
         self.probe.start()
         await self.connect()
-        log.info("worker %s on %s", self.id, ",".join(self.urls))
+        log.info("worker %s on %s (%s)", self.id, shown(self.urls), login(self.urls).how)
         loops = [
             asyncio.get_running_loop().create_task(work)
             for work in (self._load_physics(), self._lease_loop(), self._snapshot_loop())
@@ -203,10 +210,13 @@ class Worker(Failover):
         await msg.respond(bus.encode({"preparing": await self.rooms.preparing()}))
 
     async def _on_open(self, msg: Msg) -> None:
-        """sixdof.open: claim the room's lease; answer whether this worker now owns it."""
+        """sixdof.open: claim the room's lease; answer whether this worker now owns it. The
+        room is a watcher's (capped apart) unless the request proves it is for someone who
+        may control: a request's word is not taken for it (proof.py)."""
         assert self.leases is not None
         request = bus.decode(msg.data)
-        name, by_watcher = request["room"], bool(request.get("by_watcher"))
+        name = str(request["room"])
+        by_watcher = self.proofs.check(request.get("proof"), "open", name) is not None
         shared = None
         if request.get("share") and self.shares is not None:  # a Share link: a new room of it
             shared = await fetch_share(self.shares, str(request["share"]),
@@ -353,16 +363,29 @@ class Worker(Failover):
         await msg.respond(bus.encode({"hello": owned.room.hello(True, False)}))
 
     async def _on_cmd(self, msg: Msg) -> None:
-        """A viewer's control message, already authorised and validated by its gateway:
-        validated again here (the bus is not the client) and carried out."""
+        """A viewer's control message, authorised and validated by its gateway: carried out
+        if its proof shows its sender may control (proof.py), validated again here (the bus
+        is not the client), within at most one address's budget."""
         name = msg.subject.split(".")[1]
         owned = self.owned.get(name)
         if owned is None:
             return
         started = time.perf_counter()
-        data = bus.decode(msg.data)
-        replies, _ = await handle(data["text"], owned.room, float(data["left"]), self.settings)
-        texts = [text for text, _ in replies]
+        try:
+            data = bus.decode(msg.data)
+            text = str(data["text"])
+        except (ValueError, KeyError, TypeError):
+            data, text = {}, ""
+        why = self.proofs.check(data.get("proof"), "cmd", name, text)
+        if why is not None:
+            if time.monotonic() > self._refused_logged + 10.0:  # a flood: one line in 10 s
+                self._refused_logged = time.monotonic()
+                log.warning("worker %s: room %s: a command refused: %s", self.id, name, why)
+            await msg.respond(bus.encode({"replies": [forbidden(text, why)], "spent": 0.0}))
+            return
+        left = budget(data.get("left"), self.settings.work_burst)
+        replies, _ = await handle(text, owned.room, left, self.settings)
+        texts = [reply for reply, _ in replies]
         owned.room.sync_hello()
         spent = time.perf_counter() - started
         await msg.respond(bus.encode({"replies": texts, "spent": spent}))
@@ -376,7 +399,7 @@ class Worker(Failover):
         if over:  # cut off at the cap: refused whole rather than sent in part
             log.warning("worker %s: %s %s: more than %d bytes, refused", self.id,
                         head["method"], head["path"], cap)  # fmt: skip
-            await msg.respond(_error(413, (
+            await msg.respond(error(413, (
                 f"answer: more than {cap} bytes, the most a gateway relays (max_answer_bytes; "
                 "`sixdof serve` serves it whole)"
             )))  # fmt: skip
@@ -384,62 +407,11 @@ class Worker(Failover):
         if status == 200 and head["method"] == "POST" and head["path"].endswith("/share"):
             await self._publish_share(bus.decode(payload)["id"])
         assert self.nc is not None
-        answer = bus.pack_http({"status": status, "headers": headers}, payload)
-        if len(answer) <= self.nc.max_payload:
-            await msg.respond(answer)
-            return
-        answers = self._answers
-        now = time.monotonic()
-        for sid in [sid for sid, kept in answers.items() if kept.expires < now]:
-            del answers[sid]
-        if len(answers) >= bus.ANSWERS_KEPT:
-            await msg.respond(_error(503, (
-                f"answer: {len(answers)} large answers are being sent already (at most "
-                f"{bus.ANSWERS_KEPT}); try again in a few seconds"
-            )))  # fmt: skip
-            return
-        sid = secrets.token_hex(8)
-        more = {"subject": f"{bus.ANSWERS}.{self.id}", "id": sid, "size": len(payload)}
-        first = bus.encode({"status": status, "headers": headers, "more": more})
-        piece = max(1024, self.nc.max_payload - len(first) - 1024)
-        answers[sid] = _Kept(payload, now + bus.ANSWER_TTL)
-        await msg.respond(first + b"\n" + payload[:piece])
+        await self.answers.respond(msg, self.nc.max_payload, status, headers, payload)
 
     async def _on_more(self, msg: Msg) -> None:
-        """The next piece of a large answer (`_on_http`): {"id", "offset"} -> its bytes from
-        there, as many as one NATS message carries; nothing (b"") for an answer not kept."""
         assert self.nc is not None
-        try:
-            ask = bus.decode(msg.data)
-            kept, offset = self._answers.get(str(ask["id"])), int(ask["offset"])
-        except (ValueError, KeyError, TypeError):
-            kept, offset = None, 0
-        if kept is None or not 0 <= offset < len(kept.payload):
-            await msg.respond(b"")
-            return
-        end = offset + self.nc.max_payload - 1024
-        if end >= len(kept.payload):
-            del self._answers[str(ask["id"])]  # the last piece: nothing more to keep
-        else:
-            kept.expires = time.monotonic() + bus.ANSWER_TTL
-        await msg.respond(kept.payload[offset:end])
-
-
-class _Kept:
-    """A large answer being sent in pieces, until `expires` (monotonic s)."""
-
-    __slots__ = ("expires", "payload")
-
-    def __init__(self, payload: bytes, expires: float) -> None:
-        self.payload = payload
-        self.expires = expires
-
-
-def _error(status: int, detail: str) -> bytes:
-    """A JSON error answer on the bus, as `_on_http` answers."""
-    body = bus.encode({"detail": detail})
-    headers = [["content-type", "application/json"], ["content-length", str(len(body))]]
-    return bus.pack_http({"status": status, "headers": headers}, body)
+        await self.answers.on_more(msg, self.nc.max_payload)
 
 
 def run_worker(urls: Sequence[str], fields: dict[str, Any], replicas: int = 1) -> None:
@@ -453,7 +425,7 @@ def run_worker(urls: Sequence[str], fields: dict[str, Any], replicas: int = 1) -
         loop = asyncio.get_running_loop()
         for signum in (signal.SIGINT, signal.SIGTERM):
             loop.add_signal_handler(signum, worker.stop)
-        print(f"sixdof: worker {worker.id} on {','.join(worker.urls)}", flush=True)
+        print(f"sixdof: worker {worker.id} on {shown(worker.urls)}", flush=True)
         await worker.run()
 
     asyncio.run(main())
