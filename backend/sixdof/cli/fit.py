@@ -1,5 +1,6 @@
 """`sixdof fit GYRO.csv [--json] [--scenario-file FILE]`: a body's inertia ratios from a
-gyroscope recording of its free flight (analysis/gyro.py)."""
+gyroscope recording of its free flight (analysis/gyro.py). A recording whose fit would cost
+more than the server accepts (analysis/gyro_cost.py) is refused the same way, before it runs."""
 
 from __future__ import annotations
 
@@ -16,7 +17,8 @@ from .common import EXIT_OK, BadInput, cannot_write
 
 
 def handle(args: argparse.Namespace, err: TextIO) -> int:
-    from ..analysis.gyro import GyroFileError, fit, fitted_scenario, read_gyro_text
+    from ..analysis.gyro import GyroFileError, check_cost, fit, read_gyro_text
+    from ..analysis.gyro_body import fitted_scenario
 
     path: Path = args.input
     for option, value, unit in (("--mass", args.mass, "kg"), ("--radius", args.radius, "m")):
@@ -29,6 +31,7 @@ def handle(args: argparse.Namespace, err: TextIO) -> int:
         raise BadInput(f"{path}: cannot read the file: {reason}") from None
     try:
         data = read_gyro_text(text, name=str(path))
+        check_cost(data, name=str(path))  # the server's ceiling: an absurd file is refused
     except GyroFileError as exc:
         raise BadInput(str(exc)) from None
     result = fit(data)

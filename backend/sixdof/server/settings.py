@@ -93,6 +93,13 @@ class Settings(BaseModel):
         description="cluster: a REST answer (history.csv, recording) a worker sends through a "
         "gateway at most, in pieces of one NATS message; larger: 413",
     )
+    gyro_fit_seconds: float = Field(
+        60.0,
+        gt=0.0,
+        le=3600.0,
+        description="wall-clock limit of one gyroscope fit (POST /api/rooms/R/gyro) in its "
+        "child process; past it the process is killed and the request answered 503",
+    )
     web_dir: Path | None = Field(None, description="built page; None: frontend/dist or packaged")
     meshes_dir: Path | None = Field(None, description="meshes; None: meshes/ or packaged")
 
