@@ -186,7 +186,7 @@ def rooms_phase(server: bs.Server, n: int, seconds: float, procs: int) -> dict[s
     phase_rtf = [
         (last[r]["t"] - s["t"]) / (last[r]["ticked_at"] - s["ticked_at"])
         for r, s in first.items()
-        if r in last
+        if r in last and s["ticked_at"] is not None and last[r]["ticked_at"] is not None
     ]
     return {
         "rooms": n,

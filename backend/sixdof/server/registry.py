@@ -26,7 +26,7 @@ from .protocol import Preparing
 from .rooms import Room, check_room_name
 from .settings import Settings
 from .snapshots import Snapshot
-from .ticking import tick_room
+from .ticking import SharedTick, tick_room
 
 if TYPE_CHECKING:
     from ..simulation.live import LiveSimulation
@@ -86,6 +86,7 @@ class Rooms(ByName[Room]):
         self._filling: asyncio.Task[None] | None = None  # `sixdof warm` in a child process
         self._ready: asyncio.Task[None] | None = None  # the physics loading in this process
         self._stage = "loading"  # what `preparing` says is being done
+        self.shared = SharedTick(settings, self._start_ticking)  # the rooms that tick together
         self._entry_done: float | None = None  # s into compiling when the 8 kernels were done
 
     async def preparing(self) -> str:
@@ -274,17 +275,29 @@ class Rooms(ByName[Room]):
     def leave(self, room: Room, client: Viewer) -> None:
         room.leave(client)
         if not room.clients:  # nobody watches: its ticks stop, and it costs nothing
+            self.shared.remove(room)
             self._schedule_expiry(room)
 
     def _start_ticking(self, room: Room) -> None:
-        if room.ticker is None or room.ticker.done():
+        """Tick `room`: alone if it is costly (`room.solo`), else in the shared tick."""
+        if room.solo:
+            if room.ticker is None or room.ticker.done():
+                self.shared.remove(room)
 
-            def ticking() -> bool:
-                return bool(room.clients) and self._rooms.get(room.name) is room
+                def ticking() -> bool:
+                    return room.solo and bool(room.clients) and self._rooms.get(room.name) is room
 
-            room.ticker = asyncio.get_running_loop().create_task(
-                tick_room(room, self.settings.frame_rate, ticking), name=f"sixdof-room-{room.name}"
-            )
+                def ended(_: object) -> None:  # it became cheap again: back to the shared tick
+                    if room.clients and self._rooms.get(room.name) is room:
+                        self._start_ticking(room)
+
+                room.ticker = asyncio.get_running_loop().create_task(
+                    tick_room(room, self.settings.frame_rate, ticking),
+                    name=f"sixdof-room-{room.name}",
+                )
+                room.ticker.add_done_callback(ended)
+        elif room.ticker is None or room.ticker.done():
+            self.shared.add(room)
 
     def _schedule_expiry(self, room: Room) -> None:
         if room.expiry is not None:
@@ -297,6 +310,7 @@ class Rooms(ByName[Room]):
         if room.clients or self._rooms.get(room.name) is not room:
             return
         del self._rooms[room.name]
+        self.shared.remove(room)
         room.expiry = None
         room.stop()
         log.info("room %s removed (no clients for %g s)", room.name, self.settings.room_ttl)
@@ -309,6 +323,7 @@ class Rooms(ByName[Room]):
             except asyncio.CancelledError:
                 pass
         rooms, self._rooms = list(self._rooms.values()), {}
+        await self.shared.close()
         tickers = [room.ticker for room in rooms if room.ticker is not None]
         for room in rooms:
             room.stop()

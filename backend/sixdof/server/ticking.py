@@ -20,13 +20,15 @@ from __future__ import annotations
 
 import asyncio
 import time
-from collections.abc import Callable
-from typing import TYPE_CHECKING
+from collections.abc import Callable, Mapping
+from typing import TYPE_CHECKING, Any
 
 from .pools import PHYSICS
 
 if TYPE_CHECKING:
-    from .rooms import Room
+    from ..simulation.engine import Engine
+    from .rooms import Audience, Prepared, Room
+    from .settings import Settings
 
 
 async def tick_room(room: Room, frame_rate: float, ticking: Callable[[], bool]) -> None:
@@ -55,3 +57,99 @@ async def tick_room(room: Room, frame_rate: float, ticking: Callable[[], bool]) 
         room.tick_errors.append(start - deadline)
         room.tick_seconds.append(time.monotonic() - start)
         room.tick_cpu_seconds.append(prepared.cpu)
+
+
+class SharedTick:
+    """The rooms that tick together: every tick, one engine call advances all their bodies
+    (simulation/engine.py), in a thread of `PHYSICS`, then each room's frame is made there
+    and sent on the loop. A room found costly (`room.solo`) leaves for a task of its own
+    (`solo`, the registry's `_start_ticking`)."""
+
+    def __init__(self, settings: Settings, solo: Callable[[Room], None]) -> None:
+        self.settings = settings
+        self.solo = solo
+        self._rooms: list[Room] = []
+        self._engine: Engine | None = None
+        self._task: asyncio.Task[None] | None = None
+
+    @property
+    def engine(self) -> Engine:
+        if self._engine is None:
+            from ..simulation.free_engine import FreeEngine
+
+            self._engine = FreeEngine()
+        return self._engine
+
+    def __contains__(self, room: object) -> bool:
+        return room in self._rooms
+
+    def add(self, room: Room) -> None:
+        if room not in self._rooms:
+            room.sim.wake()  # the time nobody watched is not owed
+            self._rooms.append(room)
+            self.engine.add(room.sim)
+        if self._task is None or self._task.done():
+            self._task = asyncio.get_running_loop().create_task(self.run(), name="sixdof-rooms")
+
+    def remove(self, room: Room) -> None:
+        if room in self._rooms:
+            self._rooms.remove(room)
+            self.engine.remove(room.sim)
+
+    async def run(self) -> None:
+        """Tick the shared rooms at the frame rate while there are any."""
+        loop = asyncio.get_running_loop()
+        period = 1.0 / self.settings.frame_rate
+        deadline = time.monotonic()
+        while self._rooms:
+            deadline += period
+            delay = deadline - time.monotonic()
+            if delay > 0:
+                await asyncio.sleep(delay)
+            else:
+                await asyncio.sleep(0)
+                if -delay > period:
+                    deadline = time.monotonic()
+            rooms = list(self._rooms)
+            if not rooms:
+                return
+            audiences = [room.audience() for room in rooms]
+            start = time.monotonic()
+            prepared = await loop.run_in_executor(PHYSICS, self._tick, start, rooms, audiences)
+            busy = time.monotonic() - start
+            for room, made in zip(rooms, prepared, strict=True):
+                room.deliver(made)
+                room.ticked_at = start
+                room.tick_errors.append(start - deadline)
+                room.tick_seconds.append(busy)
+                room.tick_cpu_seconds.append(made.cpu)
+                if room.solo and room in self._rooms:
+                    self.remove(room)
+                    self.solo(room)
+
+    def _tick(self, now: float, rooms: list[Room], audiences: list[Audience]) -> list[Prepared]:
+        """In a worker thread: one advance for every shared room, then each room's frame. A
+        room's tick CPU is its own frame's and the shared advance's (which it waited for)."""
+        started = time.thread_time()
+        errors: Mapping[Any, Exception]
+        try:
+            errors = self.engine.advance(now)
+        except Exception as exc:  # the engine isolates faults per simulation; a last guard
+            errors = {room.sim: exc for room in rooms}
+        shared = time.thread_time() - started
+        out = []
+        for room, audience in zip(rooms, audiences, strict=True):
+            made = room.prepare(now, audience, advanced=errors.get(room.sim, True))
+            made.cpu += shared
+            out.append(made)
+        return out
+
+    async def close(self) -> None:
+        self._rooms.clear()
+        if self._task is not None:
+            self._task.cancel()
+            try:
+                await self._task
+            except asyncio.CancelledError:
+                pass
+            self._task = None
