@@ -54,7 +54,7 @@ class Settings(BaseModel):
         0.5,
         gt=0.0,
         le=1.0,
-        description="share of a frame period all rooms' physics may take per tick; a room "
+        description="share of a frame period one room's physics may take per tick; a room "
         "that needs more drops time (status.compute_limited)",
     )
     work_rate: float = Field(
