@@ -210,3 +210,25 @@ def test_eight_addresses_share_one_budget_for_all(server: Served, bystander: Bys
     refused = [a for a in answers if a["type"] == "error"]
     assert len(acked) <= 3 and all(a["code"] == "rate_limited" for a in refused), answers
     assert cost.held <= MAX_HELD_S, cost
+
+
+def test_a_watchers_look_back_at_a_fleet_rebuilds_its_world_off_the_loop(
+    server: Served, bystander: Bystander
+) -> None:
+    """Finding 6: a watcher's first `recording/frame` of a room of floating hulls rebuilt the
+    world (its hull tables) on the event loop: 352 ms. It is built in the request pool now."""
+    with controller(server, "fleetpast") as ws:
+        assert send(ws, {"type": "load_scenario", "scenario": fleet(8, 0)}, 1)["type"] == "ack"
+        t = 0.0
+        while t < 0.2:  # a past to look back at
+            msg = json.loads(ws.recv(timeout=30))
+            t = msg["t"] if msg.get("type") == "state" else t
+
+        def look_back() -> int:
+            url = f"{server.url}/api/rooms/fleetpast/recording/frame?t=0.1"
+            with admitted(urllib.request.Request(url)) as reply:  # no token: a watcher
+                return int(reply.status)
+
+        status, cost = bystander.during(look_back)
+    assert status == 200
+    assert cost.held <= MAX_HELD_S, cost
