@@ -10,8 +10,8 @@ from pathlib import Path
 import pytest
 
 from sixdof.server import Settings, create_app
-from sixdof.server.budget import WorkBudget
-from sixdof.server.gyro import GYRO_BURST, READ_SECONDS_PER_BYTE
+from sixdof.server.budget import Budgets, WorkBudget
+from sixdof.server.gyro import GYRO_BURST, GYRO_RATE, READ_SECONDS_PER_BYTE
 
 with warnings.catch_warnings():  # starlette asks for httpx2; httpx still works
     warnings.filterwarnings("ignore", message=".*httpx2.*")
@@ -48,6 +48,8 @@ def test_the_servers_shared_fitting_time_refuses_every_address_once_spent(
     client.post("/api/rooms/g/gyro", content=b"t\n")  # the app's fitting state is made
     state = client.app.state  # type: ignore[attr-defined]
     state.gyro_shared = WorkBudget(0.01, 0.1)  # less than the example's estimate
+    # a clock that stands still: the read's charge (~1 ms) must not refill before it is read
+    state.gyro_budgets = Budgets(GYRO_RATE, GYRO_BURST, clock=lambda: 0.0)
     r = client.post("/api/rooms/g/gyro", content=EXAMPLE)
     assert r.status_code == 429, r.text
     assert r.json()["detail"].startswith(

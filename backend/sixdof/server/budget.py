@@ -189,14 +189,27 @@ def _charge(budget: WorkBudget | None, seconds: float) -> float:
 
 
 def over_budget(
-    kind: str, estimate: float, left: float, rate: float, burst: float, mid: str | int | None
+    kind: str,
+    estimate: float,
+    left: float,
+    rate: float,
+    burst: float,
+    mid: str | int | None,
+    budget: WorkBudget | None = None,
 ) -> Refusal:
-    """The refusal of a `kind` message estimated at `estimate` s with `left` s in the bucket."""
+    """The refusal of a `kind` message estimated at `estimate` s with `left` s in the bucket
+    (`budget`, when given: the address's, which says whether the budget for all addresses is
+    the one short)."""
     need = f"about {estimate:.3g} s of computing; " if estimate > 0 else ""
+    whose = "your address has {} s left of its budget"
+    shared = budget.shared if budget is not None else None
+    if shared is not None and shared.left() < budget.own():  # type: ignore[union-attr]
+        whose = "all addresses together have {} s left of their budget"
+        rate, burst = shared.rate, shared.burst
     wait = (max(estimate, 0.0) - left) / rate
     return Refusal(
         "rate_limited",
-        f"{kind}: {need}your address has {max(left, 0.0):.3g} s left of its budget "
+        f"{kind}: {need}{whose.format(f'{max(left, 0.0):.3g}')} "
         f"(it refills at {rate:g} s per s, up to {burst:g} s); try again in {wait:.2g} s",
         "n" if kind == "step" else None,
         mid,

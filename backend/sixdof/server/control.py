@@ -199,7 +199,9 @@ async def carry_out(
     else:  # a new world's meshes are read to count its triangles: not on the loop either
         estimate = await off_loop(change_cost, room, msg)
     if estimate > left:
-        raise over_budget(msg.type, estimate, left, rate, burst, msg.id)
+        current = CURRENT.get()
+        budget = current[1] if current is not None else None
+        raise over_budget(msg.type, estimate, left, rate, burst, msg.id, budget)
     reserved = _reserve(estimate)
     if isinstance(msg, Step):
         took = await step_in_slices(room, msg.n, settings.slice_seconds)

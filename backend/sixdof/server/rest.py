@@ -61,13 +61,17 @@ def _valid_name(name: str) -> None:
 async def health(request: Request) -> dict[str, Any]:
     """{"status": "ok", "version", "rooms": number of live rooms, "loop_longest_cpu_s": the
     most CPU seconds the event loop was held between two of its probe's beats, over the last
-    ~40 s (/api/probe)}."""
+    ~40 s (/api/probe), "work_left_all_s": the computing seconds left of the budget all
+    addresses draw on, of "work_burst_all_s"}."""
     loop = request.app.state.probe.reading()
+    everyone = request.app.state.budgets.everyone
     return {
         "status": "ok",
         "version": __version__,
         "rooms": len(_rooms(request)),
         "loop_longest_cpu_s": loop["longest_cpu_s"],
+        "work_left_all_s": round(everyone.left(), 4),
+        "work_burst_all_s": everyone.burst,
     }
 
 
