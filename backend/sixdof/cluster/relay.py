@@ -6,6 +6,7 @@ all before any worker is asked anything (or a room opened)."""
 
 from __future__ import annotations
 
+import asyncio
 import logging
 from typing import Any
 from urllib.parse import parse_qsl
@@ -17,6 +18,7 @@ from starlette.datastructures import Headers
 from starlette.types import ASGIApp, Receive, Scope, Send
 
 from ..server.errors import Refusal
+from ..server.request_body import BODY_RATE
 from ..server.rooms import check_room_name
 from ..server.settings import Settings
 from ..server.ws import bearer, has_control, origin_allowed
@@ -81,8 +83,18 @@ class RoomRequests:
             await _respond(send, 403, NO_TOKEN)
             return
         body = b""
+        loop = asyncio.get_running_loop()
+        start, timeout = loop.time(), self.settings.body_timeout
         while route.body:  # read at most max_body: a bigger request is refused unparsed
-            message = await receive()
+            left = start + timeout + len(body) / BODY_RATE - loop.time()
+            try:  # in time too, as `sixdof serve`'s reader (server/request_body.py)
+                message = await asyncio.wait_for(receive(), max(left, 0.0))
+            except asyncio.TimeoutError:
+                detail = (f'{{"detail":"body: only {len(body)} bytes arrived; a body must '
+                          f'arrive within body_timeout ({timeout:g} s), plus 1 s for every '
+                          f'{BODY_RATE // 1024} KiB sent"}}')  # fmt: skip
+                await _respond(send, 408, detail.encode(), [(b"connection", b"close")])
+                return
             body += message.get("body", b"")
             if len(body) > self.max_body:
                 await _respond(send, 413, b'{"detail":"body: larger than the limit"}')
