@@ -15,8 +15,8 @@ R(q), the cross products and the 6×6 product with M_RB⁻¹ are inlined, so a s
 allocates nothing. Whole runs (many steps, many bodies) happen inside one
 compiled call; `prange` spreads bodies over the cores for large batches.
 
-Parameters are packed once (`pack`) into a float64 array, one row per body, so
-a call needs no Python-object conversion. The row holds m, g, the model factor
+Parameters are packed once (`pack`, packing.py) into a float64 array, one row per
+body, so a call needs no Python-object conversion. The row holds m, g, the model factor
 c (1 `full`, 0 `fhsim`), r_g, I_o (3×3) and M_RB⁻¹ (6×6) exactly as `Bodies`
 has them, so kernel and reference agree to rounding (~1e-15 relative), and a
 flag for r_g = 0, where the r_g terms are exact zeros and are skipped (~20 %
@@ -31,133 +31,37 @@ Methods are FhSim's `IntegratorMethod` numbers: 0 explicit Euler, 1 classic RK4.
 Step sizes are checked against the explicit methods' stability limits
 (`methods.check_step`). Nothing compiles at import, and numba itself (~90 MiB, ~0.3 s) is
 imported by the first call that runs a kernel (`_core`), so a server that has no room yet
-does not hold it; `warm_up()` compiles (or loads from numba's on-disk cache) every kernel
-signature the wrappers use.
+does not hold it; `warm_up()` (kernel_warm.py) compiles (or loads from numba's on-disk
+cache) every kernel signature the wrappers use.
 """
 
 from __future__ import annotations
 
-import time
-import weakref
 from collections.abc import Sequence
-from dataclasses import dataclass, fields
 from types import ModuleType
 
 import numpy as np
 from numpy.typing import ArrayLike
 
-from .elements import (
-    Buoyancy,
-    Element,
-    System,
-    added_mass_matrix,
-    alone,
-    concat_systems,
-    pack_system,
-)
+from .elements import Buoyancy
 from .hydro import place_buoyancy
-from .layout import (
-    ELEMENT_SIZE,
-    L_M_GLOBAL,
-    LOAD_SIZE,
-    P_MASS,
-    P_MASS_INV,
-    PARALLEL_MIN_WORK,
-    PARAM_SIZE,
-    RECORD_SIZE,
-    STAGES,
-)
+from .kernel_warm import warm_up as warm_up  # re-exported: callers warm up the kernel
+from .layout import L_M_GLOBAL, LOAD_SIZE, PARALLEL_MIN_WORK, PARAM_SIZE, RECORD_SIZE, STAGES
 from .layout import P_BLOCK as P_BLOCK  # the layout, re-exported for tests and benchmarks
 from .layout import P_CORIOLIS as P_CORIOLIS
 from .layout import P_GRAVITY as P_GRAVITY
 from .layout import P_INERTIA_O as P_INERTIA_O
+from .layout import P_MASS as P_MASS
+from .layout import P_MASS_INV as P_MASS_INV
 from .layout import P_R_CG as P_R_CG
 from .methods import TABLEAUS, check_step
 from .model import INPUT_SIZE, STATE_SIZE
 from .names import METHOD_CODES, NORM_TIME_CONSTANT, Method
-from .params import Bodies
+from .packing import PackedBodies as PackedBodies  # re-exported: the kernels' one input
+from .packing import concat as concat
+from .packing import pack as pack
+from .packing import packed as packed
 from .quaternion import Array, BoolArray, IntArray
-
-# --------------------------------------------------------------------------- packing
-
-
-@dataclass(frozen=True, eq=False)
-class PackedBodies:
-    """N bodies ready for the kernels.
-
-    `params` (N, PARAM_SIZE) float64, one row per body (layout: the P_* offsets);
-    `bodies` is the `Bodies` it was packed from (for `dynamics.outputs`); `system` the
-    elements acting on them (elements.py), None for free bodies, which then step on the
-    per-body fast path. Treat all as read-only: to change a parameter, pack anew.
-    """
-
-    params: Array
-    bodies: Bodies
-    system: System | None = None
-
-    def __len__(self) -> int:
-        return int(self.params.shape[0])
-
-
-def pack(bodies: Bodies, elements: Sequence[Element] | System = ()) -> PackedBodies:
-    """Pack a `Bodies` batch into one float64 array (N, PARAM_SIZE), once per parameter set,
-    with the elements acting on them (a list, or a System packed for these bodies)."""
-    n = len(bodies)
-    params = np.zeros((n, PARAM_SIZE))
-    params[:, P_MASS] = bodies.mass
-    params[:, P_GRAVITY] = bodies.gravity
-    params[:, P_CORIOLIS] = bodies.coriolis
-    params[:, P_R_CG : P_R_CG + 3] = bodies.r_cg_body
-    params[:, P_INERTIA_O : P_INERTIA_O + 9] = bodies.inertia_o.reshape(n, 9)
-    if isinstance(elements, System):
-        system: System | None = elements if len(elements.rows) else None
-    else:
-        system = pack_system(bodies, elements) if elements else None
-    # an added-mass element joins M_RB: the kernels read (M_RB + M_A)⁻¹ (elements.AddedMass)
-    added = None if system is None else added_mass_matrix(system.elements, n)
-    inv = bodies.mass_matrix_inv if added is None else np.linalg.inv(bodies.mass_matrix + added)
-    params[:, P_MASS_INV : P_MASS_INV + 36] = inv.reshape(n, 36)
-    block = ~np.any(inv[:, 0:3, 3:6], axis=(1, 2)) & ~np.any(inv[:, 3:6, 0:3], axis=(1, 2))
-    params[:, P_BLOCK] = block & ~np.any(bodies.r_cg_body, axis=1)
-    return PackedBodies(params, bodies, system)
-
-
-def concat(packs: Sequence[PackedBodies]) -> PackedBodies:
-    """One batch of all bodies of several packs, in order (e.g. every room of a server)."""
-    if not packs:
-        raise ValueError("at least one PackedBodies is needed")
-    bodies = Bodies(
-        **{
-            f.name: np.concatenate([getattr(p.bodies, f.name) for p in packs])
-            for f in fields(Bodies)
-        }
-    )
-    system = None
-    if any(p.system is not None for p in packs):
-        system = concat_systems([alone(len(p)) if p.system is None else p.system for p in packs])
-    return PackedBodies(np.concatenate([p.params for p in packs]), bodies, system)
-
-
-_CACHE: dict[tuple[int, int], tuple[weakref.ref[Bodies], object, PackedBodies]] = {}
-
-
-def packed(bodies: Bodies, system: System | None = None) -> PackedBodies:
-    """`pack(bodies, system)`, remembered for as long as that `Bodies` (and system) lives.
-
-    `Bodies` and `System` are frozen; this assumes their arrays are not changed in place.
-    """
-    key = (id(bodies), id(system))
-    hit = _CACHE.get(key)
-    if hit is not None and hit[0]() is bodies and hit[1] is system:
-        return hit[2]
-    result = pack(bodies, () if system is None else system)
-
-    def forget(_ref: object, key: tuple[int, int] = key, cache: dict = _CACHE) -> None:
-        cache.pop(key, None)  # bound now: at interpreter exit the global may be gone
-
-    _CACHE[key] = (weakref.ref(bodies, forget), system, result)
-    return result
-
 
 # --------------------------------------------------------------------------- the compiled core
 
@@ -503,71 +407,6 @@ def integrate_fixed(
     else:
         _core()._spans_serial(pk.params, x, us, hs, counts, code, out)
     return out
-
-
-def warm_up() -> float:
-    """Compile, or load from numba's cache, every kernel signature; return the seconds taken.
-
-    Call it at start-up (server, benchmark) so the first real step is not slow.
-    """
-    start = time.perf_counter()
-    k = _core()
-    p = np.zeros((2, PARAM_SIZE))
-    p[:, P_MASS] = 1.0
-    p[:, P_MASS_INV] = p[:, P_MASS_INV + 7] = p[:, P_MASS_INV + 14] = 1.0
-    p[:, P_MASS_INV + 21] = p[:, P_MASS_INV + 28] = p[:, P_MASS_INV + 35] = 1.0
-    x = np.zeros((2, STATE_SIZE))
-    x[:, 3] = 1.0
-    u = np.zeros((2, LOAD_SIZE))
-    k._derivative_batch(p, x, u, np.empty_like(x))
-    k._applied_batch(u, x, np.empty((2, INPUT_SIZE)))
-    spans_h = np.full(1, 1e-3)
-    spans_n = np.ones(1, dtype=np.int64)
-    each_h = np.full(2, 1e-3)
-    each_n = np.ones(2, dtype=np.int64)
-    each_m = np.ones(2, dtype=np.int64)
-    out = np.empty((1, 2, STATE_SIZE))
-    k._spans_serial(p, x, u, spans_h, spans_n, 1, out)
-    k._spans_parallel(p, x, u, spans_h, spans_n, 1, out)
-    k._uniform_serial(p, x, u, 1e-3, 1, 1)
-    k._uniform_parallel(p, x, u, 1e-3, 1, 1)
-    k._each_serial(p, x, u, each_h, each_n, each_m)
-    k._each_parallel(p, x, u, each_h, each_n, each_m)
-    _warm_system(p, x, u, each_h, each_n, each_m, spans_h, spans_n, out)
-    tetra = np.array([[[0, 0, 0], [0, 1, 0], [1, 0, 0]], [[0, 0, 0], [0, 0, 1], [0, 1, 0]],
-                      [[0, 0, 0], [1, 0, 0], [0, 0, 1]], [[1, 0, 0], [0, 1, 0], [0, 0, 1]]],
-                     dtype=float)  # fmt: skip
-    from .hull_submerged import submerged  # a floating body's every tick (stored, hydro)
-
-    submerged(tetra, np.eye(3), np.zeros(3), 0.5)
-    return time.perf_counter() - start
-
-
-def _warm_system(
-    p: Array,
-    x: Array,
-    u: Array,
-    h: Array,
-    n: IntArray,
-    m: IntArray,
-    spans_h: Array,
-    spans_n: IntArray,
-    out: Array,
-) -> None:
-    """Compile the element kernels' signatures (a spring joining two bodies and a pivot)."""
-    s = _system_core()
-    groups = np.array([[0, 2]], dtype=np.int64)
-    rows = np.zeros((1, ELEMENT_SIZE))
-    bounds = np.array([0, 1], dtype=np.int64)
-    aux = np.zeros(0)
-    t = np.zeros(2)
-    s.system_serial(p, x, u, groups, rows, bounds, aux, t, h, n, m)
-    s.system_derivative(
-        p, x, u, groups, rows, bounds, aux, 0.0, 1e-3, np.empty_like(x), np.zeros((1, RECORD_SIZE))
-    )
-    s.system_derivative(
-        p, x, u, groups, rows, bounds, aux, 0.0, 1e-3, np.empty_like(x), np.empty((0, RECORD_SIZE))
-    )
 
 
 __all__ = [

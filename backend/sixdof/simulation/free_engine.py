@@ -22,6 +22,7 @@ from collections.abc import Sequence
 import numpy as np
 
 from ..dynamics import kernel
+from ..dynamics.by_identity import ByIdentity
 from ..dynamics.layout import L_F_GLOBAL
 from ..dynamics.params import Bodies
 from ..dynamics.quaternion import Array, IntArray
@@ -37,7 +38,9 @@ class FreeEngine(Engine):
 
     def __init__(self, *args: object, **kwargs: object) -> None:
         super().__init__(*args, **kwargs)  # type: ignore[arg-type]  # Engine's own
-        self._packs: dict[int, tuple[Bodies, Array]] = {}  # id(bodies) → splitting.pack
+        # splitting.pack of each world's bodies, dropped with them (a dict by id() that held
+        # them kept up to 65 tables of bodies alive across reloads)
+        self._packs: ByIdentity[Array] = ByIdentity()
 
     def _run(
         self,
@@ -71,13 +74,8 @@ class FreeEngine(Engine):
     def _params(self, bodies: Bodies) -> Array:
         from ..dynamics import splitting
 
-        kept = self._packs.get(id(bodies))
-        if kept is None or kept[0] is not bodies:
-            if len(self._packs) > 64:
-                self._packs.clear()
-            kept = (bodies, splitting.pack(bodies))
-            self._packs[id(bodies)] = kept
-        return kept[1]
+        kept = self._packs.get(bodies)
+        return kept if kept is not None else self._packs.put((bodies,), splitting.pack(bodies))
 
     def _run_free(
         self, sim: Steppable, k: int, deadlines: bool, record: bool, settle: bool
