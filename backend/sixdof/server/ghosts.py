@@ -7,13 +7,15 @@ call: a bystander room fell to 28 fps while one client sent ghosts. Now it runs 
 the keyframe's scenario and applying the ghost's settings, which cannot be cut, in a
 thread): in the asking address's lane of look backs, each piece charged to its budget as it
 ends, refused up front (`rate_limited`, before any work) when its estimate is over what the
-address has left. The room goes on meanwhile; the changes it makes are caught up with.
+address has left. The room goes on meanwhile; the changes it makes are caught up with. A
+room that ends meanwhile (`room_closed`) stops its builds at their next piece, which let go
+of what they hold, and no ghost is attached to it.
 """
 
 from __future__ import annotations
 
 import weakref
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol, TypeVar
 
 from ..fields import FieldError
 from .budget import CURRENT, over_budget, run_pieces
@@ -24,6 +26,9 @@ from .settings import Settings
 if TYPE_CHECKING:
     from ..simulation.ghost import Ghost
     from ..simulation.live import LiveSimulation
+    from ..simulation.replay import Pieces
+
+T = TypeVar("T")
 
 
 class Room(Protocol):
@@ -41,6 +46,14 @@ class Room(Protocol):
 #: The latest set_ghost of each room: a build that finishes after a later set_ghost (or
 #: the room's end) was asked is dropped, not installed.
 _LATEST: weakref.WeakKeyDictionary[Any, int] = weakref.WeakKeyDictionary()
+#: Rooms that ended (`room_closed`).
+_CLOSED: weakref.WeakSet[Any] = weakref.WeakSet()
+
+
+def room_closed(room: Room) -> None:
+    """`room` ended (`rooms.Room.stop`: removed, or the server stopping): the ghosts being
+    built for it stop before their next piece, and none is attached to it."""
+    _CLOSED.add(room)
 
 
 async def set_ghost_in_pieces(room: Room, msg: SetGhost, left: float, settings: Settings) -> float:
@@ -66,18 +79,19 @@ async def set_ghost_in_pieces(room: Room, msg: SetGhost, left: float, settings: 
         current = CURRENT.get()
         if current is None:  # a cluster worker: no address here, its gateway charges it
             generation = _started(room)
-            ghost, spent = await run_pieces(Ghost.building(room.sim, changes))
+            ghost, spent = await run_pieces(_while_open(room, Ghost.building(room.sim, changes)))
         else:
             budgets, budget = current
             async with budgets.lookback(budget, "set_ghost"):
                 generation = _started(room)
-                ghost, _ = await run_pieces(Ghost.building(room.sim, changes), budget)
+                building = _while_open(room, Ghost.building(room.sim, changes))
+                ghost, _ = await run_pieces(building, budget)
             spent = 0.0
     except FieldError as exc:
         raise Refusal(exc.code, exc.message, exc.field, msg.id) from None
     except Refusal as exc:
         raise Refusal(exc.code, exc.message, exc.field, msg.id) from None
-    if _LATEST.get(room) != generation:  # a later set_ghost came meanwhile: it decides
+    if room in _CLOSED or _LATEST.get(room) != generation:  # ended, or a later set_ghost came
         ghost.close()
         return spent
     room.end_ghost()
@@ -89,3 +103,23 @@ def _started(room: Room) -> int:
     """A new build for `room`: its generation."""
     generation = _LATEST[room] = _LATEST.get(room, 0) + 1
     return generation
+
+
+def _while_open(room: Room, pieces: Pieces[T]) -> Pieces[T]:
+    """`pieces`, stopped before any piece once `room` has ended (FieldError naming
+    `changes`); closed however it ends, so that its listener on the room's timeline goes."""
+    value: Any = None
+    try:
+        while True:
+            if room in _CLOSED:
+                raise FieldError(
+                    "changes", "invalid", "set_ghost: the room closed while its ghost was built"
+                )
+            try:
+                asked = pieces.send(value)
+            except StopIteration as done:
+                result: T = done.value
+                return result
+            value = yield asked
+    finally:
+        pieces.close()

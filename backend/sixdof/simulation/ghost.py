@@ -9,13 +9,20 @@ and each tick it is stepped to the room's time. Its pose and its difference from
 body (distance, rotation angle) go into the state frame, so the page can draw it and plot
 how far apart the two runs drift: this is how the Coriolis terms (full against fhsim) or
 an integrator's error show.
+
+After the room goes back or loads, `follow` builds the ghost again a few ms of each tick;
+what cannot be cut (reading a keyframe's scenario, the ghost's settings, its kernel's first
+call: 5-20 ms for 64 bodies, up to ~1 s when it compiles) runs in a thread of its own
+meanwhile, as `set_ghost`'s build runs it in one (server/ghosts.py), so no tick waits for it.
 """
 
 from __future__ import annotations
 
 import json
+import threading
 import time
 from collections.abc import Mapping
+from concurrent.futures import Future, ThreadPoolExecutor
 from typing import Any
 
 import numpy as np
@@ -63,6 +70,7 @@ class Ghost:
         self.behind = False  # could not keep up in the last tick
         self._rebuild: Pieces[LiveSimulation] | None = None  # a rebuild in pieces (follow)
         self._sent: Any = None  # what to send into it next (an Offload's result)
+        self._offloaded: Future[Any] | None = None  # its uncut piece, running in a thread
         self.sim = finish(self._building(PIECE_SECONDS)) if sim is None else sim
         live.timeline.listeners.append(self._on_change)
 
@@ -76,6 +84,7 @@ class Ghost:
         ghost = cls.__new__(cls)
         ghost.live, ghost.changes = live, checked(changes)
         ghost.stale = ghost.behind = False
+        ghost._offloaded = None
         sim = yield from ghost._building(piece_seconds)
         cls.__init__(ghost, live, ghost.changes, sim)
         return ghost
@@ -95,6 +104,12 @@ class Ghost:
     def close(self) -> None:
         if self._on_change in self.live.timeline.listeners:
             self.live.timeline.listeners.remove(self._on_change)
+        self._drop_rebuild()
+
+    def _drop_rebuild(self) -> None:
+        if self._offloaded is not None:
+            self._offloaded.cancel()  # if it has not started; a running one is let finish
+            self._offloaded = None
         if self._rebuild is not None:
             self._rebuild.close()  # its listener goes with it
             self._rebuild = None
@@ -226,8 +241,7 @@ class Ghost:
         until it is done)."""
         if self.stale:
             self.stale = False
-            if self._rebuild is not None:
-                self._rebuild.close()
+            self._drop_rebuild()
             self._rebuild, self._sent = self._building(PIECE_SECONDS), None
         if self._rebuild is not None:
             self.behind = True
@@ -243,14 +257,21 @@ class Ghost:
         assert rebuild is not None
         started = time.perf_counter()
         while time.perf_counter() - started < seconds:
+            if self._offloaded is not None:
+                if not self._offloaded.done():
+                    return  # the ghost shows where it was until its thread is done
+                offloaded, self._offloaded = self._offloaded, None
+                self._sent = offloaded.result()  # what it raised ends the ghost (rooms.py)
             try:
                 asked = rebuild.send(self._sent)
             except StopIteration as done:
                 self.sim, self._rebuild, self.behind = done.value, None, False
                 return
-            # an uncut piece (a keyframe's scenario not read before, the ghost's settings:
-            # ~5-20 ms for 64 bodies) runs here: a tick has no thread to hand it to
-            self._sent = asked.fn(*asked.args) if asked is not None else None
+            self._sent = None
+            if asked is not None:
+                # an uncut piece (a keyframe's scenario not read before, the ghost's
+                # settings, its kernel's first call) goes to a thread; the tick goes on
+                self._offloaded = _offloads().submit(asked.fn, *asked.args)
 
     def frame(self, live_bodies: list[dict[str, Any]]) -> dict[str, Any]:
         """The ghost part of the state message: its poses and the differences (all bodies
@@ -269,6 +290,20 @@ class Ghost:
                  for d, a in zip(distances.tolist(), angles.tolist(), strict=True)]  # fmt: skip
         return {"t": self.sim.t, "changes": self.changes, "behind": self.behind,
                 "bodies": bodies, "diff": diffs}  # fmt: skip
+
+
+_pool: ThreadPoolExecutor | None = None
+_pool_lock = threading.Lock()
+
+
+def _offloads() -> ThreadPoolExecutor:
+    """The thread that runs the uncut pieces of the ghosts' rebuilds, one after another
+    (background work: the rooms' ticks come first), made with the first."""
+    global _pool
+    with _pool_lock:
+        if _pool is None:
+            _pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="sixdof-ghost")
+        return _pool
 
 
 def checked(changes: Mapping[str, Any]) -> dict[str, Any]:

@@ -443,9 +443,9 @@ def going_back(
     if replayed is None:
         raise FieldError("t", "out_of_range", f"t: no frame at or before {t:g} s")
     there, frames, _ = replayed
-    with sim.lock:  # the room went on meanwhile: find the segment again by its keyframe
-        key = int(segment["keyframe"]["step"])
-        index = next((i for i, s in enumerate(rec.segments) if s.step == key), None)
+    with sim.lock:  # the room went on: find the segment again by its keyframe's text (a room
+        # made by a load has two at step 0: the default world's, then the load's)
+        index = next((i for i, s in enumerate(rec.segments) if s.keyframe is keyframe), None)
         if index is None or sim.recording is not rec:  # dropped, or an undo replaced it
             raise FieldError("t", "out_of_range", f"t: {t:g} s has just left the recording")
         with there.lock:  # `there` is ours alone: its world is handed over as it is
