@@ -44,6 +44,7 @@ from ..server.app import create_app
 from ..server.control import handle
 from ..server.errors import Refusal
 from ..server.loop_probe import LoopProbe
+from ..server.pools import off_loop
 from ..server.registry import Rooms
 from ..server.settings import Settings
 from ..server.snapshots import Snapshot
@@ -263,9 +264,13 @@ class Worker(Failover):
         from a Share link's `shared` snapshot) and answer on its subjects. A room opened for
         a viewer without the token counts against max_watcher_rooms."""
         assert self.nc is not None
-        room = self.rooms.get_or_create(name, by_watcher=by_watcher, snapshot=shared)
-        if snapshot is not None:
-            resume(room, snapshot)
+        sim = None
+        if self.rooms.get(name) is None:  # built in the requests' pool, not on the loop
+            self.rooms.check_cap(by_watcher)
+            sim = await off_loop(self.rooms.new_sim, shared)
+        room = self.rooms.get_or_create(name, by_watcher=by_watcher, snapshot=shared, sim=sim)
+        if snapshot is not None:  # a takeover: its world rebuilt there too
+            await off_loop(resume, room, snapshot)
         viewer = BusViewer(self, name, binary=False)
         owned = Owned(room, revision, {False: viewer}, empty_since=time.monotonic())
         self.owned[name] = owned  # empty until a gateway says it has viewers

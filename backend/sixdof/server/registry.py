@@ -22,6 +22,7 @@ from ..dynamics import kernel_cache
 from ..simulation import is_warm, warm_up
 from .clients import Viewer
 from .errors import Refusal
+from .pools import off_loop
 from .protocol import Preparing
 from .rooms import Room, check_room_name
 from .settings import Settings
@@ -209,15 +210,32 @@ class Rooms(ByName[Room]):
         await asyncio.shield(ready)  # one load for every viewer waiting
 
     def get_or_create(
-        self, name: str, *, by_watcher: bool = False, snapshot: Snapshot | None = None
+        self,
+        name: str,
+        *,
+        by_watcher: bool = False,
+        snapshot: Snapshot | None = None,
+        sim: LiveSimulation | None = None,
     ) -> Room:
-        """The room `name`, made if there is none. Rooms made by watchers (`by_watcher`) are
-        capped apart (max_watcher_rooms), so watchers cannot use up the rooms of the people
-        who hold the token. A new room does not tick until a client joins."""
+        """The room `name`, made if there is none (from `sim`, when made already: `enter`
+        makes it off the event loop). Rooms made by watchers (`by_watcher`) are capped apart
+        (max_watcher_rooms), so watchers cannot use up the rooms of the people who hold the
+        token. A new room does not tick until a client joins."""
         check_room_name(name)
         room = self._rooms.get(name)
         if room is not None:
             return room
+        self.check_cap(by_watcher)
+        room = Room(name, sim or self.new_sim(snapshot), self.settings)
+        room.made_by_watcher = by_watcher
+        self._rooms[name] = room
+        self._schedule_expiry(room)  # until someone joins
+        log.info("room %s created", name)
+        return room
+
+    def check_cap(self, by_watcher: bool) -> None:
+        """Refusal when the rooms of this kind (`by_watcher`: made without the token) are at
+        their cap."""
         made = sum(r.made_by_watcher == by_watcher for r in self._rooms.values())
         cap = self.settings.max_watcher_rooms if by_watcher else self.settings.max_rooms
         if made >= cap:
@@ -227,6 +245,10 @@ class Rooms(ByName[Room]):
                 f"room: the server holds its maximum of {cap} {who}; join an existing one",
                 "room",
             )
+
+    def new_sim(self, snapshot: Snapshot | None = None) -> LiveSimulation:
+        """A room's simulation: the server's scenario, or a Share link's (`snapshot`). Its
+        world is built here (a fleet's hulls: a few hundred ms), so call it off the loop."""
         sim = self.make_sim()
         if snapshot is not None:  # a Share link: only a new room is made from it
             if snapshot.kind == "start":
@@ -234,16 +256,12 @@ class Rooms(ByName[Room]):
             else:
                 recording = snapshot.recording.copy() if snapshot.recording else None
                 sim.restore(snapshot.keyframe, recording)
-        room = Room(name, sim, self.settings)
-        room.made_by_watcher = by_watcher
-        self._rooms[name] = room
-        self._schedule_expiry(room)  # until someone joins
-        log.info("room %s created", name)
-        return room
+        return sim
 
     async def enter(self, name: str, client: Viewer, snapshot: Snapshot | None = None) -> Room:
         """`join`, once the physics is loaded (`physics_ready`). A viewer who comes before
-        that gets a `preparing` message at once, so its page can say why it waits."""
+        that gets a `preparing` message at once, so its page can say why it waits. A new
+        room's simulation is made in the requests' pool, not on the loop."""
         if not is_warm():
             check_room_name(name)  # a bad name is refused first, without the wait
             client.send_reply(await self.preparing())
@@ -256,11 +274,25 @@ class Rooms(ByName[Room]):
                     client.send_reply(await self.preparing())
             ready.result()
         await self.physics_ready()
-        return self.join(name, client, snapshot)
+        sim = None
+        if self._rooms.get(name) is None:
+            check_room_name(name)
+            self.check_cap(not client.can_control)  # refused before anything is built
+            sim = await off_loop(self.new_sim, snapshot)
+        return self.join(name, client, snapshot, sim)
 
-    def join(self, name: str, client: Viewer, snapshot: Snapshot | None = None) -> Room:
-        """Add `client` to room `name` (made if need be); `physics_ready` must have run."""
-        room = self.get_or_create(name, by_watcher=not client.can_control, snapshot=snapshot)
+    def join(
+        self,
+        name: str,
+        client: Viewer,
+        snapshot: Snapshot | None = None,
+        sim: LiveSimulation | None = None,
+    ) -> Room:
+        """Add `client` to room `name` (made if need be, from `sim` if given); `physics_ready`
+        must have run."""
+        room = self.get_or_create(
+            name, by_watcher=not client.can_control, snapshot=snapshot, sim=sim
+        )
         if len(room.clients) >= self.settings.max_clients_per_room:
             raise Refusal(
                 "forbidden",
