@@ -59,8 +59,7 @@ def test_a_build_whose_room_closes_meanwhile_is_dropped(monkeypatch: pytest.Monk
     async def scene() -> Refusal | None:
         build = asyncio.ensure_future(ghosts.set_ghost_in_pieces(room, msg, 1.0, Settings()))
         assert await asyncio.to_thread(held.reached.wait, 60)  # the build is in its thread
-        room.stop()  # the room ends (removed, or the server stopping) ...
-        ghosts.room_closed(room)  # ... which Room.stop is to say (see the report)
+        room.stop()  # the room ends (removed, or the server stopping): its build is dropped
         held.release.set()
         try:
             await build
@@ -84,7 +83,6 @@ def test_a_build_of_an_open_room_is_attached(monkeypatch: pytest.MonkeyPatch) ->
     assert held.reached.is_set() and room.ghost is not None
     assert room.ghost.sim.t == room.sim.t
     room.stop()
-    ghosts.room_closed(room)
     assert room.ghost is None
 
 

@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING, Any
 from .. import __version__
 from ..fields import FieldError, check_room
 from ..scenario import Scenario
-from . import control, presets
+from . import control, ghosts, presets
 from .clients import Viewer, frame_order
 from .errors import Refusal
 from .protocol import ErrorCode, Hello, HydrostaticsInfo, Limits, Status, limits
@@ -132,6 +132,7 @@ class Room:
         self.expiry = None
         if self.ticker is not None:
             self.ticker.cancel()
+        ghosts.room_closed(self)  # a ghost still being built for it is dropped, not attached
         self.end_ghost()
 
     def prepare(

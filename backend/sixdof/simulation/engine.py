@@ -179,6 +179,7 @@ class Engine:
     def remove(self, sim: Steppable) -> None:
         if sim in self._sims:
             self._sims.remove(sim)
+            self._batch = None  # it holds the bodies of the one that left
 
     def __len__(self) -> int:
         return len(self._sims)
