@@ -2,7 +2,8 @@
 
 Chromium comes from the system (/usr/bin/chromium, `make browser`); Playwright never downloads
 a browser here. The page must have been built (`make setup` runs `npm ci && npm run build` in
-frontend/). Each test uses its own room, so tests do not see each other's bodies.
+frontend/). Each test uses its own room, so tests do not see each other's bodies, and a page
+from the worker's pool (support/pagepool.py): a fresh document in a page already open.
 """
 
 from __future__ import annotations
@@ -10,7 +11,26 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 import pytest
+from support import pagepool
 from support.pagekit import PageRun, Served, open_page, require_page
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo) -> Iterator[None]:
+    """Count failed tests: a page that was out while one failed is not pooled again."""
+    outcome = yield
+    if outcome.get_result().failed:  # type: ignore[attr-defined]
+        pagepool.note_failure()
+
+
+@pytest.fixture(autouse=True)
+def _pages_not_given_back() -> Iterator[None]:
+    """Close the pages a test took and did not give back (it failed before its `close()`):
+    left open, each would draw on at 10 frames a second for the rest of the session."""
+    before = pagepool.busy_pages()
+    yield
+    for page in pagepool.busy_pages() - before:
+        pagepool.discard(page)
 
 
 @pytest.fixture(scope="session")
@@ -25,4 +45,4 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Served]:
 def page_run(browser: object, server: Served) -> Iterator[PageRun]:
     run = open_page(browser, server.url)  # type: ignore[arg-type]
     yield run
-    run.page.context.close()
+    run.close()

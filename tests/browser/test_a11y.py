@@ -36,7 +36,7 @@ def test_no_serious_violations(browser: Browser, server: Served, lang: str, layo
     assert serious(page) == []
     assert low_contrast(page) == []
     assert run.errors == []
-    page.context.close()
+    run.close()
 
 
 @pytest.mark.parametrize("theme", ["", "high"])
@@ -56,4 +56,4 @@ def test_dialogs_and_high_contrast(browser: Browser, server: Served, lang: str, 
     assert page.locator("#summary p").count() >= 4  # scenario, body, forces, state, …
     assert serious(page) == [] and low_contrast(page) == []
     assert run.errors == []
-    page.context.close()
+    run.close()

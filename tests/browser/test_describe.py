@@ -91,7 +91,7 @@ def test_tennis_racket_flip_is_described(browser: Browser, server: Served, lang:
     assert first_soon < first_flip, sentences  # warned first, then told
     assert page.get_attribute("#describe", "aria-live") == "polite"
     assert run.errors == []
-    page.context.close()
+    run.close()
 
 
 @pytest.mark.parametrize("lang", LANGS)
@@ -111,7 +111,7 @@ def test_coming_to_rest_is_described(browser: Browser, server: Served, lang: str
     wait_said(page, rest, timeout=WAIT_MS)
     assert sum(rest in s for s in said(page)) == 1  # once, not every frame
     assert run.errors == []
-    page.context.close()
+    run.close()
 
 
 @pytest.mark.parametrize("lang", LANGS)
@@ -127,7 +127,7 @@ def test_resting_on_the_ground_is_described(browser: Browser, server: Served, la
     page.evaluate("__sixdof.send({type: 'resume'})")
     wait_said(page, words(lang, "describe.rest.ground"), timeout=WAIT_MS)
     assert run.errors == []
-    page.context.close()
+    run.close()
 
 
 @pytest.mark.parametrize("lang", LANGS)
@@ -154,7 +154,7 @@ def test_a_ship_settling_afloat_is_described(browser: Browser, server: Served, l
     calm = waves_sentence(lang, page, 1, 0.3, 6, "n").split(":")[0]  # "In waves"
     assert not any(calm in x for x in said(page)), said(page)  # still water: no waves said
     assert run.errors == []
-    page.context.close()
+    run.close()
 
 
 @pytest.mark.parametrize("lang", LANGS)
@@ -186,7 +186,7 @@ def test_the_waves_are_described(browser: Browser, server: Served, lang: str) ->
     print(two)
     assert sum(one in x for x in said(page)) == 1  # once, not with every hello
     assert run.errors == []
-    page.context.close()
+    run.close()
 
 
 @pytest.mark.parametrize("lang", LANGS)
@@ -208,4 +208,4 @@ def test_pendulum_swing_is_described(browser: Browser, server: Served, lang: str
     # it took the frame after); the physics' period is checked exactly in tests/unit
     assert period == pytest.approx(1.747, abs=0.011), sentence
     assert run.errors == []
-    page.context.close()
+    run.close()

@@ -22,7 +22,6 @@ from support.pagekit import (
     Served,
     decode_png,
     open_page,
-    wait_connected,
     wait_drawn,
     wait_sim,
     wait_still,
@@ -92,10 +91,7 @@ def opened(browser: Browser, server: Served, scenario: dict, **size: int) -> Pag
     physics is ready, which a cold server takes a while for)."""
     room = f"el{uuid.uuid4().hex[:10]}"
     put_scenario(server, room, scenario)
-    run = open_page(browser, server.url, room=room, **size)
-    run.page.add_init_script(RECORDER)  # from the reload on: every state frame is kept
-    run.page.reload()
-    wait_connected(run.page)
+    run = open_page(browser, server.url, room=room, init_script=RECORDER, **size)
     run.page.wait_for_function("__sixdof.lastState.elements && __sixdof.elements().length")
     return run
 
@@ -104,14 +100,14 @@ def opened(browser: Browser, server: Served, scenario: dict, **size: int) -> Pag
 def world(browser: Browser, server: Served) -> Iterator[PageRun]:
     run = opened(browser, server, WORLD)
     yield run
-    run.page.context.close()
+    run.close()
 
 
 @pytest.fixture
 def pendulum(browser: Browser, server: Served) -> Iterator[PageRun]:
     run = opened(browser, server, PENDULUM)
     yield run
-    run.page.context.close()
+    run.close()
 
 
 def pixels(page: Page, ned: list[float], half: int = 14) -> np.ndarray:

@@ -182,7 +182,7 @@ def test_phone_toolbar_fits_and_plots_hide_the_caption(browser: Browser, server:
     page.click("#btn-plots")
     assert page.locator("#caption").is_visible()
     assert run.errors == []
-    page.context.close()
+    run.close()
 
 
 def test_a_non_unit_initial_quaternion_is_kept_and_said(page_run: PageRun) -> None:

@@ -105,7 +105,7 @@ def page_texts(page: Page) -> list[tuple[str, str]]:
 def test_no_english_left(browser: Browser, server: Served, lang: str) -> None:
     english = open_in(browser, server.url, "en")
     en_texts = {t for t, _ in page_texts(english.page)}
-    english.page.context.close()
+    english.close()
     run = open_in(browser, server.url, lang)
     page = run.page
     assert page.evaluate("document.documentElement.lang") == lang
@@ -124,7 +124,7 @@ def test_no_english_left(browser: Browser, server: Served, lang: str) -> None:
             left.append((text, where))
     assert left == [], f"English left in ?lang={lang}: {left}"
     assert run.errors == []
-    page.context.close()
+    run.close()
 
 
 @pytest.mark.parametrize(
@@ -134,7 +134,7 @@ def test_browser_language_chooses(browser: Browser, server: Served, locale: str,
     run = open_in(browser, server.url, "", locale=locale)
     assert run.page.evaluate("document.documentElement.lang") == lang
     assert run.page.inner_text("#btn-help") == CATALOGUES[lang]["toolbar.help"]
-    run.page.context.close()
+    run.close()
 
 
 @pytest.mark.parametrize("lang", LANGS)
@@ -156,4 +156,4 @@ def test_server_refusal_in_the_pages_language(browser: Browser, server: Served, 
     }[lang]
     assert text == f"Mass: {expected}"
     assert run.errors == []
-    page.context.close()
+    run.close()

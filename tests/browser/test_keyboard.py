@@ -62,7 +62,7 @@ def test_tab_reaches_every_control_with_a_focus_ring(browser: Browser, server: S
     without = [f for f in seen if not (f["ring"] and f["visible"])]
     assert without == [], f"{len(without)} of {len(seen)} focused controls show no ring: {without}"
     print(f"{len(seen)} controls reached by Tab, each with a focus ring")
-    page.context.close()
+    run.close()
 
 
 def test_keyboard_only_session(browser: Browser, server: Served) -> None:
@@ -112,4 +112,4 @@ def test_keyboard_only_session(browser: Browser, server: Served) -> None:
     page.wait_for_function(f"{state}.t < {shown} + 2")  # the room went back there
     assert page.evaluate("window.__pointer") == 0
     assert run.errors == []
-    page.context.close()
+    run.close()

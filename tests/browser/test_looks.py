@@ -27,7 +27,7 @@ def looks(browser: Browser, server: Served) -> Iterator[PageRun]:
     page.evaluate("__sixdof.send({type: 'pause'})")  # keep the body where it is
     page.click("#btn-follow")
     yield run
-    page.context.close()
+    run.close()
 
 
 def set_looks(run: PageRun, **params: object) -> dict:

@@ -35,6 +35,6 @@ def test_page_reconnects_after_the_server_restarts(browser: Browser, tmp_path: P
         assert page.locator("[data-banner='conn']").count() == 0
         t0 = page.evaluate("__sixdof.lastState.t")
         page.wait_for_function("(t) => __sixdof.lastState.t > t", arg=t0)  # frames flow again
-        page.context.close()
+        run.close()
     finally:
         srv.stop()

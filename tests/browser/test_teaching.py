@@ -47,7 +47,7 @@ def shared(browser: Browser, server: Served) -> Iterator[PageRun]:
     they do not depend on each other, and the page is opened once."""
     run = open_page(browser, server.url)
     yield run
-    run.page.context.close()
+    run.close()
 
 
 def fresh(run: PageRun, preset: str, *overlays_on: str) -> Page:
@@ -295,7 +295,7 @@ def test_the_flip_counter_counts_the_flips_of_the_headless_run(
     assert count == count_flips(wx[times <= t + 1e-9], 4.0) >= 2
     assert text == f"Flips: {count}"
     assert run.errors == []
-    page.context.close()
+    run.close()
 
 
 def test_a_preset_asks_first_and_show_me_runs_it(browser: Browser, server: Served) -> None:
@@ -313,7 +313,7 @@ def test_a_preset_asks_first_and_show_me_runs_it(browser: Browser, server: Serve
     page.wait_for_function("__sixdof.lastState.status.running && __sixdof.lastState.t > 0.2")
     assert page.locator("#caption .caption-text").is_visible()
     assert run.errors == []
-    page.context.close()
+    run.close()
 
 
 def test_camera_presets_keys_and_projector(browser: Browser, server: Served) -> None:
@@ -352,7 +352,7 @@ def test_camera_presets_keys_and_projector(browser: Browser, server: Served) -> 
     assert page.locator("#side").is_hidden()  # the panel collapsed
     assert page.evaluate("__sixdof.teach.thick") > 1
     assert run.errors == []
-    page.context.close()
+    run.close()
 
 
 def test_a_plot_enlarges_changes_quantity_and_window(browser: Browser, server: Served) -> None:
@@ -378,4 +378,4 @@ def test_a_plot_enlarges_changes_quantity_and_window(browser: Browser, server: S
         first, last = page.evaluate("__sixdof.plotSpan('OmegaGlobal')")
         assert shown(last - first), (window, first, last)
     assert run.errors == []
-    page.context.close()
+    run.close()

@@ -54,8 +54,9 @@ def still_hover(page: Page) -> None:
 @pytest.fixture
 def phone(browser: Browser, server: Served) -> Iterator[tuple[PageRun, CDPSession]]:
     run = open_page(browser, server.url, width=360, height=640, touch=True)
+    run.taint()  # a CDP session of its own: the page is closed, not pooled, at the end
     yield run, run.page.context.new_cdp_session(run.page)
-    run.page.context.close()
+    run.close()
 
 
 def test_a_long_press_on_the_body_drags_it_toward_the_finger(phone) -> None:  # type: ignore[no-untyped-def]
@@ -215,7 +216,7 @@ def test_watching_sends_nothing_and_says_why(browser: Browser, locked: Served) -
     )
     assert page.locator("#watch").is_hidden() and page.locator("#btn-pause").is_enabled()
     assert run.errors == []
-    page.context.close()
+    run.close()
 
 
 @pytest.mark.parametrize(("width", "height"), [(360, 640), (768, 1024)])
@@ -242,4 +243,4 @@ def test_phone_and_tablet_screenshots(
     )
     assert smallest >= 11, smallest
     assert run.errors == []
-    page.context.close()
+    run.close()

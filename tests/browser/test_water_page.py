@@ -37,7 +37,7 @@ SCREENSHOT = REPO / "docs" / "img" / "water_1280x720.jpg"  # docs/frontend.md sh
 def run(browser: Browser, server: Served) -> Iterator[PageRun]:
     page_run = open_in(browser, server.url, "en")  # waits out a cold compile (180 s)
     yield page_run
-    page_run.page.context.close()
+    page_run.close()
 
 
 def paused(page: Page) -> dict:
@@ -248,7 +248,7 @@ def test_the_phone_card_shows_gm_and_the_periods(browser: Browser, server: Serve
     assert len(lines_of) == 5 and all(n == 1 for _, n in lines_of), lines_of
     page.screenshot(path=str(SHOTS / "water_phone_390x844.png"))
     assert run.errors == []
-    page.context.close()
+    run.close()
 
 
 def open_water(page: Page) -> None:
@@ -397,4 +397,4 @@ def test_the_water_card_and_folder_are_accessible(
     assert serious(page) == []
     assert low_contrast(page) == []
     assert run.errors == []
-    page.context.close()
+    run.close()

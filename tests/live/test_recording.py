@@ -243,15 +243,18 @@ def test_an_hour_of_a_room_stays_within_the_recording_bound() -> None:
     bound = 256 * 1024
     clock = Clock()
     scenario = Scenario(bodies=[BodySpec(Gravity=0.0)], integration=Integration(stepsize=0.01))
-    sim = LiveSimulation(scenario, clock=clock, recording_bytes=bound, max_catch_up=3.0)
+    sim = LiveSimulation(scenario, clock=clock, recording_bytes=bound, max_catch_up=4.0)
     gc.collect()
-    tracemalloc.start(8)  # tracebacks deep enough to tell what sixdof's own calls allocate
+    # Tracebacks deep enough to tell what sixdof's own calls allocate: a recording's JSON is
+    # made 4 frames below it (json.dumps, encode, iterencode); at 3 a recording that leaked
+    # every dropped segment grew 0.85 × the bound and passed, at 4 and more 3.2 ×. Each frame
+    # more costs: the hour took 20 s of CPU at 8 frames and 2-s ticks, 8 s at 5 and 4-s ticks.
+    tracemalloc.start(5)
     before = tracemalloc.take_snapshot()
-    for k in range(1800):  # one hour of simulated time in ticks of 2 s
-        if k % 2 == 0:  # a change every 4 s
-            spring = {"target": [0.001 * k, 0, 0], "stiffness": 5, "damping": 1, "max_force": 5}
-            sim.set_input(None, channel="push", spring=spring)
-        clock.t += 2.0
+    for k in range(900):  # one hour of simulated time in ticks of 4 s, a change in each
+        spring = {"target": [0.002 * k, 0, 0], "stiffness": 5, "damping": 1, "max_force": 5}
+        sim.set_input(None, channel="push", spring=spring)
+        clock.t += 4.0
         sim.advance()
     gc.collect()
     # Only what the simulation's own calls allocated and still hold: in a full run the process

@@ -3,7 +3,8 @@ reader (the server is support/serving.py's `Served`).
 
 Chromium comes from the system (/usr/bin/chromium, `make browser`); Playwright never downloads
 a browser here. The page must have been built (`make setup` runs `npm ci && npm run build` in
-frontend/). Each test uses its own room, so tests do not see each other's bodies.
+frontend/). Each test uses its own room, so tests do not see each other's bodies, and a page
+from the worker's pool (support/pagepool.py): a fresh document in an open page.
 """
 
 from __future__ import annotations
@@ -22,6 +23,7 @@ import numpy as np
 import pytest
 from playwright.sync_api import Browser, Page, sync_playwright
 
+from support import pagepool
 from support.paths import REPO
 from support.serving import Served, free_port
 
@@ -54,6 +56,7 @@ def launch_chromium() -> Iterator[Browser]:
     with sync_playwright() as p:
         b = p.chromium.launch(executable_path=CHROMIUM, headless=True, args=CHROMIUM_ARGS)
         yield b
+        pagepool.close_pool(b)
         b.close()
 
 
@@ -71,28 +74,51 @@ class PageRun:
     page: Page
     errors: list[str]
     room: str
+    pool: pagepool.PagePool
+    #: the worker's failed tests when the page was handed out
+    failures: int = 0
+    #: changed beyond what a new document undoes (an init script): never pooled again
+    tainted: bool = False
+
+    def close(self) -> None:
+        """Done with the page: back to the worker's pool if no test failed while it was out
+        (a failed test may have left keys held, a dialog open, a half-done drag) and it is not
+        tainted, else its context closed. A test that changes the page beyond what a new
+        document undoes (routes, a CDP session, dialogs, permissions, listeners of its own)
+        closes its context itself, or calls `taint()` first."""
+        if self.tainted or self.page.is_closed() or pagepool.failures() != self.failures:
+            self.pool.discard(self.page)
+        else:
+            self.pool.give_back(self.page)
+
+    def taint(self) -> None:
+        self.tainted = True
 
 
 def open_page(browser: Browser, base: str, *, width: int = 1280, height: int = 720,
               room: str | None = None, touch: bool = False, locale: str | None = None,
-              query: str = "") -> PageRun:  # fmt: skip
-    """Open the page in a fresh context on a new room and wait for its first state frame.
+              query: str = "", init_script: str | None = None) -> PageRun:  # fmt: skip
+    """Open the page on a new room, in an open page of the worker's pool (a new context if
+    none is idle), and wait for its first state frame. `PageRun.close()` gives it back.
 
     touch: a phone or tablet (touch events, a coarse pointer, mobile viewport); locale: the
-    browser's language; query: more of the URL's query (`&lang=de`)."""
+    browser's language; query: more of the URL's query (`&lang=de`); init_script: run before
+    the page's own scripts (the page is closed, not pooled, when the test is done)."""
     room = room or f"t{uuid.uuid4().hex[:10]}"
-    extra: dict = {"has_touch": True, "is_mobile": True, "device_scale_factor": 2} if touch else {}
-    if locale:
-        extra["locale"] = locale
-    context = browser.new_context(viewport={"width": width, "height": height}, **extra)
-    context.set_default_timeout(WAIT_MS)
-    page = context.new_page()
-    errors: list[str] = []
-    page.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
-    page.on("pageerror", lambda e: errors.append(str(e)))
+    pool = page_pool(browser)
+    page, errors = pool.take(pagepool.Kind(touch, locale), width, height)
+    run = PageRun(page, errors, room, pool, pagepool.failures())
+    if init_script is not None:
+        run.taint()
+        page.add_init_script(init_script)
     page.goto(f"{base}/?room={room}&fps={TEST_FPS}{query}")
     wait_connected(page)
-    return PageRun(page, errors, room)
+    return run
+
+
+def page_pool(browser: Browser) -> pagepool.PagePool:
+    """The worker's open pages of `browser` (closed with it, by `launch_chromium`)."""
+    return pagepool.pool_of(browser, WAIT_MS)
 
 
 def wait_connected(page: Page, timeout: float = WAIT_MS) -> None:
