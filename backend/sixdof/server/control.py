@@ -69,6 +69,8 @@ class Room(Protocol):
 
     sim: LiveSimulation
     ghost: Ghost | None
+    changes: int
+    changing: int
 
     def end_ghost(self) -> None: ...
 
@@ -190,10 +192,16 @@ async def carry_out(
     in slices of about `settings.slice_seconds`. The replies (an ack) and the computing
     seconds still to charge (what the work took beyond its estimate)."""
     rate, burst = settings.work_rate, settings.work_burst
-    if isinstance(msg, GoBack):
-        return [_ack(msg)], await go_back_in_pieces(room, msg)
-    if isinstance(msg, SetGhost):  # built in pieces, charged as they go (ghosts.py)
-        return [_ack(msg)], await set_ghost_in_pieces(room, msg, left, settings)
+    if isinstance(msg, GoBack | SetGhost):
+        room.changing += 1  # the room's frames made meanwhile are not sent after the ack
+        try:
+            if isinstance(msg, GoBack):
+                return [_ack(msg)], await go_back_in_pieces(room, msg)
+            # built in pieces, charged as they go (ghosts.py)
+            return [_ack(msg)], await set_ghost_in_pieces(room, msg, left, settings)
+        finally:
+            room.changing -= 1
+            room.changes += 1
     if isinstance(msg, Step):
         estimate = room.step_cost() * msg.n
     else:  # a new world's meshes are read to count its triangles: not on the loop either
@@ -203,10 +211,15 @@ async def carry_out(
         budget = current[1] if current is not None else None
         raise over_budget(msg.type, estimate, left, rate, burst, msg.id, budget)
     reserved = _reserve(estimate)
-    if isinstance(msg, Step):
-        took = await step_in_slices(room, msg.n, settings.slice_seconds)
-    else:
-        took = await off_loop(_timed_apply, room, msg)
+    room.changing += 1  # the room's frames made meanwhile are not sent after the ack
+    try:
+        if isinstance(msg, Step):
+            took = await step_in_slices(room, msg.n, settings.slice_seconds)
+        else:
+            took = await off_loop(_timed_apply, room, msg)
+    finally:
+        room.changing -= 1
+        room.changes += 1
     return [_ack(msg)], max(0.0, took - reserved) if reserved else max(estimate, took)
 
 

@@ -202,8 +202,13 @@ async def put_scenario(
     except Refusal as exc:
         raise HTTPException(503, exc.message) from None
     try:
-        with charged(budget, estimate):
-            await off_loop(target.load, scenario)
+        target.changing += 1  # its frames made meanwhile are not sent after the new hello
+        try:
+            with charged(budget, estimate):
+                await off_loop(target.load, scenario)
+        finally:
+            target.changing -= 1
+            target.changes += 1
     except FieldError as exc:
         raise _unprocessable([exc]) from None
     target.sync_hello()

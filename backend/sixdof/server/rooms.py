@@ -72,6 +72,7 @@ class Prepared:
     hellos: dict[tuple[bool, bool], tuple[str, bytes]]  # by (can_control, binary), if changed
     frames: dict[bool, tuple[str | bytes, bytes | None]]  # by binary: (payload, wire frame)
     cpu: float  # the thread's CPU seconds for this tick
+    seen: tuple[int, int] = (0, 0)  # the room's (changes, changing) when it was made
 
 
 class Room:
@@ -98,6 +99,10 @@ class Room:
         self.ghost: Ghost | None = None  # the room's inputs through other settings (set_ghost)
         self._step_cost: float | None = None  # s per step of `step` messages, measured
         self.solo = False  # ticks alone, in a task and thread of its own (ticking.py)
+        # changes carried out (control.carry_out, a PUT) and being carried out, counted on the
+        # event loop: a frame made while one ran is not sent after its ack (`deliver`)
+        self.changes = 0
+        self.changing = 0
         self._estimate: tuple[tuple[object, ...], float] | None = None  # (key, s per tick)
         self._hydro: tuple[int, list[HydrostaticsInfo]] | None = None  # (version, entries)
 
@@ -145,6 +150,7 @@ class Room:
         tick's frame encoded once per kind. Nothing is sent from here: `deliver` does that
         on the loop. Notes whether the room should tick alone from now on (`solo`)."""
         started = time.thread_time()
+        seen = (self.changes, self.changing)
         error: Exception | None = advanced if isinstance(advanced, Exception) else None
         if advanced is False:
             try:
@@ -161,11 +167,12 @@ class Room:
         elif error is not None:
             notes += self._fault("advancing the simulation", error)
         if not audience.kinds:
-            return Prepared(notes, {}, {}, time.thread_time() - started)
+            return Prepared(notes, {}, {}, time.thread_time() - started, seen)
         notes += self._announce_pause()
         notes += self._follow_ghost()
         self.seq += 1
-        hellos = self._hellos(audience.hello_keys)
+        # a change being carried out: its sender gets the hello after its ack (sync_hello)
+        hellos = self._hellos(audience.hello_keys) if not seen[1] else {}
         frames: dict[bool, tuple[str | bytes, bytes | None]] = {}
         try:
             for kind in audience.kinds:
@@ -177,7 +184,7 @@ class Room:
         except Exception as exc:
             notes += self._fault("encoding a frame", exc)
             frames = {}
-        return Prepared(notes, hellos, frames, time.thread_time() - started)
+        return Prepared(notes, hellos, frames, time.thread_time() - started, seen)
 
     def audience(self) -> Audience:
         """What this tick's clients need (on the event loop, before `prepare`)."""
@@ -193,6 +200,13 @@ class Room:
         every client (who sent something recently first)."""
         for text in prepared.notes:
             self.broadcast(text)
+        if prepared.seen != (self.changes, 0):
+            # made while a change was carried out, or before one that has been acked since:
+            # it may show the world before the change, after the change's ack and hello.
+            # Dropped (the next tick's is fresh); its hello is sent again by the next.
+            if prepared.hellos:
+                self._version = -1  # no version: the next hello goes out
+            return
         now = time.monotonic()
         for client in frame_order(self.clients, now):
             hello = prepared.hellos.get((client.can_control, client.binary))
