@@ -184,9 +184,8 @@ def serve(
         scenario=scenario,
         token=token,
         allowed_origins=list(allowed_origins or []),
-        frame_rate=frame_rate,
-        room_ttl=room_ttl,
-        **(limits or {}),
+        # a --limit of the same name wins over the argument's default
+        **{"frame_rate": frame_rate, "room_ttl": room_ttl, **(limits or {})},
     )
     app = make_app(settings)
     quiet_garbage_collector()
