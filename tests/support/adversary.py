@@ -224,17 +224,9 @@ def wait_for_budget(server: Served) -> None:
 
 
 def send_when_allowed(ws: Any, msg: dict[str, Any], ids: Iterator[int]) -> None:
-    """Send `msg` until it is acked: refused `rate_limited` while the address's budget is
-    spent, it is sent again once some has come back (the budget refills at 0.25 s per s)."""
-    deadline = time.monotonic() + 30
-    while True:
-        mid = next(ids)
-        ws.send(json.dumps({**msg, "id": mid}))
-        reply = replies(ws, {mid})[mid]
-        if reply["type"] == "ack":
-            return
-        assert reply["code"] == "rate_limited" and time.monotonic() < deadline, reply
-        time.sleep(0.25)
+    """Send `msg` until it is acked (`send`, which asks again while the budget is spent)."""
+    reply = send(ws, msg, next(ids))
+    assert reply["type"] == "ack", reply
 
 
 def past_room(server: Served, many_bodies: dict[str, Any]) -> float:
@@ -376,50 +368,17 @@ def seek_undo_resume(
             "gap": gap, "held": held.longest}  # fmt: skip
 
 
-# ----------------------------------------------------------- costly worlds (issue 40)
-
-SHIP = {
-    "Name": "S0", "Mass": 6000.0, "InertiaRadi": [1.2, 3.0, 3.0], "Mesh": "ship",
-    "Size": [10.0, 10.0, 10.0], "Pos": [0.0, 0.0, -0.48],
-}  # fmt: skip
-
-
-def fleet(n: int, waves: int, step: float = 1e-3) -> dict[str, Any]:
-    """n ships, each with buoyancy, in `waves` wave components."""
-    return {
-        "name": f"fleet{n}",
-        "bodies": [{**SHIP, "Name": f"S{i}", "Pos": [30.0 * i, 0.0, -0.48]} for i in range(n)],
-        "elements": [{"kind": "buoyancy", "body": f"S{i}"} for i in range(n)],
-        "water": {"waves": [{"amplitude": 0.2, "period": 4.0 + 0.1 * k} for k in range(waves)]},
-        "integration": {"method": "rk4", "stepsize": step},
-    }
-
-
-def chain(n: int, step: float) -> dict[str, Any]:
-    """n weightless balls in a line, each tied to the next by a spring."""
-    return {
-        "name": "chain",
-        "bodies": [
-            {"Name": f"C{i}", "Pos": [float(i), 0.0, 0.0], "Gravity": 0.0} for i in range(n)
-        ],
-        "elements": [
-            {"kind": "spring", "body": f"C{i}", "to": {"body": f"C{i + 1}"}, "stiffness": 50.0}
-            for i in range(n - 1)
-        ],
-        "integration": {"method": "rk4", "stepsize": step},
-    }
-
-
 def send(ws: Any, msg: dict[str, Any], mid: int) -> dict[str, Any]:
     """`msg`'s answer, sent again while it is refused `rate_limited` (the attacks before may
-    have spent this address's budget; it refills at 0.25 s per s)."""
+    have spent this address's budget), each time after the wait the refusal names."""
     deadline = time.monotonic() + 60
     while True:
         ws.send(json.dumps({**msg, "id": mid}))
         answer = replies(ws, {mid}, timeout=120)[mid]
         if answer.get("code") != "rate_limited" or time.monotonic() > deadline:
             return answer
-        time.sleep(0.25)
+        wait = re.search(r"try again in ([0-9.e+-]+) s", answer["message"])
+        time.sleep(min(5.0, float(wait.group(1))) if wait else 0.25)
 
 
 # ----------------------------------------------------------- fixtures (conftests import them)

@@ -11,15 +11,14 @@ from typing import Any
 
 from support.adversary import (
     Bystander,
-    chain,
     controller,
-    fleet,
     frame_gaps,
     send,
     wait_for_frames_after,
     wait_for_quiet,
 )
 from support.serving import Served
+from support.worlds import chain, fleet
 
 #: Issue 40's figures for the bystander while another room does its worst.
 MIN_FPS = 58.0

@@ -11,17 +11,22 @@ from __future__ import annotations
 
 import itertools
 import json
-import threading
-import time
-import urllib.error
-import urllib.request
 from collections.abc import Iterator
 from typing import Any
 
 import pytest
-from support.adversary import MAX_HELD_S, TOKEN, controller, replies, stats, wait_until
+from support.adversary import (
+    MAX_HELD_S,
+    TOKEN,
+    Bystander,
+    controller,
+    put_scenario,
+    replies,
+    stats,
+    wait_until,
+)
 from support.serving import FLOAT, HeldLoop, Served
-from websockets.sync.client import ClientConnection, connect
+from websockets.sync.client import ClientConnection
 
 from sixdof.scenario.presets import preset_scenario
 
@@ -65,71 +70,27 @@ def server() -> Iterator[Served]:
         live.check_log(TOKEN)
 
 
-def put(server: Served, room: str, scenario: dict[str, Any]) -> int:
-    """PUT the room's scenario with the token, again after Retry-After while the address's
-    budget is spent (429)."""
-    request = urllib.request.Request(
-        f"{server.url}/api/rooms/{room}/scenario",
-        data=json.dumps(scenario).encode(),
-        method="PUT",
-        headers={"Authorization": f"Bearer {TOKEN}", "Content-Type": "application/json"},
-    )
-    deadline = time.monotonic() + 60
-    while True:
-        try:
-            with urllib.request.urlopen(request, timeout=60) as reply:
-                return int(reply.status)
-        except urllib.error.HTTPError as exc:
-            if exc.code != 429 or time.monotonic() > deadline:
-                raise
-            time.sleep(float(exc.headers.get("Retry-After", "1")))
-
-
-class Watcher:
-    """A watcher of `room` (no token) reading everything it is sent, in a thread."""
-
-    def __init__(self, server: Served, room: str) -> None:
-        self.url = f"{server.ws_url}?room={room}"
-        self.frames = 0
-        self.stop = threading.Event()
-        self.started = threading.Event()
-        self.thread = threading.Thread(target=self._run, daemon=True)
-        self.thread.start()
-        assert self.started.wait(60), "the watcher got no frame"
-
-    def _run(self) -> None:
-        with connect(self.url, max_size=None, max_queue=None) as ws:
-            while not self.stop.is_set():
-                msg = ws.recv(timeout=60)
-                if isinstance(msg, str) and msg.startswith('{"type":"state"'):
-                    self.frames += 1
-                    self.started.set()
-
-    def close(self) -> None:
-        self.stop.set()
-        self.thread.join(70)
-
-
 def test_a_hundred_loads_leave_the_memory_where_the_first_rounds_left_it(
     server: Served,
 ) -> None:
     large, small = fleet(), FLOAT.model_dump(mode="json")
-    assert put(server, ROOM, small) == 200
-    watcher = Watcher(server, ROOM)
+    assert put_scenario(server, ROOM, small) == 200
+    watcher = Bystander(server, ROOM)  # the room ticks and records all along
     try:
         warm = 0
         for k in range(ROUNDS):
-            assert put(server, ROOM, large) == 200
-            assert put(server, ROOM, small) == 200
+            assert put_scenario(server, ROOM, large) == 200
+            assert put_scenario(server, ROOM, small) == 200
             if k + 1 == WARM_ROUNDS:
                 warm = server.rss_kib()
         after = server.rss_kib()
         assert len(server.get_json(f"/api/rooms/{ROOM}/scenario")["bodies"]) == 1
-        assert watcher.frames > 0
+        assert watcher.times  # it was watched
         # what the last loads freed may come back to the OS a little later: wait for it
         settled = wait_until(lambda: server.rss_kib() <= warm * (1 + RSS_SLACK), timeout=30)
     finally:
-        watcher.close()
+        watcher.stop.set()
+        watcher.thread.join(35)
     last = server.rss_kib()
     print(f"RSS after {WARM_ROUNDS} rounds {warm / 1024:.0f} MiB, after {ROUNDS} "
           f"{after / 1024:.0f} MiB, settled {last / 1024:.0f} MiB")  # fmt: skip
@@ -161,7 +122,7 @@ def test_a_ghosts_rebuild_keeps_its_uncut_pieces_off_the_loop_and_the_rooms_tick
     here, the ship hulls' trees) ran inside the tick that follows the ghost, which held the
     room's frames that long (and, before the ticks left the event loop, the loop). They run
     in a thread of their own now: neither the loop nor the room's tick waits for them."""
-    assert put(server, "ghost", fleet()) == 200
+    assert put_scenario(server, "ghost", fleet()) == 200
     ids = itertools.count(1)
     with controller(server, "ghost") as ws:
         assert ask(ws, ids, {"type": "pause"})["type"] == "ack"
