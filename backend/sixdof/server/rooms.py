@@ -113,6 +113,14 @@ class Room:
             return self._step_cost
         return 2e-5 + 1e-6 * len(self.sim.names)
 
+    def note_cost(self) -> bool:
+        """Whether this room should tick alone from now on (`solo`), by its estimate."""
+        try:
+            self.solo = self.tick_estimate() > SOLO_SECONDS
+        except Exception:  # an estimate must never cost the room its frame
+            log.exception("room %s: estimating its cost failed", self.name)
+        return self.solo
+
     def tick_estimate(self) -> float:
         """The estimated computing seconds of this room's physics per tick (simulation/cost.py:
         a step's estimate × the steps a frame owes), worked out again when the world, its
@@ -157,10 +165,7 @@ class Room:
                 self.sim.advance(now)
             except Exception as exc:  # a fault pauses this room only
                 error = exc
-        try:
-            self.solo = self.tick_estimate() > SOLO_SECONDS
-        except Exception:  # an estimate must never cost the room its frame
-            log.exception("room %s: estimating its cost failed", self.name)
+        self.note_cost()
         notes: list[str] = []
         if isinstance(error, FieldError):
             notes += self._pause_for(error.code, error.message)

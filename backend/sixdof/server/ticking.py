@@ -24,10 +24,11 @@ from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Any
 
 from .pools import PHYSICS
+from .rooms import Prepared
 
 if TYPE_CHECKING:
     from ..simulation.engine import Engine
-    from .rooms import Audience, Prepared, Room
+    from .rooms import Audience, Room
     from .settings import Settings
 
 
@@ -129,8 +130,13 @@ class SharedTick:
 
     def _tick(self, now: float, rooms: list[Room], audiences: list[Audience]) -> list[Prepared]:
         """In a worker thread: one advance for every shared room, then each room's frame. A
-        room's tick CPU is its own frame's and the shared advance's (which it waited for)."""
+        room's tick CPU is its own frame's and the shared advance's (which it waited for).
+        A room found costly (a new room, or one whose world changed) is taken out before the
+        advance, so the others never wait for its steps; the loop gives it a task of its own."""
         started = time.thread_time()
+        for room in rooms:
+            if room.note_cost():
+                self.engine.remove(room.sim)
         errors: Mapping[Any, Exception]
         try:
             errors = self.engine.advance(now)
@@ -139,6 +145,9 @@ class SharedTick:
         shared = time.thread_time() - started
         out = []
         for room, audience in zip(rooms, audiences, strict=True):
+            if room.solo:  # nothing made here: its own task ticks it from now on
+                out.append(Prepared([], {}, {}, 0.0, (-1, -1)))
+                continue
             made = room.prepare(now, audience, advanced=errors.get(room.sim, True))
             made.cpu += shared
             out.append(made)
