@@ -160,12 +160,12 @@ class Room:
         started = time.thread_time()
         seen = (self.changes, self.changing)
         error: Exception | None = advanced if isinstance(advanced, Exception) else None
-        if advanced is False:
+        if advanced is False:  # ticking alone: its own advance, and whether it still should
             try:
                 self.sim.advance(now)
             except Exception as exc:  # a fault pauses this room only
                 error = exc
-        self.note_cost()
+            self.note_cost()
         notes: list[str] = []
         if isinstance(error, FieldError):
             notes += self._pause_for(error.code, error.message)
