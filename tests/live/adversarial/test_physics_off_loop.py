@@ -37,7 +37,7 @@ from websockets.sync.client import connect
 #: The most CPU one tick of the bystander (one free body) may take: its own physics and frame
 #: (~0.2 ms measured), never another room's (when all rooms stepped in one call, its ticks
 #: carried theirs: tens of ms).
-OWN_TICK_CPU = 0.005
+OWN_TICK_CPU = 0.010
 
 
 def _put(server: Served, room: str, scenario: dict[str, Any]) -> tuple[int, str]:
