@@ -103,7 +103,6 @@ class Room:
         # event loop: a frame made while one ran is not sent after its ack (`deliver`)
         self.changes = 0
         self.changing = 0
-        self._estimate: tuple[tuple[object, ...], float] | None = None  # (key, s per tick)
         self._hydro: tuple[int, list[HydrostaticsInfo]] | None = None  # (version, entries)
 
     # ------------------------------------------------------------------ cost
@@ -122,17 +121,12 @@ class Room:
         return self.solo
 
     def tick_estimate(self) -> float:
-        """The estimated computing seconds of this room's physics per tick (simulation/cost.py:
-        a step's estimate × the steps a frame owes), worked out again when the world, its
-        step, integrator or time scale changes."""
+        """The estimated computing seconds of this room's physics per tick: a step's estimate
+        (worked out by whoever changed the world, simulation/world.step_estimate) × the steps
+        a frame owes."""
         sim = self.sim
-        key = (sim.version, sim.time_scale, sim.step_size, sim.integrator)
-        if self._estimate is None or self._estimate[0] != key:
-            from ..simulation.cost import step_seconds
-
-            steps = sim.time_scale / (self.settings.frame_rate * sim.step_size)
-            self._estimate = (key, step_seconds(sim.scenario, sim.integrator) * max(steps, 1.0))
-        return self._estimate[1]
+        steps = sim.time_scale / (self.settings.frame_rate * sim.step_size)
+        return sim.step_estimate() * max(steps, 1.0)
 
     def note_step_cost(self, seconds: float) -> None:
         old = self._step_cost

@@ -51,6 +51,7 @@ class World:
         self.version = 0
         self._rev = 0  # bumps on every change of state, inputs or parameters (output cache key)
         self._cache: tuple[int, Mapping[str, Array]] | None = None
+        self._estimate: tuple[Plan, float] | None = None  # (the world, s per step)
 
     # ------------------------------------------------------------------ reading
 
@@ -270,5 +271,21 @@ class World:
         """`reset(body, state)` took effect. Hold `lock`."""
         raise NotImplementedError
 
+    def step_estimate(self) -> float:
+        """The estimated computing seconds of one step of the world as it is
+        (simulation/cost.step_seconds), worked out once per world by the thread that changed
+        it (`_touch`), so that a room's tick only reads it: for 64 floating hulls it takes
+        milliseconds, which a shared tick must not spend."""
+        w = self._w
+        known = self._estimate
+        if known is None or known[0] is not w:
+            from .cost import step_seconds
+
+            known = (w, step_seconds(w.scenario, w.method))
+            self._estimate = known
+        return known[1]
+
     def _touch(self) -> None:
         self._rev += 1
+        if self._estimate is None or self._estimate[0] is not self._w:
+            self.step_estimate()
