@@ -12,6 +12,7 @@ from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+import anyio
 from fastapi import FastAPI
 from starlette.responses import HTMLResponse, JSONResponse, Response
 from starlette.staticfiles import StaticFiles
@@ -58,6 +59,14 @@ class OptionalStaticFiles(StaticFiles):
         await super().__call__(scope, receive, send)
 
 
+async def _first_uses() -> None:
+    """What the first streamed response would otherwise do on the event loop while rooms
+    tick: Starlette streams through an anyio task group, whose first use imports anyio's
+    asyncio backend (15 ms of the loop's CPU, measured in the first `history.csv`)."""
+    async with anyio.create_task_group():
+        pass
+
+
 def create_app(settings: Settings | None = None) -> FastAPI:
     """A new app serving the live simulation described by `settings`."""
     settings = settings or Settings()
@@ -83,6 +92,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 
     @asynccontextmanager
     async def lifespan(_: FastAPI) -> AsyncIterator[None]:
+        await _first_uses()
         probe.start()
         yield
         probe.stop()
