@@ -391,7 +391,7 @@ class Worker(Failover):
         left = budget(data.get("left"), self.settings.work_burst)
         replies, _ = await handle(text, owned.room, left, self.settings)
         texts = [reply for reply, _ in replies]
-        owned.room.sync_hello()
+        await owned.room.sync_hello()
         spent = time.perf_counter() - started
         await msg.respond(bus.encode({"replies": texts, "spent": spent}))
 

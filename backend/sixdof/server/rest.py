@@ -211,7 +211,7 @@ async def put_scenario(
             target.changes += 1
     except FieldError as exc:
         raise _unprocessable([exc]) from None
-    target.sync_hello()
+    await target.sync_hello()
     return target.sim.scenario
 
 

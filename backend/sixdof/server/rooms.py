@@ -23,6 +23,7 @@ from ..scenario import Scenario
 from . import control, ghosts, presets
 from .clients import Viewer, frame_order
 from .errors import Refusal
+from .pools import off_loop
 from .protocol import ErrorCode, Hello, HydrostaticsInfo, Limits, Status, limits
 from .settings import Settings
 from .state_frame import dumps_state
@@ -328,10 +329,21 @@ class Room:
             self._hydro = (version, entries)
         return self._hydro[1]
 
-    def sync_hello(self) -> None:
-        """Re-send hello to every client if the scenario, a parameter or the integrator changed."""
+    async def sync_hello(self) -> None:
+        """Re-send hello to every client if the scenario, a parameter or the integrator
+        changed. Built in the requests' pool (pools.off_loop): a hello carries the scenario
+        and its hydrostatics, milliseconds of work for a room of many bodies or a ship's hull,
+        and a burst of go_back/undo messages asks for one each. Frames made meanwhile are not
+        sent (`changing`): they may show the new world before its hello."""
+        if self.sim.version == self._version:
+            return
         clients = tuple(self.clients)
-        hellos = self._hellos({(c.can_control, c.binary) for c in clients})
+        self.changing += 1
+        try:
+            hellos = await off_loop(self._hellos, {(c.can_control, c.binary) for c in clients})
+        finally:
+            self.changing -= 1
+            self.changes += 1
         for client in clients:
             hello = hellos.get((client.can_control, client.binary))
             if hello is not None:

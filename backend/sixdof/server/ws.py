@@ -193,7 +193,7 @@ async def _receive_loop(
         replies, spent_elsewhere = await handle(text, room, budget.left(), settings, gate)
         for reply in replies:
             client.send_reply(*reply)
-        room.sync_hello()
+        await room.sync_hello()
         spent = time.perf_counter() - started
         budget.charge(spent if spent_elsewhere is None else spent_elsewhere)
         if client.overflowed:
