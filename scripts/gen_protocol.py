@@ -20,8 +20,8 @@ from protocol_gen.page import render_constants, render_types  # noqa: E402
 
 TARGETS: dict[Path, Callable[[], str]] = {
     ROOT / "docs" / "protocol.md": render,
-    ROOT / "frontend" / "src" / "protocol.gen.js": render_constants,
-    ROOT / "frontend" / "src" / "messages.gen.d.ts": render_types,
+    ROOT / "frontend" / "src" / "net" / "protocol.gen.js": render_constants,
+    ROOT / "frontend" / "src" / "net" / "messages.gen.d.ts": render_types,
 }
 
 

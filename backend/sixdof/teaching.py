@@ -16,7 +16,7 @@ def count_flips(component: Iterable[float], initial: float) -> int:
 
     The tennis-racket preset spins about its intermediate axis x: each flip of the handle
     turns AngVel x from about +ω₀ to about −ω₀ (or back). The page's flip counter
-    (frontend/src/teach.js, `FlipCounter`) counts with the same rule.
+    (frontend/src/teach/energy.js, `FlipCounter`) counts with the same rule.
     """
     level = FLIP_LEVEL * abs(initial)
     if level == 0.0:

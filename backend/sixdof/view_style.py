@@ -1,6 +1,6 @@
 """How the scene looks, shared by the page and the notebook: one place for both.
 
-The page reads these from `frontend/src/protocol.gen.js` (generated from this module by
+The page reads these from `frontend/src/net/protocol.gen.js` (generated from this module by
 scripts/gen_protocol.py); the notebook (`sixdof.notebook`) imports them. Colours are CSS
 strings; directions are NED (x north, y east, z down).
 """

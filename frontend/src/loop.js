@@ -3,23 +3,23 @@
 // past frame the timeline shows), moves the camera with the body, draws the overlays, the plots
 // and the HUD, and feeds the clip recorder. It counts what it draws: the tests wait on it.
 
-import { nedToThree } from './frames.js';
+import { nedToThree } from './core/frames.js';
 
 /**
  * @param {object} d
- * @param {import('./scene.js').Stage} d.stage
- * @param {import('./interp.js').StateBuffer} d.buffer
- * @param {import('./timeline.js').Timeline} d.timeline
- * @param {import('./sync.js').BodyViews} d.bodies
- * @param {import('./session.js').Session} d.session
+ * @param {import('./view/scene.js').Stage} d.stage
+ * @param {import('./net/interp.js').StateBuffer} d.buffer
+ * @param {import('./record/timeline.js').Timeline} d.timeline
+ * @param {import('./view/sync.js').BodyViews} d.bodies
+ * @param {import('./net/session.js').Session} d.session
  * @param {{triad: boolean, velocity: boolean, trail: boolean}} d.show
- * @param {import('./teach.js').Teaching} d.teach
- * @param {import('./plots.js').Plots} d.plots
- * @param {import('./hud.js').Hud} d.hud
- * @param {import('./clip.js').Clip} d.clip
- * @param {import('./elements.js').ElementViews} d.elements
- * @param {import('./water.js').WaterView} d.water
- * @param {() => import('./body.js').BodyView | null} d.selectedView
+ * @param {import('./teach/teach.js').Teaching} d.teach
+ * @param {import('./panel/plots.js').Plots} d.plots
+ * @param {import('./view/hud.js').Hud} d.hud
+ * @param {import('./record/clip.js').Clip} d.clip
+ * @param {import('./view/elements.js').ElementViews} d.elements
+ * @param {import('./view/water.js').WaterView} d.water
+ * @param {() => import('./view/body.js').BodyView | null} d.selectedView
  * @param {() => number} d.selectedIndex
  * @param {() => void} d.resetView
  * @param {number} [d.maxFps]  draw at most this many frames a second (`?fps=`); 0: every display frame

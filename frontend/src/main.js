@@ -3,41 +3,41 @@
 // and drag send inputs back. No physics here: the server owns the state.
 
 import './style.css';
-import { num, presetText, t, translateDom } from './i18n.js';
-import { Access } from './access.js';
-import { errorText } from './errors.js';
+import { num, presetText, t, translateDom } from './core/i18n.js';
+import { Access } from './access/access.js';
+import { errorText } from './net/errors.js';
 import { Vector3 } from 'three';
-import { ARROW_COLORS } from './body.js';
-import { Connection } from './connection.js';
-import { Arrow } from './glyphs.js';
-import { Hud } from './hud.js';
-import { DragPush, Keyboard } from './input.js';
-import { PushPad } from './pad.js';
-import { StateBuffer } from './interp.js';
-import { MeshLibrary } from './meshes.js';
-import { Panel } from './panel.js';
-import { Plots } from './plots.js';
-import { OVERLAYS, Teaching } from './teach.js';
-import { Stage } from './scene.js';
-import { Timeline } from './timeline.js';
-import { Share } from './share.js';
-import { mustGet } from './dom.js';
-import { newSession } from './session.js';
-import { BodyViews } from './sync.js';
-import { clipForm } from './clipform.js';
+import { ARROW_COLORS } from './view/body.js';
+import { Connection } from './net/connection.js';
+import { Arrow } from './view/glyphs.js';
+import { Hud } from './view/hud.js';
+import { DragPush, Keyboard } from './input/input.js';
+import { PushPad } from './input/pad.js';
+import { StateBuffer } from './net/interp.js';
+import { MeshLibrary } from './view/meshes.js';
+import { Panel } from './panel/panel.js';
+import { Plots } from './panel/plots.js';
+import { OVERLAYS, Teaching } from './teach/teach.js';
+import { Stage } from './view/scene.js';
+import { Timeline } from './record/timeline.js';
+import { Share } from './panel/share.js';
+import { mustGet } from './core/dom.js';
+import { newSession } from './net/session.js';
+import { BodyViews } from './view/sync.js';
+import { clipForm } from './record/clipform.js';
 import { startRenderLoop } from './loop.js';
 import { installTestHook } from './testhook.js';
-import { Pushes } from './pushes.js';
-import { Toolbar } from './toolbar.js';
-import { Gyro } from './gyro.js';
-import { ElementViews } from './elements.js';
-import { ElementPanel } from './elementpanel.js';
-import { StabilityView } from './stability.js';
-import { WaterView } from './water.js';
-import { WaterPanel } from './waterpanel.js';
+import { Pushes } from './input/pushes.js';
+import { Toolbar } from './panel/toolbar.js';
+import { Gyro } from './teach/gyro.js';
+import { ElementViews } from './view/elements.js';
+import { ElementPanel } from './panel/elementpanel.js';
+import { StabilityView } from './teach/stability.js';
+import { WaterView } from './view/water.js';
+import { WaterPanel } from './panel/waterpanel.js';
 
-/** @typedef {import('./messages.gen.js').ServerMessage} ServerMessage */
-/** @typedef {import('./messages.gen.js').Hello} Hello */
+/** @typedef {import('./net/messages.gen.js').ServerMessage} ServerMessage */
+/** @typedef {import('./net/messages.gen.js').Hello} Hello */
 
 const query = new URLSearchParams(window.location.search);
 const room = query.get('room') || 'main';
@@ -68,10 +68,10 @@ const pushes = new Pushes({
   sendFor: (msg, ctls) => panel.send(ctls, msg),
   send: (msg) => conn.send({ ...msg, body: panel.bodyName ?? undefined }, { onError: (e) => flash(e.message) }),
 });
-/** @type {import('./pushes.js').Pushes['push']} */
+/** @type {import('./input/pushes.js').Pushes['push']} */
 const push = (source, input, ctls) => pushes.push(source, input, ctls);
 
-/** @type {import('./panel.js').PanelActions} */
+/** @type {import('./panel/panel.js').PanelActions} */
 const actions = {
   pause: () => conn.send({ type: 'pause' }),
   resume: () => conn.send({ type: 'resume' }),
@@ -291,7 +291,7 @@ hud.onShowMe = () => actions.resume();
 /**
  * A past frame from the timeline (re-simulated by the server), or null to go live: the view
  * draws it (the render loop), the HUD shows its values and the plots mark its time.
- * @param {import('./timeline.js').PastFrame | null} frame
+ * @param {import('./record/timeline.js').PastFrame | null} frame
  */
 function showPast(frame) {
   plots.setMarker(frame ? frame.t : null);

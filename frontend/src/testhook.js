@@ -4,27 +4,27 @@
 // by the page itself.
 
 import { Vector3 } from 'three';
-import { nedToThree, threeToNed } from './frames.js';
+import { nedToThree, threeToNed } from './core/frames.js';
 
 /**
  * @param {object} d
  * @param {string} d.room
- * @param {import('./session.js').Session} d.session
- * @param {import('./connection.js').Connection} d.conn
- * @param {import('./timeline.js').Timeline} d.timeline
- * @param {import('./share.js').Share} d.share
- * @param {import('./clip.js').Clip} d.clip
- * @param {import('./elements.js').ElementViews} d.elements
- * @param {import('./water.js').WaterView} d.water
- * @param {import('./gyro.js').Gyro} d.gyro
- * @param {import('./hud.js').Hud} d.hud
- * @param {import('./plots.js').Plots} d.plots
- * @param {import('./scene.js').Stage} d.stage
- * @param {import('./teach.js').Teaching} d.teach
- * @param {import('./sync.js').BodyViews} d.bodies
- * @param {import('./input.js').DragPush} d.drag
+ * @param {import('./net/session.js').Session} d.session
+ * @param {import('./net/connection.js').Connection} d.conn
+ * @param {import('./record/timeline.js').Timeline} d.timeline
+ * @param {import('./panel/share.js').Share} d.share
+ * @param {import('./record/clip.js').Clip} d.clip
+ * @param {import('./view/elements.js').ElementViews} d.elements
+ * @param {import('./view/water.js').WaterView} d.water
+ * @param {import('./teach/gyro.js').Gyro} d.gyro
+ * @param {import('./view/hud.js').Hud} d.hud
+ * @param {import('./panel/plots.js').Plots} d.plots
+ * @param {import('./view/scene.js').Stage} d.stage
+ * @param {import('./teach/teach.js').Teaching} d.teach
+ * @param {import('./view/sync.js').BodyViews} d.bodies
+ * @param {import('./input/input.js').DragPush} d.drag
  * @param {{rendered: number, drawnT: number, frameTimes: () => number[]}} d.stats  the render loop's
- * @param {() => import('./body.js').BodyView | null} d.selectedView
+ * @param {() => import('./view/body.js').BodyView | null} d.selectedView
  * @param {(on: boolean) => void} d.setFollow
  * @param {() => void} d.resetView
  */

@@ -1,8 +1,8 @@
 """The page's two generated files, from the protocol's pydantic models.
 
-frontend/src/messages.gen.d.ts declares every message and its parts as TypeScript types,
+frontend/src/net/messages.gen.d.ts declares every message and its parts as TypeScript types,
 with the unions `ServerMessage` and `ClientMessage` told apart by `type`; the page's JSDoc
-imports them (`import('./messages.gen.js').ServerMessage`). frontend/src/protocol.gen.js
+imports them (`import('./messages.gen.js').ServerMessage`). frontend/src/net/protocol.gen.js
 holds only the constants the page imports at run time. scripts/gen_protocol.py writes both.
 """
 
@@ -104,7 +104,7 @@ def _union(name: str, doc: str, models: dict[str, Any]) -> list[str]:
 
 
 def render_types() -> str:
-    """frontend/src/messages.gen.d.ts."""
+    """frontend/src/net/messages.gen.d.ts."""
     defs = message_definitions()
     parts = [_interface(name, defs[name]) for name in sorted(defs)]
     parts += [
@@ -119,7 +119,7 @@ def render_types() -> str:
 
 
 def render_constants() -> str:
-    """frontend/src/protocol.gen.js."""
+    """frontend/src/net/protocol.gen.js."""
     view = view_style.as_dict()
     typedef = [f" * @property {{{_literal_type(v)}}} {k}" for k, v in view.items()]
     body = json.dumps(view, indent=2, ensure_ascii=False)

@@ -91,7 +91,7 @@ def test_every_key_the_page_names_exists() -> None:
     keys = set(re.findall(r'data-i18n="([^"]+)"', html))
     for pairs in re.findall(r'data-i18n-attr="([^"]+)"', html):
         keys |= {p.split(":")[1] for p in pairs.split(";")}
-    for js in (FRONTEND / "src").glob("*.js"):
+    for js in (FRONTEND / "src").rglob("*.js"):
         keys |= set(re.findall(r"\bt(?:r)?\('([\w.]+)'", js.read_text()))
     missing = sorted(k for k in keys if k not in CATALOGUES["en"])
     assert missing == []

@@ -1,4 +1,4 @@
-"""The page's stability view and flip period (frontend/src/stability.js) show the Python
+"""The page's stability view and flip period (frontend/src/teach/stability.js) show the Python
 side's numbers: sixdof.stability's eigenvalues at the body's current rate, updated when the
 inertia is tuned, and the exact flip interval 2K/λ (dynamics/exact.py) beside the measured
 one."""

@@ -1,7 +1,7 @@
 """The page's generated files follow the models, and one bad value gets one answer.
 
-frontend/src/messages.gen.d.ts declares every message as a TypeScript type and
-frontend/src/protocol.gen.js holds the constants the page imports; both must be regenerated
+frontend/src/net/messages.gen.d.ts declares every message as a TypeScript type and
+frontend/src/net/protocol.gen.js holds the constants the page imports; both must be regenerated
 whenever the Python definition changes (`python scripts/gen_protocol.py`). A bad value must
 be refused with the same code, field and range text whichever door it comes through: a
 scenario file, REST, the websocket.
@@ -26,7 +26,7 @@ ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT / "scripts"))
 from protocol_gen.page import render_constants, render_types  # noqa: E402
 
-SRC = ROOT / "frontend" / "src"
+SRC = ROOT / "frontend" / "src" / "net"
 
 
 @pytest.mark.parametrize(
@@ -35,7 +35,7 @@ SRC = ROOT / "frontend" / "src"
 )
 def test_the_generated_page_files_are_current(name: str, render) -> None:  # type: ignore[no-untyped-def]
     assert (SRC / name).read_text(encoding="utf-8") == render(), (
-        f"frontend/src/{name} is out of date: run python scripts/gen_protocol.py"
+        f"frontend/src/net/{name} is out of date: run python scripts/gen_protocol.py"
     )
 
 

@@ -50,10 +50,10 @@ def body_scenario(**fields: object) -> dict:
 
 
 def test_ned_to_three_matches_the_page() -> None:
-    """The page's Matrix4 in frontend/src/frames.js is the same C (rows)."""
-    js = (ROOT / "frontend" / "src" / "frames.js").read_text()
+    """The page's Matrix4 in frontend/src/core/frames.js is the same C (rows)."""
+    js = (ROOT / "frontend" / "src" / "core" / "frames.js").read_text()
     body = re.search(r"NED_TO_THREE = new Matrix4\(\)\.set\(([^)]*)\)", js)
-    assert body, "frontend/src/frames.js no longer defines NED_TO_THREE as Matrix4().set(...)"
+    assert body, "frontend/src/core/frames.js no longer defines NED_TO_THREE as Matrix4().set(...)"
     m = np.array([float(x) for x in body.group(1).replace("\n", " ").split(",") if x.strip()])
     np.testing.assert_array_equal(m.reshape(4, 4)[:3, :3], NED_TO_THREE)
 

@@ -3,7 +3,7 @@
 The catalogue is meshes/meshes.json (a list of {name, file, aliases, size, …}) and
 meshes/materials.json (FhSim material names → {color, metalness, roughness, opacity}),
 the same files the page reads through GET /api/meshes. The rules are the page's
-(frontend/src/meshes.js):
+(frontend/src/view/meshes.js):
 
 - `Mesh`: the last path component, any case, matched against each entry's name, file and
   aliases ("fhSphere.mesh" → sphere). Unknown → the sphere, with a warning.

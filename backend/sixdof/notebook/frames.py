@@ -2,7 +2,7 @@
 
 Our global frame is North-East-Down (x north, y east, z down, DESIGN.md section 1);
 three.js' world is right-handed with y up. The map is the proper rotation C (det +1),
-the same one the page uses (frontend/src/frames.js), so a body sits the same way in
+the same one the page uses (frontend/src/core/frames.js), so a body sits the same way in
 both views:
 
     three = C · ned,     C = [[1, 0,  0],      x_three =  x_ned  (north)

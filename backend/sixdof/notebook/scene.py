@@ -9,7 +9,7 @@
             mesh     the Mesh (shipped shape), drawn with Material
           triad      at CGOffset: the body axes x, y, z
 
-This is frontend/src/body.js and scene.js in pythreejs, so a body looks and sits the
+This is frontend/src/view/body.js and scene.js in pythreejs, so a body looks and sits the
 same in the notebook as on the page (DESIGN.md section 6).
 """
 

@@ -300,7 +300,7 @@ def _mesh_table() -> dict[str, tuple[str, tuple[float, ...], tuple[float, ...]]]
 
 def contact_shape(body: BodySpec) -> ContactShape:
     """The shape the page draws for `body`, as the ground touches it: the mesh is placed at
-    CGOffset + MeshOrigin and scaled by MeshScale × Size (frontend/src/body.js). A sphere
+    CGOffset + MeshOrigin and scaled by MeshScale × Size (frontend/src/view/body.js). A sphere
     scaled the same in every axis is a sphere; every other mesh its bounding box. A Mesh the
     page does not know is drawn as the fallback sphere, so it touches as one."""
     from ..dynamics.elements import ContactShape
@@ -339,7 +339,7 @@ def _mesh_triangles(name: str) -> np.ndarray:
 def hull_triangles(body: BodySpec) -> np.ndarray:
     """The body's drawn shape as a closed triangle mesh (T, 3, 3), body axes from the
     reference point: the Mesh scaled by MeshScale × Size and placed at CGOffset + MeshOrigin,
-    as the page draws it (frontend/src/body.js); an unknown Mesh is the fallback sphere."""
+    as the page draws it (frontend/src/view/body.js); an unknown Mesh is the fallback sphere."""
     import numpy as np
 
     name = _mesh_table().get(body.Mesh.lower(), ("sphere",))[0]

@@ -1,0 +1,283 @@
+// @ts-check
+// The scenario's elements in the view (issue 27): a pivot as a ball at its held point, a spring
+// as a coil between its two ends that stretches and thins with its length, the ground as a
+// floor at its height, a damper as a labelled glyph at the CG. Loads and every element's force
+// are the free-body diagram's (fbd.js): this module hands it the element frames each render.
+//
+// Points on a body are body axes from its reference point Pos (DESIGN.md section 8), so each is
+// placed from the drawn, interpolated pose: a pivot stays on the body's point and a coil's ends
+// stay on the bodies while frames are interpolated. Everything lives in the NED root; the
+// ground plane z = height is NED's own x-y plane moved down by `height`. Nothing is allocated
+// per frame: the coil's vertices are rewritten in place.
+
+import {
+  BufferAttribute,
+  BufferGeometry,
+  DoubleSide,
+  GridHelper,
+  Group,
+  Mesh,
+  MeshLambertMaterial,
+  PlaneGeometry,
+  SphereGeometry,
+  Vector3,
+} from 'three';
+import { TextLabel } from './labels.js';
+import { t } from '../core/i18n.js';
+
+/** @typedef {import('../net/messages.gen.js').Hello['scenario']['elements'][number]} ElementSpec */
+/** @typedef {import('../net/messages.gen.js').ElementFrame} ElementFrame */
+/** @typedef {import('./body.js').BodyView} BodyView */
+
+export const ELEMENT_COLOURS = { pivot: '#343a40', spring: '#1c7ed6', ground: '#b5a77f', groundLines: '#7d7152', damper: '#5f3dc4' };
+const FLOOR_CELLS = 30; // lines across the floor, one per body extent
+const TURNS = 10; // of a coil
+const ALONG = TURNS * 12; // coil samples along its length
+const AROUND = 6; // vertices round the wire
+const ball = new SphereGeometry(1, 20, 14);
+
+/**
+ * A helical tube from the origin along +y, rewritten in place for each length: its coil radius
+ * and wire shrink as it stretches (a spring's wire keeps its volume), within limits.
+ */
+export class Coil extends Group {
+  /** @param {string} color */
+  constructor(color) {
+    super();
+    const n = (ALONG + 1) * AROUND;
+    this.positions = new Float32Array(n * 3);
+    this.normals = new Float32Array(n * 3);
+    /** @type {number[]} */
+    const index = [];
+    for (let i = 0; i < ALONG; i++) {
+      for (let j = 0; j < AROUND; j++) {
+        const a = i * AROUND + j;
+        const b = i * AROUND + ((j + 1) % AROUND);
+        index.push(a, a + AROUND, b, b, a + AROUND, b + AROUND);
+      }
+    }
+    this.geometry = new BufferGeometry();
+    this.geometry.setAttribute('position', new BufferAttribute(this.positions, 3));
+    this.geometry.setAttribute('normal', new BufferAttribute(this.normals, 3));
+    this.geometry.setIndex(index);
+    const material = new MeshLambertMaterial({ color, emissive: color, emissiveIntensity: 0.25 });
+    this.mesh = new Mesh(this.geometry, material);
+    this.mesh.frustumCulled = false; // its bounds change every frame
+    this.ends = [new Mesh(ball, material), new Mesh(ball, material)];
+    this.add(this.mesh, ...this.ends);
+    this.length = 0;
+    this.coilRadius = 0;
+    this.scratch = { dir: new Vector3(), up: new Vector3(0, 1, 0) };
+  }
+
+  /**
+   * Between `a` and `b` (NED, m): `relaxed` the length at which it has radius `radius` (m).
+   * @param {Vector3} a @param {Vector3} b @param {number} relaxed @param {number} radius
+   */
+  set(a, b, relaxed, radius) {
+    const dir = this.scratch.dir.subVectors(b, a);
+    const L = dir.length();
+    this.visible = true;
+    this.position.copy(a);
+    if (L > 1e-9) this.quaternion.setFromUnitVectors(this.scratch.up, dir.divideScalar(L));
+    const stretch = Math.sqrt(Math.max(relaxed, 1e-6) / Math.max(L, 1e-6));
+    const R = radius * Math.min(1.4, Math.max(0.6, stretch));
+    const w = 0.16 * radius * Math.min(1.4, Math.max(0.5, stretch));
+    for (const end of this.ends) end.scale.setScalar(1.8 * w);
+    this.ends[1].position.set(0, L, 0);
+    this.length = L;
+    this.coilRadius = R;
+    const P = this.positions;
+    const N = this.normals;
+    const dTheta = 2 * Math.PI * TURNS; // per unit of s
+    for (let i = 0; i <= ALONG; i++) {
+      const s = i / ALONG;
+      const th = dTheta * s;
+      const c = Math.cos(th);
+      const sn = Math.sin(th);
+      // centre line (R cos θ, s L, R sin θ); tangent T ∝ (−Rθ' sin θ, L, Rθ' cos θ); the
+      // normal n = (−cos θ, 0, −sin θ) points at the axis, the binormal is T × n
+      let tx = -R * dTheta * sn;
+      let ty = L;
+      let tz = R * dTheta * c;
+      const tl = Math.hypot(tx, ty, tz) || 1;
+      tx /= tl;
+      ty /= tl;
+      tz /= tl;
+      const nx = -c;
+      const nz = -sn;
+      const bx = ty * nz;
+      const by = tz * nx - tx * nz;
+      const bz = -ty * nx;
+      for (let j = 0; j < AROUND; j++) {
+        const phi = (2 * Math.PI * j) / AROUND;
+        const cp = Math.cos(phi);
+        const sp = Math.sin(phi);
+        const ox = cp * nx + sp * bx;
+        const oy = sp * by;
+        const oz = cp * nz + sp * bz;
+        const k = 3 * (i * AROUND + j);
+        P[k] = R * c + w * ox;
+        P[k + 1] = s * L + w * oy;
+        P[k + 2] = R * sn + w * oz;
+        N[k] = ox;
+        N[k + 1] = oy;
+        N[k + 2] = oz;
+      }
+    }
+    this.geometry.attributes.position.needsUpdate = true;
+    this.geometry.attributes.normal.needsUpdate = true;
+  }
+}
+
+/** One element's drawing: what set() and draw() share. */
+class ElementGlyph {
+  /** @param {ElementSpec} spec @param {Group} group */
+  constructor(spec, group) {
+    this.spec = spec;
+    this.group = group;
+    /** @type {Coil | null} */ this.coil = null;
+    /** @type {Mesh | null} */ this.marker = null;
+    /** @type {TextLabel | null} */ this.label = null;
+    /** @type {Mesh | null} */ this.floor = null;
+    /** the spring's length when relaxed, for the coil's thickness (0: the first length seen) */
+    this.relaxed = spec.kind === 'spring' ? spec.rest_length : 0;
+    const c = ELEMENT_COLOURS;
+    if (spec.kind === 'pivot') {
+      this.marker = new Mesh(ball, new MeshLambertMaterial({ color: c.pivot, emissive: c.pivot, emissiveIntensity: 0.2 }));
+      this.label = new TextLabel(c.pivot, 0.1, 'right', 11);
+      this.label.setText(t('elements.kind.pivot'));
+    } else if (spec.kind === 'spring') {
+      this.coil = new Coil(c.spring);
+    } else if (spec.kind === 'ground') {
+      const material = new MeshLambertMaterial({ color: c.ground, transparent: true, opacity: 0.8, side: DoubleSide });
+      // behind the grid's lines where the two coincide (a ground at height 0)
+      Object.assign(material, { polygonOffset: true, polygonOffsetFactor: 1, polygonOffsetUnits: 4 });
+      this.floor = new Mesh(new PlaneGeometry(1, 1), material);
+      // its own lines, one per FLOOR_CELLS of its side: the floor reads as a floor at any height
+      const lines = new GridHelper(1, FLOOR_CELLS, c.groundLines, c.groundLines);
+      lines.rotation.x = Math.PI / 2; // three's grid lies in x-z; the floor is NED's x-y
+      lines.position.z = -1e-3; // just above it (NED z is down)
+      this.floor.add(lines);
+    } else if (spec.kind === 'damper') {
+      this.label = new TextLabel(c.damper, 0.1, 'left', 11);
+      this.label.setText(t('elements.kind.damper'));
+    }
+    for (const o of [this.coil, this.marker, this.label, this.floor]) if (o) group.add(o);
+  }
+
+  dispose() {
+    for (const o of [this.coil, this.marker, this.label, this.floor]) {
+      if (!o) continue;
+      this.group.remove(o);
+      if (o instanceof Mesh && o.geometry !== ball) o.geometry.dispose();
+    }
+    this.coil?.geometry.dispose();
+    this.label?.dispose();
+  }
+}
+
+export class ElementViews {
+  /**
+   * @param {import('three').Object3D} root  the NED root
+   * @param {import('../teach/fbd.js').FreeBodyDiagram} fbd  draws each element's force at its point
+   */
+  constructor(root, fbd) {
+    this.group = new Group();
+    root.add(this.group);
+    this.fbd = fbd;
+    /** @type {ElementGlyph[]} in the order of the scenario's elements */
+    this.glyphs = [];
+    /** @type {ElementSpec[]} */
+    this.specs = [];
+    this.key = '';
+    this.scratch = { a: new Vector3(), b: new Vector3() };
+  }
+
+  /** The elements of a hello: glyphs rebuilt when the list changed. @param {ElementSpec[] | undefined} specs */
+  setElements(specs) {
+    const list = specs ?? [];
+    const key = JSON.stringify(list);
+    if (key === this.key) return;
+    this.key = key;
+    for (const g of this.glyphs) g.dispose();
+    this.specs = list;
+    this.glyphs = list.map((spec) => new ElementGlyph(spec, this.group));
+    this.fbd.elementInput.specs = list;
+    this.fbd.elementInput.frames = null;
+  }
+
+  /**
+   * `point` (body axes from Pos) of the body `name` as drawn now, into `out` (NED); null
+   * when the body has no view.
+   * @param {Map<string, BodyView>} views @param {string} name @param {ArrayLike<number>} point @param {Vector3} out
+   */
+  static bodyPoint(views, name, point, out) {
+    const v = views.get(name);
+    if (!v) return null;
+    return out.set(point[0], point[1], point[2]).applyQuaternion(v.group.quaternion).add(v.group.position);
+  }
+
+  /**
+   * Every rendered frame, after the bodies are posed: place the glyphs and give the free-body
+   * diagram the element frames of the state drawn (null: a past frame, which carries none).
+   * @param {Map<string, BodyView>} views  the bodies, posed
+   * @param {ElementFrame[] | null | undefined} frames  what each element does now
+   * @param {BodyView | null} selected  the selected body's view (the floor spreads round it)
+   */
+  draw(views, frames, selected) {
+    this.fbd.elementInput.frames = frames && frames.length === this.specs.length ? frames : null;
+    const { a, b } = this.scratch;
+    for (const g of this.glyphs) {
+      const e = g.spec;
+      const view = views.get(e.body);
+      const extent = view ? view.extent() : 1;
+      if (e.kind === 'pivot' && g.marker && g.label) {
+        const at = ElementViews.bodyPoint(views, e.body, e.point, a);
+        g.marker.visible = g.label.visible = !!at;
+        if (!at) continue;
+        g.marker.position.copy(at);
+        g.marker.scale.setScalar(Math.max(0.015, 0.06 * extent));
+        g.label.position.copy(at).add(b.set(0, 0, -0.12 * extent));
+        g.label.setHeight(Math.max(0.04, 0.12 * extent));
+      } else if (e.kind === 'spring' && g.coil) {
+        const from = ElementViews.bodyPoint(views, e.body, e.point, a);
+        const to = Array.isArray(e.to) ? b.fromArray(e.to) : ElementViews.bodyPoint(views, e.to.body, e.to.point, b);
+        g.coil.visible = !!(from && to);
+        if (!from || !to) continue;
+        if (!(g.relaxed > 0)) g.relaxed = Math.max(from.distanceTo(to), 0.2 * extent);
+        g.coil.set(from, to, g.relaxed, Math.max(0.04, 0.12 * extent, 0.1 * g.relaxed));
+      } else if (e.kind === 'ground' && g.floor) {
+        const cell = Math.max(0.5, extent);
+        const centre = selected ?? view;
+        // round the body, moved by whole cells so its lines stay put in the world
+        const snap = (/** @type {number} */ x) => Math.round(x / cell) * cell;
+        g.floor.scale.set(FLOOR_CELLS * cell, FLOOR_CELLS * cell, 1);
+        g.floor.position.set(centre ? snap(centre.cg.x) : 0, centre ? snap(centre.cg.y) : 0, e.height);
+      } else if (e.kind === 'damper' && g.label) {
+        g.label.visible = !!view;
+        if (!view) continue;
+        g.label.position.copy(view.cg).add(a.set(0, 0, 0.55 * extent));
+        g.label.setHeight(Math.max(0.04, 0.12 * extent));
+      }
+    }
+  }
+
+  /** What is drawn, for the tests: [{kind, body, visible, at?, from?, to?, length?, radius?, height?}]. */
+  describe() {
+    return this.glyphs.map((g) => {
+      const e = g.spec;
+      /** @type {Record<string, unknown>} */
+      const out = { kind: e.kind, body: e.body };
+      if (g.marker) Object.assign(out, { visible: g.marker.visible, at: g.marker.position.toArray() });
+      if (g.coil) {
+        const end = g.coil.localToWorld(new Vector3(0, g.coil.length, 0));
+        const root = this.group.parent;
+        Object.assign(out, { visible: g.coil.visible, from: g.coil.position.toArray(), to: (root ? root.worldToLocal(end) : end).toArray(), length: g.coil.length, radius: g.coil.coilRadius });
+      }
+      if (g.floor) Object.assign(out, { visible: g.floor.visible, height: g.floor.position.z, size: g.floor.scale.x });
+      if (g.label && !g.marker) Object.assign(out, { visible: g.label.visible, label: g.label.text });
+      return out;
+    });
+  }
+}
