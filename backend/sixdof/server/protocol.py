@@ -11,7 +11,7 @@ schema and docs/protocol.md all say the same thing.
 
 from __future__ import annotations
 
-from typing import Annotated, Any, Literal, Union
+from typing import Annotated, Any, Literal, Union, get_args
 
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, create_model, model_validator
 
@@ -536,29 +536,16 @@ ClientMessage = Annotated[
     Field(discriminator="type"),
 ]
 
-SERVER_MESSAGES: dict[str, type[BaseModel]] = {
-    "hello": Hello,
-    "state": State,
-    "ack": Ack,
-    "error": Error,
-    "preparing": Preparing,
-}
-CLIENT_MESSAGES: dict[str, type[ClientModel]] = {
-    "set_input": SetInput,
-    "set_params": SetParams,
-    "set_elements": SetElements,
-    "set_water": SetWater,
-    "pause": Pause,
-    "resume": Resume,
-    "step": Step,
-    "reset": Reset,
-    "set_time_scale": SetTimeScale,
-    "load_scenario": LoadScenario,
-    "auth": Auth,
-    "go_back": GoBack,
-    "undo_go_back": UndoGoBack,
-    "set_ghost": SetGhost,
-}
+
+def _by_type(union: Any) -> dict[str, Any]:
+    """The members of a discriminated union (`ServerMessage`, `ClientMessage`) by their
+    `type` literal, in the union's order."""
+    members = get_args(get_args(union)[0])
+    return {get_args(m.model_fields["type"].annotation)[0]: m for m in members}
+
+
+SERVER_MESSAGES: dict[str, type[BaseModel]] = _by_type(ServerMessage)
+CLIENT_MESSAGES: dict[str, type[ClientModel]] = _by_type(ClientMessage)
 
 server_message_adapter: TypeAdapter[Any] = TypeAdapter(ServerMessage)
 client_message_adapter: TypeAdapter[Any] = TypeAdapter(ClientMessage)

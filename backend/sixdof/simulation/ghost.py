@@ -29,26 +29,23 @@ import numpy as np
 
 from ..dynamics import quaternion as quat
 from ..fields import FieldError
+from .events import PHYSICS_EVENTS, apply_event
 from .live import LiveSimulation
 from .replay import (
     FIRST_PIECE_BODY_STEPS,
     MOMENTS,
-    PHYSICS_EVENTS,
     PIECE_SECONDS,
     Offload,
     Pieces,
     _serial,
-    apply_event,
     finish,
 )
+from .validation import BODY_FIELDS, SIMULATION_FIELDS  # what a ghost may change
 
 #: Body-steps a ghost may take to catch up with the room when it starts (about 0.1 s).
 MAX_CATCH_UP = 1_000_000
 #: Body-steps a ghost may take in one tick to keep up; beyond it the ghost lags (and says so).
 MAX_PER_TICK = 50_000
-#: What a ghost may change: the room's body parameters, its integrator and step.
-SIM_FIELDS = ("integrator", "step")
-BODY_FIELDS = ("model", "Mass", "InertiaRadi", "Inertia", "CGOffset", "Gravity")
 REBUILD = ("go_back", "undo_go_back")
 #: Wall time a rebuild (after the room went back, or loaded) may take of one tick.
 REBUILD_SECONDS = 0.003
@@ -125,7 +122,7 @@ class Ghost:
         body = {k: v for k, v in self.changes.items() if k in BODY_FIELDS}
         if body:  # every body at once: one batch built, not one per body
             sim.set_params_each(**body)
-        run = {k: v for k, v in self.changes.items() if k in SIM_FIELDS}
+        run = {k: v for k, v in self.changes.items() if k in SIMULATION_FIELDS}
         if run:
             sim.set_params(**run)
 
@@ -308,9 +305,9 @@ def _offloads() -> ThreadPoolExecutor:
 
 def checked(changes: Mapping[str, Any]) -> dict[str, Any]:
     """`changes` if a ghost may make them (FieldError naming `changes` if not)."""
-    unknown = sorted(set(changes) - set(SIM_FIELDS) - set(BODY_FIELDS))
+    unknown = sorted(set(changes) - set(SIMULATION_FIELDS) - set(BODY_FIELDS))
     if unknown or not changes:
-        allowed = ", ".join(SIM_FIELDS + BODY_FIELDS)
+        allowed = ", ".join(SIMULATION_FIELDS + BODY_FIELDS)
         raise FieldError(
             "changes", "invalid", f"changes: give some of {allowed}, got {sorted(changes)}"
         )

@@ -22,7 +22,7 @@ import math
 import time
 import warnings
 from collections import OrderedDict
-from collections.abc import Callable, Generator, Iterator, Mapping, Sequence
+from collections.abc import Callable, Generator, Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any, TypeVar
@@ -33,13 +33,11 @@ from .. import __version__
 from ..dynamics.model import laid_out
 from ..dynamics.quaternion import Array
 from ..fields import FieldError
+from .events import PHYSICS_EVENTS, apply_event
 from .history import COLUMNS, History
 from .live import LiveSimulation
 from .recording import check_format, named_at
 from .timeline import Moment, keyframe_time, moment_of
-
-#: Events that change the physics, and the LiveSimulation method each calls.
-PHYSICS_EVENTS = ("set_input", "set_params", "set_elements", "set_water", "reset")
 
 #: Wall time one piece of a look back may take before it yields: ~2 ms, an eighth of a
 #: frame period, so a tick waits at most that for a piece to end.
@@ -89,26 +87,6 @@ class Run:
     header: list[str]
     times: Array  # (T,)
     table: Array  # (T, columns): the room's history.csv layout
-
-
-def apply_event(sim: LiveSimulation, item: Mapping[str, Any], keep: Sequence[str] = ()) -> None:
-    """Make a recorded physics change on `sim` with the method the room used; `keep`: the
-    set_params fields not to change (a ghost's own settings)."""
-    kind = item["kind"]
-    if kind == "set_input":
-        sim.set_input(item["body"], item["force"], item["moment"], frame=item["frame"],
-                      point=item["point"], channel=item["channel"],
-                      spring=item.get("spring"))  # fmt: skip
-    elif kind == "set_params":
-        fields = {k: v for k, v in item["fields"].items() if k not in keep}
-        if fields:
-            sim.set_params(item["body"], **fields)
-    elif kind == "set_elements":
-        sim.set_elements(item["elements"])
-    elif kind == "set_water":
-        sim.set_water(item["water"])
-    elif kind == "reset":
-        sim.reset(item["body"], item["state"])
 
 
 class ReplayMismatchWarning(UserWarning):

@@ -28,11 +28,9 @@ from ..dynamics.inputs import InputChannels
 from ..dynamics.quaternion import Array
 from ..fields import FieldError
 from .changes import Plan, plan_load, plan_params
+from .events import PHYSICS_EVENTS
 from .history import PRECISIONS, History, Mark, Precision, csv_pieces
 from .recording import Recording
-
-#: Changes that make the future left by `go_back` unreachable.
-PHYSICS_CHANGES = ("set_input", "set_params", "set_elements", "set_water", "reset")
 
 Listener = Callable[[str, dict[str, Any] | None], None]
 
@@ -202,8 +200,8 @@ class Timeline:
 
     def log(self, kind: str, args: dict[str, Any] | None = None) -> None:
         """A change at the current step: recorded, and told to the listeners. Hold the lock."""
-        if kind in PHYSICS_CHANGES:
-            self._forget_left()  # a change: the future left by go_back is gone for good
+        if kind in PHYSICS_EVENTS:  # the future left by go_back is gone for good
+            self._forget_left()
         if self.recording is not None:
             self.recording.event(self.steps, kind, args)
         for listener in tuple(self.listeners):
