@@ -119,6 +119,7 @@ def check_pendulum(times: np.ndarray, xs: np.ndarray, point, at, r_cg) -> None: 
     np.testing.assert_allclose(periods, pendulum_period(), rtol=1e-6)
 
 
+@pytest.mark.closed_form("pivot")
 def test_compound_pendulum_held_at_its_reference_point_swings_with_the_elliptic_period() -> None:
     """Pos is the pivot, the CG hangs d below it (CGOffset ≠ 0): 1 rad release, 10 s."""
     r_cg = (0.0, 0.0, D)
@@ -214,6 +215,7 @@ def test_a_fast_top_precesses_at_m_g_d_over_i3_omega3() -> None:
 FREE = BodyParams.from_radii(2.0, (0.3, 0.3, 0.3), gravity=0.0)
 
 
+@pytest.mark.closed_form("spring")
 def test_world_spring_of_zero_rest_length_is_a_3d_harmonic_oscillator() -> None:
     """F = k d: with gravity the body swings about anchor + m g/k in all three axes at
     √(k/m). Measured 4e-11 m over 5 s."""
@@ -317,6 +319,7 @@ def test_a_spring_between_tumbling_bodies_keeps_momentum_zero() -> None:
 # --------------------------------------------------------------------------- dampers
 
 
+@pytest.mark.closed_form("damper")
 @pytest.mark.parametrize("axis", [0, 5])  # surge, yaw
 def test_linear_damper_decays_exponentially(axis: int) -> None:
     """m v' = −D v: v = v0 e^{−D t/m}, x = v0 m/D (1 − e^{−D t/m}); about yaw with I_z.
@@ -364,6 +367,7 @@ BALL = BodyParams.from_radii(1.0, (math.sqrt(0.4) * BALL_R,) * 3, gravity=G)
 SPHERE = ContactShape("sphere", (0.0, 0.0, 0.0), (BALL_R, BALL_R, BALL_R))
 
 
+@pytest.mark.closed_form("ground")
 @pytest.mark.parametrize("restitution", [0.8, 0.5])
 def test_a_ball_rebounds_to_e_squared_of_its_drop(restitution: float) -> None:
     """Dropped 1 m onto the ground (the scenario's sphere mesh, 0.2 m across): the first
@@ -471,6 +475,7 @@ def sine_push(times: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     return x, v
 
 
+@pytest.mark.closed_form("load")
 def test_a_sine_load_moves_a_free_mass_as_its_double_integral_at_fourth_order() -> None:
     """It switches on at t0 = 0.25 s with a jump (φ = 0.4): on the step grid RK4 keeps its
     order. Measured errors 2.5e-8, 1.6e-9, 9.8e-11 m at h = 10, 5, 2.5 ms: order 4.0005."""

@@ -82,6 +82,7 @@ BOX_MASS = 0.4 * RHO * 2.0  # draft 0.4 m
 # --------------------------------------------------------------------------- hydrostatics
 
 
+@pytest.mark.closed_form("buoyancy")
 def test_box_floats_at_its_draft() -> None:
     sc = scenario({**BOX, "Mass": BOX_MASS, "InertiaRadi": [0.3, 0.4, 0.5]},
                   [{"kind": "buoyancy", "body": "B"}])  # fmt: skip
@@ -279,6 +280,7 @@ def test_box_heave_period() -> None:
     assert abs(period(times, xs[:, 2] - z0) / expected - 1.0) < 1e-4  # measured ~1e-7
 
 
+@pytest.mark.closed_form("added_mass")
 def test_box_heave_period_with_added_mass() -> None:
     a33 = 300.0
     added = {"kind": "added_mass", "body": "B", "diagonal": [0, 0, a33, 0, 0, 0]}

@@ -1,13 +1,16 @@
-"""A scenario's elements drawn in the notebook's stage, as the page draws them.
+"""A scenario's elements drawn in the notebook's stage, as the page draws them, by each
+kind's drawing (`scenario.kind.Drawing`, the registry's `drawing`):
 
     NED root
       elements group
-        pivot      a small sphere at the held point
-        spring     a line from its point on the body to its other end (a world point or
-                   another body's point), following the bodies every frame
-        ground     a translucent plane at z = height (NED)
-        load       an arrow at its point along its force, scaled like the page's (1 m per
-                   the body's weight)
+        ball       a small sphere at the held point (a pivot)
+        coil       a line from its point on the body to its other end (a world point or
+                   another body's point), following the bodies every frame (a spring)
+        floor      a translucent plane at z = height (NED) (the ground)
+        arrow      an arrow at its point along its force, scaled like the page's (1 m per
+                   the body's weight) (a timed load)
+
+A "tag" (the page's label at the CG) and "none" draw nothing here.
 
 Positions come from `LiveSimulation.element_records()` (where each element acts now and a
 spring's other end), so the drawing shows exactly what the physics computed.
@@ -20,13 +23,8 @@ from collections.abc import Sequence
 import numpy as np
 import pythreejs as p3
 
-from ..scenario.elements import (
-    ElementSpec,
-    GroundElement,
-    LoadElement,
-    PivotElement,
-    SpringElement,
-)
+from ..scenario.elements import ElementSpec
+from ..scenario.kinds import BY_NAME
 
 PIVOT_COLOUR = "#f2c14e"
 SPRING_COLOUR = "#2a9d8f"
@@ -50,31 +48,33 @@ class ElementDrawing:
                 self.group.add(obj)
 
     def _make(self, e: ElementSpec) -> p3.Object3D | None:
-        if isinstance(e, PivotElement):
+        drawing = BY_NAME[e.kind].drawing
+        if drawing == "ball":
             return p3.Mesh(
                 p3.SphereGeometry(radius=0.06 * self.size, widthSegments=16, heightSegments=12),
                 p3.MeshStandardMaterial(color=PIVOT_COLOUR, metalness=0.3, roughness=0.4),
-                name="pivot",
+                name=e.kind,
             )
-        if isinstance(e, SpringElement):
+        if drawing == "coil":
             geometry = p3.BufferGeometry(
                 attributes={"position": p3.BufferAttribute(np.zeros((2, 3), dtype=np.float32))}
             )
             return p3.Line(geometry, p3.LineBasicMaterial(color=SPRING_COLOUR, linewidth=3),
-                           name="spring")  # fmt: skip
-        if isinstance(e, GroundElement):
+                           name=e.kind)  # fmt: skip
+        if drawing == "floor":
             plane = p3.Mesh(
                 p3.PlaneGeometry(width=GROUND_SIZE, height=GROUND_SIZE),
                 p3.MeshStandardMaterial(
                     color=GROUND_COLOUR, transparent=True, opacity=0.45, side="DoubleSide"
                 ),
-                name="ground",
+                name=e.kind,
             )
-            plane.position = (0.0, 0.0, float(e.height))  # PlaneGeometry lies in x-y: NED N-E
+            # PlaneGeometry lies in x-y: NED N-E
+            plane.position = (0.0, 0.0, float(getattr(e, "height", 0.0)))
             return plane
-        if isinstance(e, LoadElement):
+        if drawing == "arrow":
             return p3.ArrowHelper(dir=(1, 0, 0), origin=(0, 0, 0), length=1e-6,
-                                  color=LOAD_COLOUR, name="load")  # fmt: skip
+                                  color=LOAD_COLOUR, name=e.kind)  # fmt: skip
         return None  # a damper has no place to draw: it acts on the whole body
 
     def update(self, records: np.ndarray, weight: float = 1.0) -> None:
@@ -83,12 +83,13 @@ class ElementDrawing:
             if obj is None:
                 continue
             point = tuple(float(c) for c in rec[0:3])
-            if isinstance(e, PivotElement):
+            drawing = BY_NAME[e.kind].drawing
+            if drawing == "ball":
                 obj.position = point
-            elif isinstance(e, SpringElement):
+            elif drawing == "coil":
                 ends = np.array([rec[0:3], rec[6:9]], dtype=np.float32)
                 obj.geometry.attributes["position"].array = ends
-            elif isinstance(e, LoadElement):
+            elif drawing == "arrow":
                 force = np.asarray(rec[3:6], dtype=float)
                 size = float(np.linalg.norm(force))
                 with obj.hold_sync():
@@ -103,7 +104,7 @@ class ElementDrawing:
         for e, obj in zip(self.elements, self.objects, strict=True):
             if obj is None:
                 out.append(None)
-            elif isinstance(e, SpringElement):
+            elif BY_NAME[e.kind].drawing == "coil":
                 out.append(
                     tuple(float(c) for c in obj.geometry.attributes["position"].array.ravel())
                 )

@@ -15,6 +15,7 @@ from pydantic import ValidationError
 from pydantic_core import ErrorDetails
 
 from ..fields import LIMITS, ErrorCode, FieldError, Limit
+from .kinds import KINDS
 
 #: pydantic error types that are a number outside its range (everything else is "invalid").
 RANGE_ERRORS = {"greater_than", "greater_than_equal", "less_than", "less_than_equal"}
@@ -110,7 +111,7 @@ def first_error(exc: ValidationError) -> ErrorDetails:
 
 #: The tags of the scenario's tagged unions (an element's `kind`): pydantic puts the tag in
 #: an error's location (elements[0].spring.stiffness), which names no field of the input.
-UNION_TAGS = frozenset({"pivot", "spring", "damper", "ground", "load", "buoyancy", "added_mass"})
+UNION_TAGS = frozenset(KINDS)
 
 
 def untagged(loc: tuple[int | str, ...]) -> tuple[int | str, ...]:

@@ -10,41 +10,15 @@ from typing import Any
 from pydantic import ValidationError
 
 from ..fields import FieldError
-from .elements import (
-    AddedMassElement,
-    BuoyancyElement,
-    DamperElement,
-    GroundElement,
-    LoadElement,
-    PivotElement,
-    SpringElement,
-)
 from .errors import first_error
 from .fhsim_xml_bodies import BodyReading
 from .fhsim_xml_errors import reason_text
 from .fhsim_xml_format import ELEMENT_ATTRIBUTES, ELEMENT_OBJECTS, ELEMENT_PORTS, KIND_OF
+from .kinds import BY_NAME
 from .named_files import NamedFileError, NamedFiles
 from .tables import read_table
 from .xml_tree import XmlNode
 
-_ElementModel = (
-    type[PivotElement]
-    | type[SpringElement]
-    | type[DamperElement]
-    | type[GroundElement]
-    | type[LoadElement]
-    | type[BuoyancyElement]
-    | type[AddedMassElement]
-)
-_ELEMENT_MODELS: dict[str, _ElementModel] = {
-    "pivot": PivotElement,
-    "spring": SpringElement,
-    "damper": DamperElement,
-    "ground": GroundElement,
-    "load": LoadElement,
-    "buoyancy": BuoyancyElement,
-    "added_mass": AddedMassElement,
-}
 _NO_ATTRIBUTES = "none: its hull is the body's drawn Mesh, Size, MeshScale and MeshOrigin"
 
 
@@ -173,39 +147,12 @@ class ElementReading(BodyReading):
                 f'B.Force="{name}.Force" B.Moment="{name}.Moment"/>',
             )
         self.check_water_wire(name, e.kind, e.node)
-        if e.kind == "added_mass" and ("diagonal" in e.fields) == ("matrix" in e.fields):
-            raise self.fail(
-                e.node,
-                "Matrix" if e.fields else "Diagonal",
-                ("give Diagonal or Matrix, not both" if e.fields else "missing")
-                + "; M_A is Diagonal (6 numbers: surge, sway, heave, roll, pitch, yaw) "
-                "or Matrix (36 numbers, the symmetric 6×6 matrix row by row), body axes "
-                "about Pos",
-            )
+        kind = BY_NAME[e.kind]
         spec = {"kind": e.kind, "body": body, **e.fields}
-        if e.kind == "spring":
-            other = self.end(name, e, "ForceB", "MomentB")
-            point = spec.pop("to_point", None)
-            if other is not None:
-                if "to" in spec:
-                    raise self.fail(
-                        e.node,
-                        "To",
-                        f"a spring ends at a world point (To) or on the body wired to "
-                        f"{name}.ForceB and {name}.MomentB ({other!r}), not both",
-                    )
-                spec["to"] = {"body": other} if point is None else {"body": other, "point": point}
-                e.origin["to"] = e.origin.get("to_point", "ToPoint")
-            elif point is not None:
-                raise self.fail(
-                    e.node,
-                    "ToPoint",
-                    f"a point on the spring's other body, but no Connection wires "
-                    f'{name}.ForceB and {name}.MomentB to one (C.Force="{name}.ForceB" '
-                    f'C.Moment="{name}.MomentB")',
-                )
+        if kind.xml_read is not None:
+            kind.xml_read(self, name, e, spec)
         try:
-            return _ELEMENT_MODELS[e.kind].model_validate(spec)
+            return kind.model.model_validate(spec)
         except ValidationError as exc:
             err = first_error(exc)
             inner = err.get("ctx", {}).get("error")

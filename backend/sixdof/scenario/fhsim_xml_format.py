@@ -8,6 +8,8 @@ from __future__ import annotations
 
 import re
 
+from .kind import XmlWidth
+from .kinds import BY_NAME, KIND_TABLE
 from .xml_tree import XmlNode
 
 SIM_OBJECT = "Body/6DBody"
@@ -34,51 +36,13 @@ ENGINE_ATTRIBUTES = ("IntegratorMethod", *ENGINE_NUMBERS, "TOutput")
 
 #: The library of the element SimObjects (ours, not FhSim's).
 ELEMENT_LIB_NAME = "sixdof"
-#: SimObject of each element kind.
-ELEMENT_OBJECTS = {
-    "pivot": "Element/Pivot",
-    "spring": "Element/Spring",
-    "damper": "Element/Damper",
-    "ground": "Element/Ground",
-    "load": "Element/Load",
-    "buoyancy": "Element/Buoyancy",
-    "added_mass": "Element/AddedMass",
-}
-KIND_OF = {sim_object: kind for kind, sim_object in ELEMENT_OBJECTS.items()}
+#: SimObject of each element kind, and the kind of each (the registry's `xml_object`).
+ELEMENT_OBJECTS = {k.name: k.xml_object for k in KIND_TABLE}
+KIND_OF = {k.xml_object: k.name for k in KIND_TABLE}
 #: Each element's attributes: XML name -> (the JSON field, its width, or "text", "table"
 #: for rows 't,value; t,value; ...', "csv" for a table file next to the input file).
-ELEMENT_ATTRIBUTES: dict[str, dict[str, tuple[str, int | str]]] = {
-    "pivot": {"Point": ("point", 3), "At": ("at", 3)},
-    "spring": {
-        "Point": ("point", 3),
-        "To": ("to", 3),
-        "ToPoint": ("to_point", 3),
-        "Stiffness": ("stiffness", 1),
-        "Damping": ("damping", 1),
-        "RestLength": ("rest_length", 1),
-    },
-    "damper": {"Linear": ("linear", 6), "Quadratic": ("quadratic", 6)},
-    "ground": {
-        "Height": ("height", 1),
-        "Restitution": ("restitution", 1),
-        "Friction": ("friction", 1),
-        "Stiffness": ("stiffness", 1),
-    },
-    "load": {
-        "Force": ("force", 3),
-        "Moment": ("moment", 3),
-        "Frame": ("frame", "text"),
-        "Point": ("point", 3),
-        "Signal": ("signal", "text"),
-        "Start": ("start", 1),
-        "Amplitude": ("amplitude", 1),
-        "Frequency": ("frequency", 1),
-        "Phase": ("phase", 1),
-        "Table": ("table", "table"),
-        "Csv": ("table", "csv"),
-    },
-    "buoyancy": {},  # the hull is the body's drawn shape (Mesh, Size, MeshScale, MeshOrigin)
-    "added_mass": {"Diagonal": ("diagonal", 6), "Matrix": ("matrix", 36)},
+ELEMENT_ATTRIBUTES: dict[str, dict[str, tuple[str, XmlWidth]]] = {
+    k.name: dict(k.xml_attributes) for k in KIND_TABLE
 }
 #: Output ports of the elements and the body input each drives (B: a spring's other body).
 ELEMENT_PORTS = {"Force": "Force", "Moment": "Moment", "ForceB": "Force", "MomentB": "Moment"}
@@ -88,7 +52,7 @@ PORT_REF = re.compile(r"\s*([A-Za-z_][\w\-]*)\.([A-Za-z_]\w*)\s*")
 
 def element_ports(kind: str) -> tuple[str, ...]:
     """The output ports of an element kind: Force, Moment (and ForceB, MomentB of a spring)."""
-    return tuple(ELEMENT_PORTS) if kind == "spring" else ("Force", "Moment")
+    return BY_NAME[kind].xml_ports
 
 
 Where = tuple[XmlNode, str]  # the element and attribute a Scenario field came from

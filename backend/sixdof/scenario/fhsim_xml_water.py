@@ -29,6 +29,7 @@ from pydantic import ValidationError
 from .errors import first_error, reason
 from .fhsim_xml_errors import LocatedReading
 from .file_errors import ScenarioFileError
+from .kinds import BY_NAME, KIND_TABLE
 from .water import MAX_WAVES, WaterSpec
 from .xml_tree import XmlNode
 
@@ -38,7 +39,7 @@ WATER_PORT = "Water"
 #: Name the writer gives the water (Sea1, Sea2, ... when a body or element has it).
 WATER_NAME = "Sea"
 #: Element kinds with an input Water: they feel the water (its surface, its current).
-WATER_KINDS = ("buoyancy", "damper")
+WATER_KINDS = tuple(k.name for k in KIND_TABLE if k.water is not None)
 #: The water's single-valued attributes: XML name -> (WaterSpec field, width).
 WATER_NUMBERS: dict[str, tuple[str, int]] = {
     "Density": ("density", 1),
@@ -133,8 +134,9 @@ class WaterReading(LocatedReading):
             raise self.fail(
                 node,
                 attr,
-                f"{name!r} ({sim_object}) has no input {WATER_PORT}; only Element/Buoyancy "
-                "and Element/Damper are wired to the water",
+                f"{name!r} ({sim_object}) has no input {WATER_PORT}; only "
+                + " and ".join(sorted(k.xml_object for k in KIND_TABLE if k.water is not None))
+                + " are wired to the water",
             )
         water = self.water
         if ref is None:
@@ -184,7 +186,7 @@ class WaterReading(LocatedReading):
         """With a water in the file, every buoyancy and damper is wired to it."""
         if self.water is None or kind not in WATER_KINDS or name in self.water.wires:
             return
-        feels = "it floats in it" if kind == "buoyancy" else "it acts relative to its current"
+        feels = BY_NAME[kind].water
         raise self.fail(
             node,
             None,
