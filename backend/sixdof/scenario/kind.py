@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Annotated, Any, Generic, Literal, TypeVar
+from typing import TYPE_CHECKING, Annotated, Any, Generic, Literal, Protocol, TypeVar
 
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -26,8 +26,8 @@ if TYPE_CHECKING:
 
     from ..dynamics.elements import Element
     from ..dynamics.water import Water
-    from .fhsim_xml_elements import ElementLib, ElementReading
     from .shapes import BodySpec
+    from .xml_tree import XmlNode
 
 Name = Annotated[str, Field(min_length=1, max_length=64)]
 
@@ -61,6 +61,27 @@ DRAWINGS: tuple[Drawing, ...] = ("ball", "coil", "floor", "tag", "arrow", "none"
 #: An XML attribute's width: a count of numbers, "text", "table" (rows 't,value; ...') or
 #: "csv" (a table file next to the input file).
 XmlWidth = int | Literal["text", "table", "csv"]
+
+
+class XmlLib(Protocol):
+    """An element's Lib as the XML reader has read it (fhsim_xml_elements.ElementLib): its
+    node, its fields (JSON names) and the attribute each field came from."""
+
+    node: XmlNode
+    fields: dict[str, Any]
+    origin: dict[str, str]
+
+
+class XmlReader(Protocol):
+    """What a kind's `xml_read` may ask of the XML reader (fhsim_xml_elements)."""
+
+    def end(self, name: str, e: Any, force: str, moment: str) -> str | None:
+        """The body element `name`'s outputs `force` and `moment` drive, or None."""
+        ...
+
+    def fail(self, node: XmlNode, attr: str | None, reason: str) -> Exception:
+        """The error located at `node`'s attribute `attr`, to raise."""
+        ...
 
 
 @dataclass(frozen=True)
@@ -130,5 +151,5 @@ class Kind(Generic[M]):
     check: Callable[[M, int, Checking], None] | None = None
     #: Reads what the XML attribute table cannot (a second body's wiring, a choice between
     #: attributes) into the JSON spec being built, or raises the reader's located error.
-    xml_read: Callable[[ElementReading, str, ElementLib, dict[str, Any]], None] | None = None
+    xml_read: Callable[[XmlReader, str, XmlLib, dict[str, Any]], None] | None = None
     panel: Panel = field(default_factory=Panel)

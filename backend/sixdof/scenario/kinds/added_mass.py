@@ -10,11 +10,10 @@ from pydantic import model_validator
 
 from ...fields import FieldError
 from ..bounded import Within
-from ..kind import Building, ElementModel, Kind
+from ..kind import Building, ElementModel, Kind, XmlLib, XmlReader
 
 if TYPE_CHECKING:
     from ...dynamics.elements import AddedMass
-    from ..fhsim_xml_elements import ElementLib, ElementReading
 
 Row6 = tuple[
     Annotated[float, Within("added_mass")],
@@ -65,7 +64,7 @@ def _build(e: AddedMassElement, ctx: Building) -> AddedMass:
     return AddedMass(ctx.index[e.body], e.values())
 
 
-def _xml_read(reader: ElementReading, name: str, e: ElementLib, spec: dict[str, Any]) -> None:
+def _xml_read(reader: XmlReader, name: str, e: XmlLib, spec: dict[str, Any]) -> None:
     """Diagonal or Matrix, one of them (located at the attribute, not at the element)."""
     if ("diagonal" in e.fields) == ("matrix" in e.fields):
         raise reader.fail(

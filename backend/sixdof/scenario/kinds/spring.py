@@ -9,11 +9,10 @@ from pydantic import Field
 
 from ...fields import FieldError
 from ..bounded import Vec3, Within
-from ..kind import BodyPoint, Building, Checking, ElementModel, Kind, Panel
+from ..kind import BodyPoint, Building, Checking, ElementModel, Kind, Panel, XmlLib, XmlReader
 
 if TYPE_CHECKING:
     from ...dynamics.elements import Spring
-    from ..fhsim_xml_elements import ElementLib, ElementReading
 
 
 class SpringElement(ElementModel):
@@ -59,7 +58,7 @@ def _build(e: SpringElement, ctx: Building) -> Spring:
     return Spring(i, e.point, e.to, e.stiffness, e.damping, e.rest_length)
 
 
-def _xml_read(reader: ElementReading, name: str, e: ElementLib, spec: dict[str, Any]) -> None:
+def _xml_read(reader: XmlReader, name: str, e: XmlLib, spec: dict[str, Any]) -> None:
     """Its other end: a world point (To), or the body wired to ForceB and MomentB, at ToPoint."""
     other = reader.end(name, e, "ForceB", "MomentB")
     point = spec.pop("to_point", None)
