@@ -96,7 +96,7 @@ export class FreeBodyDiagram {
     this.moment = new MomentArc(TEACH_COLOURS.moment);
     this.momentLabel = new TextLabel(TEACH_COLOURS.moment);
     this.group.add(this.moment, this.momentLabel);
-    /** @type {{specs: import('../view/elements.js').ElementSpec[], frames: import('../net/messages.gen.js').ElementFrame[] | null}} the scenario's elements and what each does in the frame drawn (elements.js sets them) */
+    /** @type {import('../view/elements.js').ElementInput} the scenario's elements and what each does in the frame drawn (elements.js sets them) */
     this.elementInput = { specs: [], frames: null };
     /** @type {ForceGlyph[]} one per element force drawn, made when first needed */
     this.elementGlyphs = [];

@@ -28,6 +28,11 @@ import { t } from '../core/i18n.js';
 /** @typedef {import('../net/messages.gen.js').Hello['scenario']['elements'][number]} ElementSpec */
 /** @typedef {import('../net/messages.gen.js').ElementFrame} ElementFrame */
 /** @typedef {import('./body.js').BodyView} BodyView */
+/**
+ * What the free-body diagram (teach/fbd.js) is handed to draw the elements' forces: the
+ * scenario's elements and what each does in the frame drawn.
+ * @typedef {{specs: ElementSpec[], frames: ElementFrame[] | null}} ElementInput
+ */
 
 export const ELEMENT_COLOURS = { pivot: '#343a40', spring: '#1c7ed6', ground: '#b5a77f', groundLines: '#7d7152', damper: '#5f3dc4' };
 const FLOOR_CELLS = 30; // lines across the floor, one per body extent
@@ -180,7 +185,7 @@ class ElementGlyph {
 export class ElementViews {
   /**
    * @param {import('three').Object3D} root  the NED root
-   * @param {import('../teach/fbd.js').FreeBodyDiagram} fbd  draws each element's force at its point
+   * @param {{elementInput: ElementInput}} fbd  the free-body diagram: draws each element's force at its point
    */
   constructor(root, fbd) {
     this.group = new Group();
