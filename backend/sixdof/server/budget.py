@@ -115,11 +115,15 @@ class Budgets:
         return budget
 
     @asynccontextmanager
-    async def lookback(self, budget: WorkBudget, kind: str) -> AsyncIterator[None]:
+    async def lookback(
+        self, budget: WorkBudget, kind: str, estimate: float = 0.0
+    ) -> AsyncIterator[float]:
         """A turn to look back for `budget`'s address: after its earlier look backs (FIFO),
-        once its budget is not spent, and while fewer than LOOKBACK_PARALLEL others run.
-        Refusal `rate_limited` at once when LOOKBACK_QUEUE already wait, or when the budget
-        would take longer than `burst / rate` s to come back."""
+        once its budget holds the look back's `estimate` (lookback_seconds), and while fewer
+        than LOOKBACK_PARALLEL others run. The estimate is charged when the turn comes and
+        yielded (`run_pieces` charges only what the pieces take beyond it, and gives back
+        what they did not use). Refusal `rate_limited` at once when LOOKBACK_QUEUE already
+        wait, or when the budget would take longer than `burst / rate` s to hold it."""
         if budget.queued >= LOOKBACK_QUEUE:
             raise Refusal(
                 "rate_limited",
@@ -129,13 +133,16 @@ class Budgets:
         budget.queued += 1
         try:
             async with budget.lane:
-                wait = budget.wait_for(0.0) if budget.left() <= 0.0 else 0.0
+                wait = budget.wait_for(estimate) if budget.left() <= estimate else 0.0
                 if wait > budget.burst / budget.rate:
-                    raise over_budget(kind, 0.0, budget.left(), budget.rate, budget.burst, None)
+                    raise over_budget(
+                        kind, estimate, budget.left(), budget.rate, budget.burst, None, budget
+                    )
                 if wait > 0.0:  # queued, not refused: the client waits instead of asking again
                     await asyncio.sleep(wait)
                 async with self.lookbacks:
-                    yield
+                    budget.charge(estimate)
+                    yield estimate
         finally:
             budget.queued -= 1
 
@@ -147,24 +154,31 @@ CURRENT: contextvars.ContextVar[tuple[Budgets, WorkBudget] | None] = contextvars
 )
 
 
-async def run_pieces(pieces: Pieces[T], budget: WorkBudget | None = None) -> tuple[T, float]:
+async def run_pieces(
+    pieces: Pieces[T], budget: WorkBudget | None = None, reserved: float = 0.0
+) -> tuple[T, float]:
     """Run a look back's pieces (simulation/replay.py) one after another in the requests'
     thread pool (pools.off_loop), the event loop free throughout; its result and the
-    computing seconds it took (the threads' CPU), each piece charged to `budget` as it ends
-    (so a client's look backs are refused as soon as its budget is spent, not after the
-    whole burst). An uncuttable piece (`Offload`) runs in the same pool."""
+    computing seconds it took (the threads' CPU). `reserved`: seconds already charged to
+    `budget` for it, up front (Budgets.lookback); what the pieces take beyond that is
+    charged as each piece ends, and what they left of it is given back at the end. An
+    uncuttable piece (`Offload`) runs in the same pool."""
     spent = 0.0
     value: Any = None
-    while True:
-        finished, asked, cpu = await off_loop(_timed_send, pieces, value)
-        spent += _charge(budget, cpu)
-        if finished:
-            result: T = asked
-            return result, spent
-        value = None
-        if asked is not None:
-            value, cpu = await off_loop(_timed_call, asked.fn, *asked.args)
-            spent += _charge(budget, cpu)
+    try:
+        while True:
+            finished, asked, cpu = await off_loop(_timed_send, pieces, value)
+            spent = _charge(budget, spent, cpu, reserved)
+            if finished:
+                result: T = asked
+                return result, spent
+            value = None
+            if asked is not None:
+                value, cpu = await off_loop(_timed_call, asked.fn, *asked.args)
+                spent = _charge(budget, spent, cpu, reserved)
+    finally:
+        if budget is not None and spent < reserved:
+            budget.charge(spent - reserved)  # an estimate errs high: the rest is given back
 
 
 def _timed_send(pieces: Pieces[T], value: Any) -> tuple[bool, Any, float]:
@@ -182,10 +196,12 @@ def _timed_call(fn: Callable[..., Any], *args: Any) -> tuple[Any, float]:
     return fn(*args), time.thread_time() - started
 
 
-def _charge(budget: WorkBudget | None, seconds: float) -> float:
+def _charge(budget: WorkBudget | None, spent: float, seconds: float, reserved: float) -> float:
+    """Charge the part of a piece's `seconds` beyond what was `reserved`; the new total."""
+    total = spent + seconds
     if budget is not None:
-        budget.charge(seconds)
-    return seconds
+        budget.charge(max(0.0, total - max(reserved, spent)))
+    return total
 
 
 def over_budget(

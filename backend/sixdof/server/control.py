@@ -274,6 +274,7 @@ async def go_back_in_pieces(room: Room, msg: GoBack) -> float:
     GET /api/rooms/R/recording/frame), each piece charged to that address as it ends. The
     computing seconds still to charge: 0 here, all of it on a cluster worker (no address:
     its gateway charges what the worker reports)."""
+    from ..simulation.cost import lookback_seconds
     from ..simulation.replay import going_back  # loaded with the physics (Rooms.physics_ready)
 
     current = CURRENT.get()
@@ -282,8 +283,9 @@ async def go_back_in_pieces(room: Room, msg: GoBack) -> float:
             _, spent = await run_pieces(going_back(room.sim, msg.t))
             return spent
         budgets, budget = current
-        async with budgets.lookback(budget, "go_back"):
-            await run_pieces(going_back(room.sim, msg.t), budget)
+        estimate = await off_loop(lookback_seconds, room.sim, msg.t)
+        async with budgets.lookback(budget, "go_back", estimate) as reserved:
+            await run_pieces(going_back(room.sim, msg.t), budget, reserved)
         return 0.0
     except FieldError as exc:
         raise Refusal(exc.code, exc.message, exc.field, msg.id) from None

@@ -82,10 +82,11 @@ async def set_ghost_in_pieces(room: Room, msg: SetGhost, left: float, settings: 
             ghost, spent = await run_pieces(_while_open(room, Ghost.building(room.sim, changes)))
         else:
             budgets, budget = current
-            async with budgets.lookback(budget, "set_ghost"):
+            reserve = min(estimate, settings.work_burst)
+            async with budgets.lookback(budget, "set_ghost", reserve) as reserved:
                 generation = _started(room)
                 building = _while_open(room, Ghost.building(room.sim, changes))
-                ghost, _ = await run_pieces(building, budget)
+                ghost, _ = await run_pieces(building, budget, reserved)
             spent = 0.0
     except FieldError as exc:
         raise Refusal(exc.code, exc.message, exc.field, msg.id) from None

@@ -332,11 +332,13 @@ async def recording_frame(
     if budget.queued >= LOOKBACK_QUEUE:  # first, before anything else is looked at
         raise _too_many(budget, "recording/frame")
     sim = _room(request, room).sim
+    from ..simulation.cost import lookback_seconds
     from ..simulation.replay import past_frame_pieces  # a room exists: its physics are loaded
 
     try:
-        async with budgets.lookback(budget, "recording/frame"):
-            frame, _ = await run_pieces(past_frame_pieces(sim, t, offset), budget)
+        estimate = await off_loop(lookback_seconds, sim, t)
+        async with budgets.lookback(budget, "recording/frame", estimate) as reserved:
+            frame, _ = await run_pieces(past_frame_pieces(sim, t, offset), budget, reserved)
     except Refusal:
         raise _too_many(budget, "recording/frame") from None
     if frame is None:

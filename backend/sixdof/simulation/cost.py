@@ -17,11 +17,15 @@ tick, so they err high.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
 from ..fields import FieldError
 from ..scenario import Scenario
 from ..scenario.elements import hull_triangles
 from ..scenario.water import WaterSpec
+
+if TYPE_CHECKING:
+    from .live import LiveSimulation
 
 #: The most one step of a room may be estimated to cost, s: a tick (its share is
 #: settings.tick_share, 8 ms by default) can stop only between steps.
@@ -38,6 +42,11 @@ BODY = 2e-7
 ELEMENT = 2e-7
 TRIANGLE = 6e-8
 VERTEX_WAVE = 6e-8
+#: Seconds a look back spends per recorded frame it re-runs (the frame's history row, its
+#: events, the pacing of its steps: 0.41-0.95 ms measured for 1-8 bodies, benchmarks/
+#: bench_cost.py), and to start one (its keyframe's world built, 2-5 ms).
+REPLAY_FRAME = 1e-3
+REPLAY_START = 5e-3
 #: Seconds to build one buoyancy element's tables, per triangle; and its hull tree, per
 #: triangle (still water only: in waves the pressure is not linear and no tree is built).
 BUILD_TRIANGLE = 3e-6
@@ -116,3 +125,20 @@ def counts(scenario: Scenario) -> Sequence[int]:
     """Bodies, buoyancy hulls, their triangles, waves (for messages and benchmarks)."""
     hulls = _buoyancy_counts(scenario)
     return len(scenario.bodies), len(hulls), sum(hulls), _waves(scenario.water)
+
+
+def lookback_seconds(sim: LiveSimulation, t: float) -> float:
+    """The estimated computing seconds of looking back at simulated time `t` of `sim`'s
+    recording (a past frame, `go_back`): re-running from the keyframe before `t` to `t`, its
+    steps at the world's step estimate and its frames at REPLAY_FRAME each, plus building the
+    keyframe's world (recording.KEYFRAME_BODY_STEPS keeps a segment short). 0 when `t` is
+    not in the recording: the look back itself says why."""
+    with sim.lock:
+        rec = sim.recording
+        index = None if rec is None else rec.index_at(t)
+        if rec is None or index is None:
+            return 0.0
+        span = max(min(t, sim.t) - rec.segments[index].t, 0.0)
+        steps = span / sim.step_size + 1.0
+        frames = span * sim.frame_rate + 1.0
+        return REPLAY_START + frames * REPLAY_FRAME + steps * sim.step_estimate()

@@ -31,9 +31,12 @@ def test_bursts_of_seek_resume_undo_are_charged_to_their_client(
     server: Served, bystander: Bystander, many_bodies: dict
 ) -> None:
     """Taking the room back no longer copies its past for undo (it held the event loop
-    15-27 ms per go_back: the bystander got 55.0 fps and a 197 ms gap)."""
+    15-27 ms per go_back: the bystander got 55.0 fps and a 197 ms gap). Each go_back's cost
+    is estimated before it runs and waits until its address's budget holds it (or is
+    refused): the burst is slowed to what the budget pays for (tests/unit/
+    test_lookback_estimate.py checks the charge itself)."""
     until_t = past_room(server, many_bodies)
     got = seek_undo_resume(server, bystander, until_t, seconds=3.0)
-    assert got["refused"] > 0 and got["acked"] > 0, got
+    assert got["acked"] > 0, got
     assert got["rest_code"] in (200, 429), got  # queued behind the burst, or refused
     assert got["held"] <= MAX_HELD_S, f"the loop was held {got['held'] * 1e3:.1f} ms"
