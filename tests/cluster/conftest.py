@@ -19,9 +19,17 @@ from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
-from support.serving import FLOAT, MASS, MAX_HELD_S, URL_LINE, HeldLoop, Proc, free_port
+from support.serving import (
+    CLUSTER_HELD_S,
+    FLOAT,
+    MASS,
+    URL_LINE,
+    HeldLoop,
+    Proc,
+    free_port,
+)
 
-__all__ = ["FLOAT", "MASS", "MAX_HELD_S", "Proc", "free_port"]
+__all__ = ["CLUSTER_HELD_S", "FLOAT", "MASS", "Proc", "free_port"]
 
 NATS_SERVER = Path(sys.executable).parent / "nats-server"
 #: The NATS configuration of docker compose's scale profile: every client logs in.
