@@ -53,7 +53,7 @@ lint: python frontend-deps
 # compile.
 test: setup browser
 	$(BIN)/sixdof warm
-	$(BIN)/pytest -n 3 --dist loadgroup
+	$(BIN)/pytest -n 3 --dist loadgroup --durations=25
 
 # The quick loop: pure Python and compiled physics, no server (~1 minute on two cores).
 test-unit: python
