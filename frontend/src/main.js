@@ -116,7 +116,7 @@ const panel = new Panel($('panel'), { conn, library, actions });
 // pivots, springs, dampers, the ground: drawn (their forces in the FBD) and listed in the panel
 const elements = new ElementViews(stage.ned, teach.fbd);
 const elementPanel = new ElementPanel(panel, { below: () => (selectedView()?.cg.z ?? 0) + 0.6 * (selectedView()?.extent() ?? 1) });
-// the water: its surface, current and waterline card (water.js), tuned in the panel (waterpanel.js)
+// the water: its surface, current and waterline card (view/water.js), tuned in the panel (waterpanel.js)
 const water = new WaterView(stage, $('view'));
 const waterPanel = new WaterPanel(panel, elementPanel.folder.domElement);
 

@@ -40,7 +40,7 @@ export function installTestHook(d) {
     gyro: d.gyro,
     /** The scenario's elements as drawn (elements.js). */
     elements: () => d.elements.describe(),
-    /** The water as drawn: the time, the patch, the surface vertex nearest NED (x, y), the card (water.js). */
+    /** The water as drawn: the time, the patch, the surface vertex nearest NED (x, y), the card (view/water.js). */
     water: (/** @type {number} */ x, /** @type {number} */ y) => d.water.describe(x, y),
     /** Show or hide the water (the tests compare the pixels with and without it). @param {boolean} on */
     showWater: (on) => void (d.water.group.visible = on),

@@ -3,13 +3,10 @@
 // translucent surface that moves with exactly the server's linear (Airy) waves, drifting
 // streaks and a labelled arrow for the current, and a card with the selected body's waterline
 // (Draft, Heel, Trim from the frames) and, when the hello carries them, its GM and natural
-// periods. Nothing is drawn when the scenario has no water.
+// periods (watercard.js). Nothing is drawn when the scenario has no water.
 //
-// The waves are backend/sixdof/dynamics/water.py's: a component of amplitude a, period T and
-// direction β (0 = travelling north) raises the surface by a cos(ω t − k (x cos β + y sin β)),
-// ω = 2π/T, ω² = g k tanh(k h) (g k in deep water), g the body's Gravity; the surface is at
-// NED z = level − η. The time is the drawn frame's simulated time (not the wall clock): paused,
-// the water stands still; the timeline's past shows the water of that moment.
+// The waves are water.py's (waves.js), drawn at the drawn frame's simulated time (not the wall
+// clock): paused, the water stands still; the timeline's past shows the water of that moment.
 //
 // One PlaneGeometry whose vertices are rewritten in place each frame (heights and analytic
 // normals), as large as the ground grid round the selected body and moved by whole vertex
@@ -30,18 +27,15 @@ import {
 } from 'three';
 import { Arrow } from './glyphs.js';
 import { TextLabel, magnitude } from './labels.js';
-import { num, t } from '../core/i18n.js';
-import './water.css';
+import { t } from '../core/i18n.js';
+import { elevation, waveTable } from './waves.js';
+import { WaterCard } from './watercard.js';
 
 /** @typedef {import('../net/messages.gen.js').WaterSpec} WaterSpec */
 /** @typedef {import('../net/messages.gen.js').Hello} Hello */
 /** @typedef {import('./body.js').BodyView} BodyView */
 /** @typedef {import('../net/interp.js').BodySample} BodySample */
-/**
- * The hello's hydrostatics of a floating body (its upright equilibrium in still water); a
- * null period means no restoring (GM ≤ 0).
- * @typedef {import('../net/messages.gen.js').HydrostaticsInfo} Hydrostatics
- */
+/** @typedef {import('./watercard.js').Hydrostatics} Hydrostatics */
 
 export const WATER_COLOURS = { surface: '#0f6cb0', specular: '#e7f5ff', lines: '#e7f5ff', streak: '#ffffff', current: '#0b7285' };
 const OPACITY = 0.36; // the surface's, at its middle (it fades out towards the edge)
@@ -53,159 +47,8 @@ const STREAKS = 48;
 const STILL_SEA = Object.freeze({ density: 1025, level: 0, current: /** @type {[number, number, number]} */ ([0, 0, 0]), waves: [], depth: null });
 const CARD_HZ = 5;
 
-/**
- * k of ω² = g k tanh(k h), or ω²/g in deep water (depth null): water.py's wave_number, step
- * for step (Newton from above the root).
- * @param {number} omega @param {number} gravity @param {number | null | undefined} depth
- */
-export function waveNumber(omega, gravity, depth) {
-  const k0 = (omega * omega) / gravity;
-  if (depth == null || k0 === 0) return k0;
-  let k = Math.max(k0, omega / Math.sqrt(gravity * depth));
-  for (let i = 0; i < 100; i++) {
-    const th = Math.tanh(k * depth);
-    const f = gravity * k * th - omega * omega;
-    const df = gravity * (th + k * depth * (1 - th * th));
-    const step = f / df;
-    k -= step;
-    if (Math.abs(step) <= 1e-15 * k) break;
-  }
-  return k;
-}
-
-/**
- * Each component's a, ω, k, cos β, sin β, five numbers a row (water.py's wave_table).
- * @param {WaterSpec} water @param {number} gravity
- */
-export function waveTable(water, gravity) {
-  const rows = new Float64Array(5 * water.waves.length);
-  water.waves.forEach((w, i) => {
-    const omega = (2 * Math.PI) / w.period;
-    const beta = (w.direction * Math.PI) / 180;
-    rows.set([w.amplitude, omega, waveNumber(omega, gravity > 0 ? gravity : 9.81, water.depth), Math.cos(beta), Math.sin(beta)], 5 * i);
-  });
-  return rows;
-}
-
-/**
- * η (m, up) at (x, y) and time t; its slopes ∂η/∂x, ∂η/∂y into out[1], out[2] when given.
- * @param {Float64Array} table @param {number} time @param {number} x @param {number} y @param {Float64Array} [out]
- */
-export function elevation(table, time, x, y, out) {
-  let eta = 0;
-  let ex = 0;
-  let ey = 0;
-  for (let i = 0; i < table.length; i += 5) {
-    const a = table[i];
-    const k = table[i + 2];
-    const cb = table[i + 3];
-    const sb = table[i + 4];
-    const phase = table[i + 1] * time - k * (x * cb + y * sb);
-    eta += a * Math.cos(phase);
-    if (out) {
-      const s = a * k * Math.sin(phase); // ∂/∂x of a cos(ωt − k(x cb + y sb)) = a k cb sin(…)
-      ex += s * cb;
-      ey += s * sb;
-    }
-  }
-  if (out) {
-    out[0] = eta;
-    out[1] = ex;
-    out[2] = ey;
-  }
-  return eta;
-}
-
 /** `x` wrapped into [−span/2, span/2). @param {number} x @param {number} span */
 const wrap = (x, span) => x - span * Math.floor(x / span + 0.5);
-
-/** Degrees from radians. @param {number} r */
-const deg = (r) => (r * 180) / Math.PI;
-
-/** The card under the view's right edge: the selected body's waterline, GM and periods. */
-class WaterCard {
-  /** @param {HTMLElement} parent */
-  constructor(parent) {
-    this.el = document.createElement('section');
-    this.el.id = 'water-card';
-    this.el.hidden = true;
-    this.el.setAttribute('aria-label', t('water.card.label'));
-    this.title = document.createElement('div');
-    this.title.className = 'water-title';
-    this.rows = [0, 1, 2, 3].map(() => {
-      const row = document.createElement('div');
-      row.className = 'water-row';
-      return row;
-    });
-    this.rows[2].classList.add('static'); // the hello's GM and periods: shorter on a phone
-    this.rows[3].classList.add('static');
-    this.el.append(this.title, ...this.rows);
-    parent.append(this.el);
-    this.last = -Infinity;
-  }
-
-  /**
-   * @param {string} name  the body's
-   * @param {import('../net/messages.gen.js').BodyFrame | null} frame  its frame (Draft, Heel, Trim, WaveElevation)
-   * @param {Hydrostatics | null} hydro  from the hello, when it carries them
-   * @param {boolean} waves  whether the water has waves
-   * @param {boolean} implicit  the water is the default still sea (the scenario has none)
-   */
-  write(name, frame, hydro, waves, implicit) {
-    this.title.textContent = t(implicit ? 'water.card.title_default' : 'water.card.title', { body: name });
-    const [line, wave, gm, periods] = this.rows;
-    if (frame && Number.isFinite(frame.Draft)) {
-      line.textContent = frame.Draft > 0
-        ? t('water.card.waterline', { draft: num(frame.Draft, 3), heel: num(deg(frame.Heel), 1), trim: num(deg(frame.Trim), 1) })
-        : t('water.card.clear', { heel: num(deg(frame.Heel), 1), trim: num(deg(frame.Trim), 1) });
-    } else line.textContent = '';
-    wave.hidden = !waves || !frame;
-    if (waves && frame) wave.textContent = t('water.card.eta', { eta: num(frame.WaveElevation, 3) });
-    const ok = (/** @type {unknown} */ x) => typeof x === 'number' && Number.isFinite(x);
-    gm.hidden = !hydro || !(ok(hydro.GM_T) || ok(hydro.draft));
-    if (hydro && !gm.hidden) {
-      // the still-water draft is left out on a phone (class wide): the frame's is on the line above
-      const draft = ok(hydro.draft) ? t('water.card.static_draft', { draft: num(Number(hydro.draft), 3) }) : '';
-      const parts = [];
-      if (ok(hydro.GM_T)) parts.push(t('water.card.gm_roll', { gm: num(Number(hydro.GM_T), 3) }));
-      if (ok(hydro.GM_L)) parts.push(t('water.card.gm_pitch', { gm: num(Number(hydro.GM_L), 2) }));
-      gm.replaceChildren(span(draft && parts.length ? `${draft} · ` : draft, 'wide'), ...joined(parts));
-    }
-    const p = hydro?.periods;
-    periods.hidden = !p;
-    if (p) {
-      const parts = [];
-      for (const k of /** @type {const} */ (['heave', 'roll', 'pitch'])) {
-        const v = p[k];
-        const T = ok(v) ? `${num(Number(v), 2)} s` : t('water.card.period.none');
-        parts.push(t(`water.card.period.${k}`, { T }));
-      }
-      // "Natural periods: …", or on a phone "Periods: …" (class narrow)
-      periods.replaceChildren(withList('water.card.periods', parts, 'wide'), withList('water.card.periods_short', parts, 'narrow'));
-    }
-  }
-}
-
-/** A span of text with a class. @param {string} text @param {string} cls */
-function span(text, cls) {
-  const el = document.createElement('span');
-  el.className = cls;
-  el.textContent = text;
-  return el;
-}
-
-/** Parts joined by " · ", each kept on one line (a narrow card breaks between them). @param {string[]} parts */
-function joined(parts) {
-  return parts.flatMap((part, i) => (i ? [' · ', span(part, 'part')] : [span(part, 'part')]));
-}
-
-/** The message `key` in a span of class `cls`, its {list} the parts, joined. @param {string} key @param {string[]} parts @param {string} cls */
-function withList(key, parts, cls) {
-  const [before, after = ''] = t(key, { list: '\u0001' }).split('\u0001');
-  const el = span(before, cls);
-  el.append(...joined(parts), after);
-  return el;
-}
 
 export class WaterView {
   /**
