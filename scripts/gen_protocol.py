@@ -1,7 +1,8 @@
-"""Write the files generated from the protocol's pydantic models.
+"""Write the files generated from the protocol's pydantic models and the registry of kinds.
 
 python scripts/gen_protocol.py          # rewrite docs/protocol.md's generated parts and the
-                                        # page's protocol.gen.js and messages.gen.d.ts
+                                        # page's protocol.gen.js, messages.gen.d.ts and
+                                        # kinds.gen.js (the element kinds' page facts)
 python scripts/gen_protocol.py --check  # exit 1 if any is out of date
 """
 
@@ -16,12 +17,14 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "scripts"))  # protocol_gen, also when imported by the tests
 
 from protocol_gen.docs import render  # noqa: E402
+from protocol_gen.kinds import render_kinds  # noqa: E402
 from protocol_gen.page import render_constants, render_types  # noqa: E402
 
 TARGETS: dict[Path, Callable[[], str]] = {
     ROOT / "docs" / "protocol.md": render,
     ROOT / "frontend" / "src" / "net" / "protocol.gen.js": render_constants,
     ROOT / "frontend" / "src" / "net" / "messages.gen.d.ts": render_types,
+    ROOT / "frontend" / "src" / "core" / "kinds.gen.js": render_kinds,
 }
 
 

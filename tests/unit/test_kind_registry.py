@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import re
+import sys
 from pathlib import Path
 
 import pytest
@@ -21,6 +22,13 @@ from sixdof.scenario.kinds import BY_NAME, KIND_TABLE, KINDS, dynamics_kinds
 ROOT = Path(__file__).resolve().parents[2]
 LOCALES = sorted((ROOT / "frontend" / "src").glob("**/locales/*.json"))
 NAMES = [k.name for k in KIND_TABLE]
+sys.path.insert(0, str(ROOT / "scripts"))
+from protocol_gen.kinds import render_kinds  # noqa: E402
+
+
+def test_the_pages_table_of_kinds_is_current() -> None:
+    path = ROOT / "frontend" / "src" / "core" / "kinds.gen.js"
+    assert path.read_text(encoding="utf-8") == render_kinds(), "run scripts/gen_protocol.py"
 
 
 def test_the_registry_and_the_dynamics_know_the_same_kinds() -> None:
@@ -64,8 +72,14 @@ def test_a_kind_has_an_xml_form_that_round_trips(name: str) -> None:
 def test_a_kind_has_a_drawing_the_page_and_the_notebook_know(name: str) -> None:
     drawing = BY_NAME[name].drawing
     assert drawing in DRAWINGS
-    notebook = (ROOT / "backend" / "sixdof" / "notebook" / "elements.py").read_text()
+    page = (ROOT / "frontend" / "src" / "view" / "elements.js").read_text(encoding="utf-8")
+    # "arrow" and "none": the free-body drawing (teach/fbd.js) draws every element's force
+    assert drawing in ("arrow", "none") or f"drawing === '{drawing}'" in page
+    notebook = (ROOT / "backend" / "sixdof" / "notebook" / "elements.py").read_text("utf-8")
+    # the notebook has no labels ("tag"), and draws a load's force as its "arrow"
     assert drawing in ("tag", "none") or f'drawing == "{drawing}"' in notebook
+    generated = (ROOT / "frontend" / "src" / "core" / "kinds.gen.js").read_text("utf-8")
+    assert f'"{name}": {{"drawing": "{drawing}"' in generated, "run scripts/gen_protocol.py"
 
 
 def _locale_keys() -> dict[str, dict[str, str]]:
@@ -78,6 +92,8 @@ def test_a_kind_has_its_words_in_every_locale(name: str) -> None:
     keys = [f"elements.kind.{name}"]
     keys += [f"elements.field.{f}" for f in kind.panel.numbers]
     keys += [f"elements.field.{f}" for f, _ in kind.panel.vectors]
+    if kind.panel.summary is not None:
+        keys += [f"elements.summary.{name}", f"elements.field.{kind.panel.summary}"]
     locales = _locale_keys()
     assert set(locales) == {"en", "de", "nb"}
     for lang, table in locales.items():

@@ -110,13 +110,14 @@ class Building:
 @dataclass(frozen=True)
 class Panel:
     """The page's panel for a kind: the numbers and vectors ("1, 2, 3") it tunes, in order,
-    a read-only summary line (a locale key `elements.summary.<kind>` filled from the spec),
-    and the Add form: the fields it asks for (of "point", "to", "height"; None: not
-    addable from the page) and the fields a new element is given as they are."""
+    a read-only summary line (shown as the field `summary`, its text the locale key
+    `elements.summary.<kind>` filled from the spec), and the Add form: the fields it asks
+    for (of "point", "to", "height"; None: not addable from the page) and the fields a new
+    element is given as they are."""
 
     numbers: tuple[str, ...] = ()
     vectors: tuple[tuple[str, int], ...] = ()
-    summary: bool = False
+    summary: str | None = None
     add: tuple[Literal["point", "to", "height"], ...] | None = None
     defaults: Mapping[str, Any] = field(default_factory=dict)
     #: A field that goes back to its default when another is tuned (a pivot's `at`, which

@@ -9,18 +9,17 @@
 
 import { ControlErrors, formatVector, outside, parseVector, rangeText, setField } from './controls.js';
 import { num, t } from '../core/i18n.js';
+import { KINDS } from '../core/kinds.gen.js';
 
 /** @typedef {import('lil-gui').Controller} Controller */
 /** @typedef {import('lil-gui').GUI} GUI */
 /** @typedef {import('../view/elements.js').ElementSpec} ElementSpec */
 /** @typedef {import('../net/messages.gen.js').SetElements['elements'][number]} ElementInput */
 
-/** The numbers each kind tunes, and the vectors (typed as "1, 2, 3"), in the order shown. */
-/** @type {Record<ElementSpec['kind'], string[]>} */
-const NUMBERS = { pivot: [], spring: ['stiffness', 'damping', 'rest_length'], damper: [], ground: ['height', 'restitution', 'friction'], load: [], buoyancy: [], added_mass: [] };
-/** @type {Record<ElementSpec['kind'], [string, number][]>} */
-const VECTORS = { pivot: [['point', 3]], spring: [['point', 3], ['to', 3]], damper: [['linear', 6], ['quadratic', 6]], ground: [], load: [], buoyancy: [], added_mass: [] };
-const ADDABLE = ['pivot', 'spring', 'damper', 'ground'];
+// What each kind tunes (numbers, then vectors typed as "1, 2, 3") and what the Add form asks
+// of it are the registry's (core/kinds.gen.js, from backend/sixdof/scenario/kinds/).
+/** @typedef {import('../core/kinds.gen.js').KindName} KindName */
+const ADDABLE = /** @type {KindName[]} */ (Object.keys(KINDS)).filter((k) => KINDS[k].add !== null);
 const WORLD = '';
 
 export class ElementPanel {
@@ -69,11 +68,11 @@ export class ElementPanel {
 
   /** Show only the Add fields the chosen kind uses. */
   showAddFields() {
-    const kind = this.add.kind;
-    this.ac.point.show(kind === 'pivot' || kind === 'spring');
-    this.ac.target.show(kind === 'spring');
-    this.ac.targetPoint.show(kind === 'spring');
-    this.ac.height.show(kind === 'ground');
+    const asks = KINDS[/** @type {KindName} */ (this.add.kind)].add ?? [];
+    this.ac.point.show(asks.includes('point'));
+    this.ac.target.show(asks.includes('to'));
+    this.ac.targetPoint.show(asks.includes('to'));
+    this.ac.height.show(asks.includes('height'));
   }
 
   /** Follow a hello: the folders rebuilt when the list changed, controls enabled as the room allows. @param {import('../net/messages.gen.js').Hello} hello */
@@ -108,12 +107,13 @@ export class ElementPanel {
       const values = { remove: () => this.removeElement(k) };
       /** @type {Record<string, Controller>} */
       const ctls = {};
-      for (const field of NUMBERS[spec.kind]) {
+      const facts = KINDS[spec.kind];
+      for (const field of facts.numbers) {
         values[field] = /** @type {Record<string, any>} */ (spec)[field];
         ctls[field] = folder.add(values, field).name(t(`elements.field.${field}`));
         ctls[field].onFinishChange((/** @type {number} */ v) => this.tune(k, field, v, ctls[field]));
       }
-      for (const [field, n] of VECTORS[spec.kind]) {
+      for (const [field, n] of facts.vectors) {
         const v = /** @type {Record<string, any>} */ (spec)[field];
         if (field === 'to' && !Array.isArray(v)) {
           values.to = t('elements.body_point_at', { body: v.body, point: formatVector(v.point) });
@@ -129,10 +129,12 @@ export class ElementPanel {
           this.tune(k, field, parsed, ctls[field]);
         });
       }
-      if (spec.kind === 'load') {
-        values.signal = t('elements.load_summary', { signal: spec.signal, force: formatVector(spec.force) });
-        ctls.signal = folder.add(values, 'signal').name(t('elements.field.signal'));
-        this.shown.add(ctls.signal);
+      const line = facts.summary;
+      if (line) {
+        const words = Object.fromEntries(Object.entries(spec).map(([f, v]) => [f, Array.isArray(v) ? formatVector(v) : v]));
+        values[line] = t(`elements.summary.${spec.kind}`, words);
+        ctls[line] = folder.add(values, line).name(t(`elements.field.${line}`));
+        this.shown.add(ctls[line]);
       }
       ctls.remove = folder.add(values, 'remove').name(t('elements.remove'));
       for (const [field, ctl] of Object.entries(ctls)) setField(ctl, field);
@@ -161,7 +163,8 @@ export class ElementPanel {
     const list = this.copy();
     const e = /** @type {Record<string, any>} */ (list[k]);
     e[field] = value;
-    if (e.kind === 'pivot' && field === 'point') e.at = null;
+    const released = KINDS[/** @type {KindName} */ (e.kind)].releases[field];
+    if (released) e[released] = null;
     this.send(list, k);
   }
 
@@ -175,30 +178,27 @@ export class ElementPanel {
   addElement() {
     const a = this.add;
     const body = this.panel.bodyName ?? this.panel.hello?.scenario.bodies[0]?.Name;
-    if (!body) return;
-    const point = parseVector(a.point, 3);
-    /** @type {ElementInput | null} */
-    let e = null;
-    if (a.kind === 'pivot' || a.kind === 'spring') {
+    const asks = KINDS[/** @type {KindName} */ (a.kind)].add;
+    if (!body || !asks) return;
+    /** @type {Record<string, unknown>} the kind, its body, then the fields asked for, in the form's order */
+    const e = { kind: a.kind, body, ...structuredClone(KINDS[/** @type {KindName} */ (a.kind)].defaults) };
+    if (asks.includes('point')) {
+      const point = parseVector(a.point, 3);
       if (!point) return this.errors.show(this.ac.point, t('elements.err.vector', { field: 'point', n: 3 }));
-      const p = /** @type {[number, number, number]} */ (point);
-      if (a.kind === 'pivot') e = { kind: 'pivot', body, point: p };
-      else {
-        const far = parseVector(a.targetPoint, 3);
-        if (!far) return this.errors.show(this.ac.targetPoint, t('elements.err.vector', { field: 'to', n: 3 }));
-        const q = /** @type {[number, number, number]} */ (far);
-        e = { kind: 'spring', body, point: p, to: a.target === WORLD ? q : { body: a.target, point: q } };
-      }
-    } else if (a.kind === 'damper') {
-      e = { kind: 'damper', body, linear: [1, 1, 1, 1, 1, 1], quadratic: [0, 0, 0, 0, 0, 0] };
-    } else if (a.kind === 'ground') {
+      e.point = point;
+    }
+    if (asks.includes('to')) {
+      const far = parseVector(a.targetPoint, 3);
+      if (!far) return this.errors.show(this.ac.targetPoint, t('elements.err.vector', { field: 'to', n: 3 }));
+      e.to = a.target === WORLD ? far : { body: a.target, point: far };
+    }
+    if (asks.includes('height')) {
       const text = String(a.height).trim();
       const height = text ? Number(text) : this.below();
       if (!Number.isFinite(height)) return this.errors.show(this.ac.height, t('elements.err.number', { field: 'height' }));
-      e = { kind: 'ground', body, height };
+      e.height = height;
     }
-    if (!e) return;
-    this.send([...this.copy(), e], this.specs.length);
+    this.send([...this.copy(), /** @type {ElementInput} */ (/** @type {unknown} */ (e))], this.specs.length);
   }
 
   /**

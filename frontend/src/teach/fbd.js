@@ -11,6 +11,7 @@ import { Arrow } from '../view/glyphs.js';
 import { TextLabel, magnitude, niceStep } from '../view/labels.js';
 import { VIEW } from '../net/protocol.gen.js';
 import { t } from '../core/i18n.js';
+import { KINDS } from '../core/kinds.gen.js';
 
 /** @typedef {import('../view/body.js').BodyView} BodyView */
 /** @typedef {import('../net/interp.js').BodySample} BodySample */
@@ -24,7 +25,7 @@ const NET = t('label.net');
 /** @type {Record<import('../net/messages.gen.js').AppliedLoad['source'], string | undefined>} */
 const SOURCE_NAMES = { constant: 'F', push: t('label.push'), spring: t('label.pull') };
 /** An element's force is labelled with its kind (elements.js draws the elements). */
-const KIND_NAMES = { pivot: t('elements.kind.pivot'), spring: t('elements.kind.spring'), damper: t('elements.kind.damper'), ground: t('elements.kind.ground'), load: t('elements.kind.load'), buoyancy: t('elements.kind.buoyancy'), added_mass: t('elements.kind.added_mass') };
+const KIND_NAMES = Object.fromEntries(Object.keys(KINDS).map((k) => [k, t(`elements.kind.${k}`)]));
 
 const arcGeometry = new TorusGeometry(1, 0.05, 8, 48, 1.5 * Math.PI);
 const arcHead = new ConeGeometry(0.14, 0.32, 16).translate(0, 0.16, 0);
@@ -187,7 +188,8 @@ export class FreeBodyDiagram {
     let n = 0;
     for (let k = 0; frames && k < specs.length; k++) {
       const e = specs[k];
-      const other = e.kind === 'spring' && !Array.isArray(e.to) && e.to.body === name;
+      // an element between two bodies (its `to` a point on another body) acts on that one too
+      const other = 'to' in e && !Array.isArray(e.to) && e.to.body === name;
       if (e.body !== name && !other) continue;
       const f = frames[k];
       // where it acts relative to the CG at the frame's state, turned onto the drawn pose

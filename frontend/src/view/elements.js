@@ -1,8 +1,9 @@
 // @ts-check
-// The scenario's elements in the view (issue 27): a pivot as a ball at its held point, a spring
-// as a coil between its two ends that stretches and thins with its length, the ground as a
-// floor at its height, a damper as a labelled glyph at the CG. Loads and every element's force
-// are the free-body diagram's (fbd.js): this module hands it the element frames each render.
+// The scenario's elements in the view (issue 27), each by its kind's drawing (the registry's,
+// core/kinds.gen.js): a "ball" at its held point (a pivot), a "coil" between its two ends that
+// stretches and thins with its length (a spring), a "floor" at its height (the ground), a
+// "tag", a labelled glyph at the CG (a damper). Loads ("arrow") and every element's force are
+// the free-body diagram's (fbd.js): this module hands it the element frames each render.
 //
 // Points on a body are body axes from its reference point Pos (DESIGN.md section 8), so each is
 // placed from the drawn, interpolated pose: a pivot stays on the body's point and a coil's ends
@@ -24,6 +25,7 @@ import {
 } from 'three';
 import { TextLabel } from './labels.js';
 import { t } from '../core/i18n.js';
+import { KINDS } from '../core/kinds.gen.js';
 
 /** @typedef {import('../net/messages.gen.js').Hello['scenario']['elements'][number]} ElementSpec */
 /** @typedef {import('../net/messages.gen.js').ElementFrame} ElementFrame */
@@ -33,8 +35,10 @@ import { t } from '../core/i18n.js';
  * scenario's elements and what each does in the frame drawn.
  * @typedef {{specs: ElementSpec[], frames: ElementFrame[] | null}} ElementInput
  */
+/** What a drawing reads of its element, whatever its kind. */
+/** @typedef {{kind: string, body: string, point?: number[], to?: number[] | {body: string, point: number[]}, height?: number, rest_length?: number}} Drawn */
 
-export const ELEMENT_COLOURS = { pivot: '#343a40', spring: '#1c7ed6', ground: '#b5a77f', groundLines: '#7d7152', damper: '#5f3dc4' };
+export const ELEMENT_COLOURS = { ball: '#343a40', coil: '#1c7ed6', floor: '#b5a77f', floorLines: '#7d7152', tag: '#5f3dc4' };
 const FLOOR_CELLS = 30; // lines across the floor, one per body extent
 const TURNS = 10; // of a coil
 const ALONG = TURNS * 12; // coil samples along its length
@@ -145,28 +149,29 @@ class ElementGlyph {
     /** @type {Mesh | null} */ this.marker = null;
     /** @type {TextLabel | null} */ this.label = null;
     /** @type {Mesh | null} */ this.floor = null;
-    /** the spring's length when relaxed, for the coil's thickness (0: the first length seen) */
-    this.relaxed = spec.kind === 'spring' ? spec.rest_length : 0;
+    this.drawing = KINDS[spec.kind].drawing;
+    /** the coil's length when relaxed, for its thickness (0: the first length seen) */
+    this.relaxed = this.drawing === 'coil' ? /** @type {Drawn} */ (spec).rest_length ?? 0 : 0;
     const c = ELEMENT_COLOURS;
-    if (spec.kind === 'pivot') {
-      this.marker = new Mesh(ball, new MeshLambertMaterial({ color: c.pivot, emissive: c.pivot, emissiveIntensity: 0.2 }));
-      this.label = new TextLabel(c.pivot, 0.1, 'right', 11);
-      this.label.setText(t('elements.kind.pivot'));
-    } else if (spec.kind === 'spring') {
-      this.coil = new Coil(c.spring);
-    } else if (spec.kind === 'ground') {
-      const material = new MeshLambertMaterial({ color: c.ground, transparent: true, opacity: 0.8, side: DoubleSide });
+    if (this.drawing === 'ball') {
+      this.marker = new Mesh(ball, new MeshLambertMaterial({ color: c.ball, emissive: c.ball, emissiveIntensity: 0.2 }));
+      this.label = new TextLabel(c.ball, 0.1, 'right', 11);
+      this.label.setText(t(`elements.kind.${spec.kind}`));
+    } else if (this.drawing === 'coil') {
+      this.coil = new Coil(c.coil);
+    } else if (this.drawing === 'floor') {
+      const material = new MeshLambertMaterial({ color: c.floor, transparent: true, opacity: 0.8, side: DoubleSide });
       // behind the grid's lines where the two coincide (a ground at height 0)
       Object.assign(material, { polygonOffset: true, polygonOffsetFactor: 1, polygonOffsetUnits: 4 });
       this.floor = new Mesh(new PlaneGeometry(1, 1), material);
       // its own lines, one per FLOOR_CELLS of its side: the floor reads as a floor at any height
-      const lines = new GridHelper(1, FLOOR_CELLS, c.groundLines, c.groundLines);
+      const lines = new GridHelper(1, FLOOR_CELLS, c.floorLines, c.floorLines);
       lines.rotation.x = Math.PI / 2; // three's grid lies in x-z; the floor is NED's x-y
       lines.position.z = -1e-3; // just above it (NED z is down)
       this.floor.add(lines);
-    } else if (spec.kind === 'damper') {
-      this.label = new TextLabel(c.damper, 0.1, 'left', 11);
-      this.label.setText(t('elements.kind.damper'));
+    } else if (this.drawing === 'tag') {
+      this.label = new TextLabel(c.tag, 0.1, 'left', 11);
+      this.label.setText(t(`elements.kind.${spec.kind}`));
     }
     for (const o of [this.coil, this.marker, this.label, this.floor]) if (o) group.add(o);
   }
@@ -234,10 +239,10 @@ export class ElementViews {
     this.fbd.elementInput.frames = frames && frames.length === this.specs.length ? frames : null;
     const { a, b } = this.scratch;
     for (const g of this.glyphs) {
-      const e = g.spec;
+      const e = /** @type {Drawn} */ (g.spec);
       const view = views.get(e.body);
       const extent = view ? view.extent() : 1;
-      if (e.kind === 'pivot' && g.marker && g.label) {
+      if (g.drawing === 'ball' && g.marker && g.label && e.point) {
         const at = ElementViews.bodyPoint(views, e.body, e.point, a);
         g.marker.visible = g.label.visible = !!at;
         if (!at) continue;
@@ -245,21 +250,21 @@ export class ElementViews {
         g.marker.scale.setScalar(Math.max(0.015, 0.06 * extent));
         g.label.position.copy(at).add(b.set(0, 0, -0.12 * extent));
         g.label.setHeight(Math.max(0.04, 0.12 * extent));
-      } else if (e.kind === 'spring' && g.coil) {
+      } else if (g.drawing === 'coil' && g.coil && e.point && e.to) {
         const from = ElementViews.bodyPoint(views, e.body, e.point, a);
         const to = Array.isArray(e.to) ? b.fromArray(e.to) : ElementViews.bodyPoint(views, e.to.body, e.to.point, b);
         g.coil.visible = !!(from && to);
         if (!from || !to) continue;
         if (!(g.relaxed > 0)) g.relaxed = Math.max(from.distanceTo(to), 0.2 * extent);
         g.coil.set(from, to, g.relaxed, Math.max(0.04, 0.12 * extent, 0.1 * g.relaxed));
-      } else if (e.kind === 'ground' && g.floor) {
+      } else if (g.drawing === 'floor' && g.floor) {
         const cell = Math.max(0.5, extent);
         const centre = selected ?? view;
         // round the body, moved by whole cells so its lines stay put in the world
         const snap = (/** @type {number} */ x) => Math.round(x / cell) * cell;
         g.floor.scale.set(FLOOR_CELLS * cell, FLOOR_CELLS * cell, 1);
-        g.floor.position.set(centre ? snap(centre.cg.x) : 0, centre ? snap(centre.cg.y) : 0, e.height);
-      } else if (e.kind === 'damper' && g.label) {
+        g.floor.position.set(centre ? snap(centre.cg.x) : 0, centre ? snap(centre.cg.y) : 0, e.height ?? 0);
+      } else if (g.drawing === 'tag' && g.label) {
         g.label.visible = !!view;
         if (!view) continue;
         g.label.position.copy(view.cg).add(a.set(0, 0, 0.55 * extent));

@@ -93,5 +93,5 @@ KIND = Kind(
         "frequency": 1.5,
         "phase": 0.25,
     },
-    panel=Panel(summary=True),
+    panel=Panel(summary="signal"),
 )
