@@ -1,4 +1,4 @@
-"""Build hook: put the built page and the meshes inside the wheel (sixdof/_assets).
+"""Build hook: put the built page, its catalogues and the meshes in the wheel (sixdof/_assets).
 
 Everything else about the package is in pyproject.toml. The page is built with npm
 when frontend/dist is missing and npm is available; a wheel without the page would
@@ -43,6 +43,8 @@ class BuildPyWithAssets(build_py):
         target = Path(self.build_lib) / "sixdof" / "_assets"
         shutil.rmtree(target, ignore_errors=True)
         shutil.copytree(_ensure_frontend_built(), target / "web")
+        # the presets' English captions are the page's catalogue messages (sixdof.scenario.presets)
+        shutil.copytree(ROOT / "frontend" / "src" / "locales", target / "locales")
         shutil.copytree(
             ROOT / "meshes", target / "meshes", ignore=shutil.ignore_patterns("*.py", "__pycache__")
         )

@@ -32,6 +32,8 @@ from support.serving import Proc
 from websockets.sync.client import connect
 
 import sixdof
+from sixdof.scenario.presets import FOLDER as PRESET_FOLDER
+from sixdof.scenario.presets import PRESETS
 
 REPO = Path(__file__).resolve().parents[2]
 URL_LINE = re.compile(r"sixdof: serving (http://127\.0\.0\.1:(\d+)/)")
@@ -125,6 +127,9 @@ def test_the_wheel_carries_the_built_page_and_every_mesh(installed: Installed) -
     meshes = {f"sixdof/_assets/meshes/{m['file']}" for m in listed}
     assert len(meshes) >= 5 and meshes - names == set()
     assert {"sixdof/_assets/meshes/materials.json", "sixdof/cli/__init__.py"} <= names
+    # every preset's file, and the catalogue its English captions are formatted from
+    presets = {f"sixdof/scenario/presets/{p.name}" for p in PRESET_FOLDER.glob("*.json")}
+    assert len(presets) >= 20 and presets | {"sixdof/_assets/locales/en.json"} <= names
     # nothing from the build machine's checkout beyond the package: no tests, no sources
     assert not [n for n in names if n.startswith(("tests/", "frontend/", "backend/"))]
     # nor the code generators (scripts/protocol_gen): they run at development time only
@@ -138,16 +143,19 @@ def test_the_installed_package_and_its_assets_live_in_the_venv(installed: Instal
     probe = (
         "import json, sixdof, sixdof.assets as a; print(json.dumps({'pkg': sixdof.__file__,"
         " 'web': str(a.asset_dir('web')), 'meshes': str(a.asset_dir('meshes')),"
-        " 'version': sixdof.__version__}))"
+        " 'locales': str(a.asset_dir('locales')), 'version': sixdof.__version__,"
+        " 'caption': __import__('sixdof.scenario.presets').scenario.presets"
+        ".preset_scenario('heeled_ship').caption}))"
     )
     env = installed.bare_env()
     out = json.loads(
         _run([installed.bin / "python", "-c", probe], cwd=installed.root, env=env).stdout
     )
-    for key in ("pkg", "web", "meshes"):
+    for key in ("pkg", "web", "meshes", "locales"):
         where = Path(out[key]).resolve()
         assert where.is_relative_to(installed.venv) and not where.is_relative_to(REPO), out
     assert (Path(out["web"]) / "index.html").is_file()
+    assert out["caption"] == PRESETS["heeled_ship"].caption  # the files and catalogue came along
     assert out["version"] == sixdof.__version__
     shown = _run([installed.bin / "sixdof", "--version"], cwd=installed.root, env=env).stdout
     assert shown.strip() == f"sixdof {sixdof.__version__}"

@@ -21,7 +21,10 @@ from sixdof.dynamics import Bodies, BodyParams, kernel, make_state
 from sixdof.dynamics import quaternion as quat
 from sixdof.dynamics.exact import FreeRotation, exact_states, flip_interval
 from sixdof.fields import FieldError
-from sixdof.scenario.presets import RACKET_RADII, RACKET_SPIN, preset_scenario
+from sixdof.scenario.presets import preset_scenario
+
+_RACKET = preset_scenario("tennis_racket").bodies[0]
+RACKET_RADII, RACKET_SPIN = _RACKET.InertiaRadi, _RACKET.AngVel[0]
 
 RACKET_I = np.diag(np.square(RACKET_RADII))
 RACKET_W0 = np.array([RACKET_SPIN, 0.0, 0.02])  # the preset's AngVel

@@ -11,7 +11,10 @@ from sixdof.dynamics import Bodies, BodyParams, kernel, make_state, splitting
 from sixdof.dynamics import quaternion as quat
 from sixdof.dynamics.exact import exact_states
 from sixdof.fields import FieldError
-from sixdof.scenario.presets import RACKET_RADII, RACKET_SPIN
+from sixdof.scenario.presets import preset_scenario
+
+_RACKET = preset_scenario("tennis_racket").bodies[0]
+RACKET_RADII, RACKET_SPIN = _RACKET.InertiaRadi, _RACKET.AngVel[0]
 
 BODY = BodyParams.from_inertia(3.0, (1.0, 1.5, 2.0, 0.1, -0.05, 0.2), r_cg_body=(0.3, -0.2, 0.5))
 X0 = make_state(

@@ -217,10 +217,11 @@ def test_vertical_cylinder_metacentric_radius(n: int) -> None:
 def test_shipped_cylinder_as_the_buoy_floats() -> None:
     """The buoy preset's cylinder (meshes/cylinder.glb, 40 sides, float32 vertices)."""
     from sixdof.scenario import presets as P
+    from sixdof.scenario.presets.numbers import HULL
 
     (h,) = scenario_hydrostatics(P.PRESETS["buoy_in_waves"].scenario())
-    assert h.A_wp == pytest.approx(P.BUOY_WATERPLANE, rel=1e-5)
-    assert h.draft == pytest.approx(P.BUOY_DRAFT, rel=1e-5)
+    assert h.A_wp == pytest.approx(HULL["cylinder_waterplane"], rel=1e-5)
+    assert h.draft == pytest.approx(P.PRESETS["buoy_in_waves"].values["draft"], rel=1e-5)
     i_polygon = 40 * 0.5**4 * math.sin(math.pi / 20) * (2 + math.cos(math.pi / 20)) / 24
     assert h.BM_T == pytest.approx(i_polygon / h.volume, rel=1e-6)
 

@@ -15,8 +15,12 @@ import pytest
 from sixdof.dynamics import quaternion as quat
 from sixdof.dynamics.water import wave_number
 from sixdof.fields import FieldError
-from sixdof.scenario.presets import BARGE_BOX, BARGE_KG, BARGE_MASS, PRESETS
+from sixdof.scenario.presets import PRESETS
 from sixdof.simulation import LiveSimulation
+
+_BARGE = PRESETS["floating_box"].scenario().bodies[0]
+BARGE_BOX, BARGE_MASS = _BARGE.Size, _BARGE.Mass
+BARGE_KG = float(PRESETS["floating_box"].values["kg"])  # its CG above the keel
 
 RHO = 1025.0
 G = 9.81

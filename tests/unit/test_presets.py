@@ -13,8 +13,8 @@ import pytest
 from sixdof.dynamics.quaternion import rotate, to_euler
 from sixdof.headless import RunResult, run_scenario
 from sixdof.scenario import Scenario
-from sixdof.scenario import presets as P
-from sixdof.scenario.presets import DEFAULT_PRESET, PRESETS, Preset, elliptic_k, preset_scenario
+from sixdof.scenario.presets import DEFAULT_PRESET, PRESETS, Preset, preset_scenario
+from sixdof.scenario.presets.numbers import HULL
 
 ROOT = Path(__file__).resolve().parents[2]
 G = 9.81
@@ -42,6 +42,11 @@ NAMES = [
     "drift_in_current",
 ]
 WITH_ELEMENTS = NAMES[NAMES.index("compound_pendulum") :]
+
+
+def V(name: str) -> dict[str, float]:
+    """The numbers preset `name`'s caption quotes (its formulas left out)."""
+    return {k: v for k, v in PRESETS[name].values.items() if isinstance(v, float)}
 
 
 def run(name: str, t_end: float | None = None, **changes: object) -> RunResult:
@@ -217,12 +222,6 @@ def _world(x: np.ndarray, v: tuple[float, float, float]) -> np.ndarray:
     return rotate(q, np.broadcast_to(np.asarray(v, dtype=float), (len(x), 3)))
 
 
-def test_elliptic_k() -> None:
-    assert elliptic_k(0.0) == pytest.approx(math.pi / 2, rel=1e-15)
-    assert elliptic_k(0.5) == pytest.approx(1.8540746773013719, rel=1e-14)  # K(1/2), tables
-    assert elliptic_k(0.9) == pytest.approx(2.5780921133481733, rel=1e-14)
-
-
 def test_compound_pendulum_swings_with_the_elliptic_period() -> None:
     r = run("compound_pendulum", 4.0)
     x = r.states[:, 0]
@@ -230,12 +229,13 @@ def test_compound_pendulum_swings_with_the_elliptic_period() -> None:
     assert angle[0] == pytest.approx(1.0, abs=1e-12)
     periods = np.diff(_crossings(r.times, angle, rising=False))
     assert len(periods) == 2
-    np.testing.assert_allclose(periods, P.PEND_PERIOD, rtol=1e-5)  # measured 2e-7
+    period = V("compound_pendulum")["period"]
+    np.testing.assert_allclose(periods, period, rtol=1e-5)  # measured 2e-7
     (pivot,) = r.scenario.elements
     held = x[:, 0:3] + _world(x, pivot.point)
     np.testing.assert_allclose(held, 0.0, atol=1e-8)
     caption = PRESETS["compound_pendulum"].caption
-    assert _number(caption, "= ", "s released") == pytest.approx(P.PEND_PERIOD, abs=6e-4)
+    assert _number(caption, "= ", "s released") == pytest.approx(period, abs=6e-4)
     assert _number(caption, "m g d)) =", "s for small") == pytest.approx(
         2 * math.pi * math.sqrt(2 * (1.0 + 0.05**2) / (3 * G)), abs=6e-3
     )  # a bar of length L, pivot at its end: I_o = m (L² + b²) / 3, d = L / 2
@@ -274,7 +274,7 @@ def test_gyroscope_goes_round_level_at_m_g_l_over_i3_w3() -> None:
     np.testing.assert_allclose(axle[:, 2], 0.0, atol=1e-6)  # stays level (measured 3e-7)
     azimuth = np.unwrap(np.arctan2(axle[:, 1], axle[:, 0]))
     i3 = b.Mass * b.InertiaRadi[2] ** 2
-    omega = b.Mass * G * -pivot.point[2] / (i3 * P.GYRO_SPIN)
+    omega = b.Mass * G * -pivot.point[2] / (i3 * V("gyroscope")["spin"])
     np.testing.assert_allclose(-azimuth, omega * r.times, atol=1e-5)  # round, west of north
     caption = PRESETS["gyroscope"].caption
     assert _number(caption, "(I₃ ω₃) =", "rad/s") == pytest.approx(omega, abs=0.006)
@@ -286,7 +286,8 @@ def test_two_masses_oscillate_in_the_normal_mode_with_zero_momentum() -> None:
     (m1, m2) = (b.Mass for b in r.scenario.bodies)
     x = r.states
     gap = x[:, 1, 0] - x[:, 0, 0]
-    omega = math.sqrt(P.DUO_K * (m1 + m2) / (m1 * m2))
+    k = V("two_masses_spring")["k"]
+    omega = math.sqrt(k * (m1 + m2) / (m1 * m2))
     periods = np.diff(_crossings(r.times, gap - gap.mean()))
     np.testing.assert_allclose(periods, 2 * math.pi / omega, rtol=1e-5)
     momentum = m1 * rotate(x[:, 0, 3:7], x[:, 0, 7:10]) + m2 * rotate(x[:, 1, 3:7], x[:, 1, 7:10])
@@ -296,7 +297,7 @@ def test_two_masses_oscillate_in_the_normal_mode_with_zero_momentum() -> None:
     assert _number(caption, "m₁m₂)) =", "rad/s") == pytest.approx(omega, abs=0.006)
     assert _number(caption, "period", "s") == pytest.approx(2 * math.pi / omega, abs=6e-4)
     assert _number(caption, "would take", "s") == pytest.approx(
-        2 * math.pi * math.sqrt(m1 / P.DUO_K), abs=0.006
+        2 * math.pi * math.sqrt(m1 / k), abs=0.006
     )
 
 
@@ -330,15 +331,15 @@ def test_spring_mount_heave_and_pitch_periods_as_captioned() -> None:
 
     heave, pitch = periods(run("spring_mount", 6.0))
     caption = PRESETS["spring_mount"].caption
-    assert heave == pytest.approx(P.MOUNT_HEAVE_PERIOD, rel=1e-4)
-    assert pitch == pytest.approx(P.MOUNT_PITCH_PERIOD, rel=1e-3)  # measured 2.4e-4
+    assert heave == pytest.approx(V("spring_mount")["heave"], rel=1e-4)
+    assert pitch == pytest.approx(V("spring_mount")["pitch"], rel=1e-3)  # measured 2.4e-4
     assert _number(caption, "√(1−ζ²)) =", "s and") == pytest.approx(heave, abs=6e-3)
     assert _number(caption, "I_y) √(1−ζ²)) =", "s.") == pytest.approx(pitch, abs=6e-3)
     # as the caption says: double the Mass, both grow by √2; widen InertiaRadi y, only pitch
     scenario = PRESETS["spring_mount"].scenario()
     heavy = scenario.model_copy(deep=True)
     heavy.bodies[0].Mass *= 2  # hangs lower by m g / 2k, bobs and rocks about there
-    sag = scenario.bodies[0].Mass * G / (2 * P.MOUNT_K)
+    sag = scenario.bodies[0].Mass * G / (2 * V("spring_mount")["k"])
     h2, p2 = periods(run_scenario(heavy, t_end=6.0), sag)
     assert (h2 / heave, p2 / pitch) == pytest.approx((math.sqrt(2),) * 2, rel=0.01)
     wide = scenario.model_copy(deep=True)
@@ -359,13 +360,14 @@ def _roll(r: RunResult, body: int = 0) -> np.ndarray:
 def test_floating_box_heaves_and_rolls_as_captioned() -> None:
     r = run("floating_box", 8.0)
     caption = PRESETS["floating_box"].caption
-    z_rest = P.BARGE_DRAFT - P.BARGE_KG
+    box = V("floating_box")
+    z_rest = box["draft"] - box["kg"]
     heave = float(np.diff(_crossings(r.times, r.states[:, 0, 2] - z_rest)).mean())
     roll = float(np.diff(_crossings(r.times, _roll(r))).mean())
     # heave is exactly linear for a wall-sided box; the roll of 0.1 rad feels the wall-sided
     # GZ = sin φ (GM + ½ BM tan² φ), a little stiffer than GM alone
-    assert heave == pytest.approx(P.BARGE_HEAVE_PERIOD, rel=1e-3)
-    assert roll == pytest.approx(P.barge_roll_period(P.BARGE_KG), rel=0.02)
+    assert heave == pytest.approx(box["heave"], rel=1e-3)
+    assert roll == pytest.approx(box["roll"], rel=0.02)
     assert _number(caption, "A_wp)) =", "s;") == pytest.approx(heave, abs=2e-3)
     assert _number(caption, "√(g GM) =", "s.") == pytest.approx(roll, abs=0.04)
 
@@ -374,9 +376,10 @@ def test_stiff_and_tender_roll_periods_go_as_one_over_root_gm() -> None:
     r = run("stiff_and_tender", 10.0)
     stiff = float(np.diff(_crossings(r.times, _roll(r, 0))).mean())
     tender = float(np.diff(_crossings(r.times, _roll(r, 1))).mean())
-    expected = math.sqrt(P.barge_gm(P.BARGE_KG) / P.barge_gm(P.TENDER_KG))
+    v = V("stiff_and_tender")
+    expected = math.sqrt(v["gm"] / v["gm2"])
     assert tender / stiff == pytest.approx(expected, rel=0.03)
-    assert tender == pytest.approx(P.barge_roll_period(P.TENDER_KG), rel=0.03)
+    assert tender == pytest.approx(v["roll2"], rel=0.03)
 
 
 def test_buoy_rides_the_waves_by_about_their_amplitude() -> None:
@@ -384,9 +387,12 @@ def test_buoy_rides_the_waves_by_about_their_amplitude() -> None:
     late = r.times > 8.0
     z = r.states[late, 0, 2]
     amplitude = 0.5 * (z.max() - z.min())
-    assert amplitude == pytest.approx(P.BUOY_WAVE * P.BUOY_RAO, rel=0.01)  # measured 0.05 %
+    buoy = V("buoy_in_waves")
+    assert amplitude == pytest.approx(buoy["amplitude"] * buoy["rao"], rel=0.01)  # measured 0.05 %
     caption = PRESETS["buoy_in_waves"].caption
-    assert _number(caption, "(T_n/T)²) =", "of") == pytest.approx(amplitude / P.BUOY_WAVE, abs=0.01)
+    assert _number(caption, "(T_n/T)²) =", "of") == pytest.approx(
+        amplitude / buoy["amplitude"], abs=0.01
+    )
 
 
 def test_heeled_ship_settles_where_its_gz_balances_the_moment() -> None:
@@ -399,12 +405,13 @@ def test_heeled_ship_settles_where_its_gz_balances_the_moment() -> None:
     scenario = PRESETS["heeled_ship"].scenario()
     ship = scenario.bodies[0]
     (h,) = scenario_hydrostatics(scenario)
-    assert h.GM_T == pytest.approx(P.HEELED_GM, abs=5e-5)
-    assert h.draft == pytest.approx(P.HEELED_DRAFT, abs=5e-5)
-    assert h.KG == pytest.approx(P.HEELED_KG, abs=5e-5) and abs(h.trim) < 1e-4  # level
+    rho = scenario.water.density
+    assert h.GM_T == pytest.approx(HULL["ship_gm"], abs=5e-5)
+    assert h.draft - h.KG == pytest.approx(ship.Pos[2], abs=1e-4)  # the file floats it upright
+    assert h.KG == pytest.approx(0.95, abs=5e-5) and abs(h.trim) < 1e-4  # level, as documented
     heel = heel_under(hull_triangles(ship), ship.Mass, np.asarray(ship.CGOffset),
-                      ship.Moment[0], density=P.RHO, gravity=ship.Gravity)  # fmt: skip
-    assert math.degrees(heel) == pytest.approx(P.HEELED_HEEL, abs=0.005)
+                      ship.Moment[0], density=rho, gravity=ship.Gravity)  # fmt: skip
+    assert math.degrees(heel) == pytest.approx(HULL["ship_heel"], abs=0.005)
     caption = PRESETS["heeled_ship"].caption
     assert _number(caption, "at φ =", "°") == round(math.degrees(heel), 1)
     linear = ship.Moment[0] / (ship.Mass * G * h.GM_T)
@@ -422,7 +429,8 @@ def test_drift_in_current_ends_at_the_current_with_the_captioned_time_constant()
     x = r.states[:, 0]
     q = x[:, 3:7] / np.linalg.norm(x[:, 3:7], axis=1, keepdims=True)
     v = rotate(q, x[:, 7:10])  # world velocity
-    current = np.asarray(P.DRIFT_CURRENT)
+    current = np.asarray(r.scenario.water.current)
+    tau = V("drift_in_current")["tau"]
     speed = float(np.linalg.norm(current))
     # at the end the barge moves with the water (e^(−8) of the start's difference left)
     assert np.linalg.norm(v[-1] - current) < 1e-3 * speed  # measured 3.4e-4
@@ -430,11 +438,11 @@ def test_drift_in_current_ends_at_the_current_with_the_captioned_time_constant()
     lag = np.linalg.norm(current - v, axis=1)
     fit = (r.times > 0.5) & (r.times < 12.0)
     slope = np.polyfit(r.times[fit], np.log(lag[fit]), 1)[0]
-    assert -1.0 / slope == pytest.approx(P.DRIFT_TAU, rel=5e-3)
-    k = int(np.searchsorted(r.times, P.DRIFT_TAU))
-    assert lag[k] / speed == pytest.approx(math.exp(-r.times[k] / P.DRIFT_TAU), abs=1e-3)
+    assert -1.0 / slope == pytest.approx(tau, rel=5e-3)
+    k = int(np.searchsorted(r.times, tau))
+    assert lag[k] / speed == pytest.approx(math.exp(-r.times[k] / tau), abs=1e-3)
     across = v[:, 0] * current[1] - v[:, 1] * current[0]
     assert np.abs(across).max() < 1e-9 * speed  # straight along the current
     caption = PRESETS["drift_in_current"].caption
-    assert _number(caption, "A₁₁)/c =", "s") == pytest.approx(P.DRIFT_TAU, abs=0.005)
+    assert _number(caption, "A₁₁)/c =", "s") == pytest.approx(tau, abs=0.005)
     assert _number(caption, "current at", "m/s") == pytest.approx(speed)

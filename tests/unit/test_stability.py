@@ -10,7 +10,9 @@ import pytest
 import sixdof
 from sixdof.dynamics import quaternion as quat
 from sixdof.dynamics.stability import axis_stability
-from sixdof.scenario.presets import RACKET_RADII
+from sixdof.scenario.presets import preset_scenario
+
+RACKET_RADII = preset_scenario("tennis_racket").bodies[0].InertiaRadi
 
 
 def test_intermediate_axis_has_the_real_pair_of_the_closed_form() -> None:

@@ -17,7 +17,8 @@ PHYSICS = ("Name", "Mass", "InertiaRadi", "Inertia", "CGOffset", "Gravity", "mod
 
 
 def infos() -> list[PresetInfo]:
-    """Name, title, caption, question and flip axis of every preset, in their own order."""
+    """Name, English title, caption and question, flip axis and the values the messages quote
+    of every preset, in their own order."""
     return [
         PresetInfo(
             name=p.name,
@@ -25,6 +26,7 @@ def infos() -> list[PresetInfo]:
             caption=p.caption,
             question=p.question,
             flip_axis=p.flip_axis,
+            values=p.values,
         )
         for p in PRESETS.values()
     ]

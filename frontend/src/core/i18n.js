@@ -15,7 +15,9 @@
 //   translateDom(root?)      fill the elements marked in the HTML: data-i18n="key" sets the
 //                            text, data-i18n-attr="title:key;aria-label:key" sets attributes.
 //   presetText(preset, part) a preset's title/caption/question: the catalogue's
-//                            preset.NAME.PART, else the server's English text.
+//                            preset.NAME.PART formatted with the preset's values (the
+//                            numbers the server computes from its file), else the
+//                            server's English text.
 //
 // The language is chosen once, at load: ?lang= first, then the browser's languages
 // (navigator.languages: de*, nb/no/nn*, en*), else English. Changing it reloads the page
@@ -139,12 +141,18 @@ export function translateDom(root = document) {
 
 /**
  * A preset's title, caption or question in the page's language: the catalogue's
- * preset.NAME.PART when it has one, else the server's own (English) text.
- * @param {{name: string, title?: string | null, caption?: string | null, question?: string | null}} preset
+ * preset.NAME.PART with the preset's values in its placeholders when it has one, else the
+ * server's own (English) text. The server writes its English from the same message.
+ * @param {{name: string, title?: string | null, caption?: string | null, question?: string | null, values?: Record<string, number | string>}} preset
  * @param {'title' | 'caption' | 'question'} part
  */
 export function presetText(preset, part) {
   const key = `preset.${preset.name}.${part}`;
   const own = preset[part] || (part === 'title' ? preset.name : '');
-  return own && lang !== 'en' && has(key) ? t(key) : own; // English: the server's words
+  if (!own || !has(key)) return own;
+  try {
+    return t(key, preset.values ?? {});
+  } catch {
+    return own; // a value the message quotes is missing: the server's words
+  }
 }

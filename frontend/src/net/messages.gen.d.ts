@@ -544,6 +544,8 @@ export interface PresetInfo {
   caption: string;
   /** a prediction to ask before running it */
   question: string;
+  /** the numbers (and formulas) of the catalogue's ICU messages preset.NAME.* */
+  values: Record<string, number | string>;
   /** body axis (0 x, 1 y, 2 z) whose AngVel changes sign at each flip, for presets that count flips (see sixdof.teaching.count_flips) */
   flip_axis: number | null;
 }

@@ -15,11 +15,15 @@ from typing import Any
 
 from websockets.asyncio.client import ClientConnection
 
-from sixdof.scenario.presets import BARGE_BOX, BARGE_KG, BARGE_MASS, PRESETS
+from sixdof.scenario.presets import PRESETS
 
 from .conftest import Served
 from .test_elements_e2e import put_scenario, send
 from .test_server_e2e import next_of, open_ws
+
+_BARGE = PRESETS["floating_box"].scenario().bodies[0]
+BARGE_BOX, BARGE_MASS = _BARGE.Size, _BARGE.Mass
+BARGE_KG = float(PRESETS["floating_box"].values["kg"])  # its CG above the keel
 
 ROOM = "water-e2e"
 #: ζ ≈ 0.7 in heave, roll and pitch; surge and sway settle in τ = m / c ≈ 0.4 s.

@@ -22,6 +22,10 @@ class PresetInfo(Message):
     title: str
     caption: str
     question: str = Field(description="a prediction to ask before running it")
+    values: dict[str, float | str] = Field(
+        default_factory=dict,
+        description="the numbers (and formulas) of the catalogue's ICU messages preset.NAME.*",
+    )
     flip_axis: int | None = Field(
         description="body axis (0 x, 1 y, 2 z) whose AngVel changes sign at each flip, for "
         "presets that count flips (see sixdof.teaching.count_flips)"
