@@ -23,6 +23,7 @@ from ..dynamics import stability_limit
 from ..dynamics.names import MODELS, Method
 from ..dynamics.quaternion import Array
 from ..fields import LIMITS, MAX_ANG_VEL, MAX_LOCAL_VEL, MAX_POS, QUATER_NORM_RANGE, STEP_MIN
+from ..scenario.kinds import KIND_TABLE
 
 LIVE_INTEGRATORS: tuple[Method, ...] = ("euler", "rk4", "geometric", "exact")
 #: The largest live step of the methods without a stability limit (geometric, exact): the
@@ -78,9 +79,17 @@ def live_limits() -> dict[str, object]:
     return out
 
 
-#: The element fields the page tunes, whose ranges `hello.limits.elements` carries.
-ELEMENT_FIELDS = ("stiffness", "damping", "rest_length", "linear", "quadratic", "height",
-                  "restitution", "friction")  # fmt: skip
+#: The element fields the page tunes (each kind's panel rows, `sixdof.scenario.kinds`), whose
+#: ranges `hello.limits.elements` carries; the points on a body (`point`, a spring's `to`)
+#: are checked by the server alone.
+ELEMENT_FIELDS = tuple(
+    dict.fromkeys(
+        field
+        for kind in KIND_TABLE
+        for field in (*kind.panel.numbers, *(name for name, _ in kind.panel.vectors))
+        if field not in ("point", "to")
+    )
+)
 
 #: The water fields the page tunes (their names in set_water, a wave's among them) and the
 #: entry of LIMITS each is checked against; `hello.limits.water` carries their ranges.
