@@ -13,11 +13,13 @@ from pathlib import Path
 
 import pytest
 
+from sixdof.fields import LIMITS
 from sixdof.scenario import BodySpec, Integration, Scenario, scenario_from_xml, scenario_to_xml
 from sixdof.scenario.errors import UNION_TAGS
 from sixdof.scenario.fhsim_xml_format import ELEMENT_OBJECTS, KIND_OF
 from sixdof.scenario.kind import DRAWINGS
 from sixdof.scenario.kinds import BY_NAME, KIND_TABLE, KINDS, dynamics_kinds
+from sixdof.simulation.limits import ELEMENT_FIELDS
 
 ROOT = Path(__file__).resolve().parents[2]
 LOCALES = sorted((ROOT / "frontend" / "src").glob("**/locales/*.json"))
@@ -32,6 +34,9 @@ def test_the_pages_table_of_kinds_is_current() -> None:
 
 
 def test_the_registry_and_the_dynamics_know_the_same_kinds() -> None:
+    # dynamics_kinds() reads the dynamics' own table of kinds, numpy-free (the scenario
+    # imports no numpy): when that table moves, dynamics_kinds() follows it
+    assert dynamics_kinds(), "dynamics_kinds() found no kinds in the dynamics"
     assert set(KINDS) == set(dynamics_kinds()), "a kind without its dynamics, or the reverse"
     assert KINDS == tuple(sorted(KINDS, key=dynamics_kinds().__getitem__))
     assert UNION_TAGS == set(KINDS)
@@ -80,6 +85,15 @@ def test_a_kind_has_a_drawing_the_page_and_the_notebook_know(name: str) -> None:
     assert drawing in ("tag", "none") or f'drawing == "{drawing}"' in notebook
     generated = (ROOT / "frontend" / "src" / "core" / "kinds.gen.js").read_text("utf-8")
     assert f'"{name}": {{"drawing": "{drawing}"' in generated, "run scripts/gen_protocol.py"
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_what_the_panel_tunes_has_its_limits(name: str) -> None:
+    panel = BY_NAME[name].panel
+    tuned = [*panel.numbers, *(f for f, _ in panel.vectors)]
+    # hello.limits.elements carries their ranges (simulation/limits.py); points are the server's
+    assert [f for f in tuned if f not in LIMITS and f not in ("point", "to")] == []
+    assert set(tuned) - {"point", "to"} <= set(ELEMENT_FIELDS)
 
 
 def _locale_keys() -> dict[str, dict[str, str]]:

@@ -17,7 +17,10 @@ from ..kind import Kind
 
 def dynamics_kinds() -> dict[str, int]:
     """The kinds the dynamics know, by name, and their order there: today the `K_*` row
-    codes of `dynamics.layout` (K_ADDED_MASS is "added_mass")."""
+    codes of `dynamics.layout` (K_ADDED_MASS is "added_mass"). Read without numpy (the
+    scenario, and the server's protocol with it, import none): when the dynamics keep
+    their kinds in a table of their own, this reads the names and order from there, and
+    tests/unit/test_kind_registry.py fails until it does."""
     from ...dynamics import layout
 
     codes = {
