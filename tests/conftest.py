@@ -19,6 +19,22 @@ from typing import Any
 
 import pytest
 
+
+def pytest_configure(config: pytest.Config) -> None:
+    """The suite tests the checkout it lives in: a `sixdof` imported from elsewhere (an
+    editable install of another worktree, a wheel in site-packages) would pass or fail for
+    that code instead, and so would the servers the tests start (they import the same)."""
+    import sixdof
+
+    backend = os.path.join(os.path.dirname(HERE), "backend")
+    where = os.path.dirname(os.path.abspath(sixdof.__file__))
+    if os.path.commonpath([where, backend]) != backend:
+        raise pytest.UsageError(
+            f"sixdof is imported from {where}, not from this checkout's {backend}: "
+            "`pip install -e .` here (make setup), or PYTHONPATH=backend"
+        )
+
+
 # A token in the developer's environment would make every server the tests start
 # watch-only (`sixdof serve` takes --token from SIXDOF_TOKEN); tests that need one set it.
 os.environ.pop("SIXDOF_TOKEN", None)

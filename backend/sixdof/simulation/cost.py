@@ -17,7 +17,7 @@ tick, so they err high.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Protocol
 
 from ..fields import FieldError
 from ..scenario import Scenario
@@ -25,7 +25,9 @@ from ..scenario.elements import hull_triangles
 from ..scenario.water import WaterSpec
 
 if TYPE_CHECKING:
-    from .live import LiveSimulation
+    from threading import RLock
+
+    from .recording import Recording
 
 #: The most one step of a room may be estimated to cost, s: a tick (its share is
 #: settings.tick_share, 8 ms by default) can stop only between steps.
@@ -127,7 +129,22 @@ def counts(scenario: Scenario) -> Sequence[int]:
     return len(scenario.bodies), len(hulls), sum(hulls), _waves(scenario.water)
 
 
-def lookback_seconds(sim: LiveSimulation, t: float) -> float:
+class Recorded(Protocol):
+    """What a look back's estimate reads of a live simulation (simulation/live.py)."""
+
+    lock: RLock
+    frame_rate: float
+
+    @property
+    def recording(self) -> Recording | None: ...
+    @property
+    def t(self) -> float: ...
+    @property
+    def step_size(self) -> float: ...
+    def step_estimate(self) -> float: ...
+
+
+def lookback_seconds(sim: Recorded, t: float) -> float:
     """The estimated computing seconds of looking back at simulated time `t` of `sim`'s
     recording (a past frame, `go_back`): re-running from the keyframe before `t` to `t`, its
     steps at the world's step estimate and its frames at REPLAY_FRAME each, plus building the
