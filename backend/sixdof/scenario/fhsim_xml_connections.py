@@ -15,7 +15,7 @@ from .fhsim_xml_format import (
     Where,
     element_ports,
 )
-from .fhsim_xml_water import WATER_PORT
+from .fhsim_xml_water import WATER_KINDS, WATER_PORT
 from .xml_tree import XmlNode
 
 
@@ -39,10 +39,10 @@ class ConnectionReading(ElementReading):
         if e is None:
             what = "a body (a body drives no other body)" if source in bodies else "not an element"
             if self.water is not None and source == self.water.name:
+                feel = " or a ".join(sorted(WATER_KINDS))
                 what = (
                     f"the water: its output {WATER_PORT} goes to the input {WATER_PORT} of a "
-                    f'buoyancy or a damper (Float.{WATER_PORT}="{source}.{WATER_PORT}"), '
-                    "not to a body"
+                    f'{feel} (Float.{WATER_PORT}="{source}.{WATER_PORT}"), not to a body'
                 )
             raise self.fail(
                 node,

@@ -19,8 +19,6 @@ from .named_files import NamedFileError, NamedFiles
 from .tables import read_table
 from .xml_tree import XmlNode
 
-_NO_ATTRIBUTES = "none: its hull is the body's drawn Mesh, Size, MeshScale and MeshOrigin"
-
 
 class ElementLib:
     """An element's Lib as read: its kind, node, fields (JSON names), the attribute each
@@ -55,7 +53,7 @@ class ElementReading(BodyReading):
                     node,
                     attr,
                     f"unknown attribute of {ELEMENT_OBJECTS[kind]}, ignored (known: "
-                    f"{', '.join(known) or _NO_ATTRIBUTES})",
+                    f"{', '.join(known) or BY_NAME[kind].xml_none})",
                 )
                 continue
             field, width = known[attr]

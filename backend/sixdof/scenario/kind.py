@@ -146,6 +146,8 @@ class Kind(Generic[M]):
     #: A spec with every field the kind needs, for the tests and the docs.
     example: Mapping[str, Any]
     xml_ports: tuple[str, ...] = ("Force", "Moment")
+    #: What the XML reader says a kind without attributes takes instead ("known: none...").
+    xml_none: str = "none"
     #: Why it feels the water (an XML error quotes it), or None: it does not.
     water: str | None = None
     #: Raises FieldError when the k-th element does not fit the rest of the scenario.

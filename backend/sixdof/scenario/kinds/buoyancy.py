@@ -30,8 +30,8 @@ KIND = Kind(
     name="buoyancy",
     model=BuoyancyElement,
     xml_object="Element/Buoyancy",
-    # the hull is the body's drawn shape (Mesh, Size, MeshScale, MeshOrigin)
     xml_attributes={},
+    xml_none="none: its hull is the body's drawn Mesh, Size, MeshScale and MeshOrigin",
     water="it floats in it",
     build=_build,
     drawing="none",
