@@ -202,7 +202,7 @@ class Served(Proc):
 #: The most CPU seconds a server's event loop may be held at a stretch (between two beats of
 #: its probe) while a test's work runs: a frame is due every 17 ms. With the physics, clients'
 #: work, hellos and estimates off the loop (issue 40), every attack of tests/live read at most
-#: 4.4 ms, at a load of 16-23 on two cores (26 readings, 2026-12-05); the stalls those attacks
+#: 4.7 ms, at a load of 15-17 on two cores (29 readings, 2026-12-05); the stalls those attacks
 #: found before their fixes held it from 10 ms (the first download importing anyio) and 26 ms
 #: (a fleet's world rebuilt for a look back) to seconds. Load cannot lengthen it; a garbage
 #: collection on the loop's thread can (~5 ms), hence the margin over issue 40's aim of 5 ms.
