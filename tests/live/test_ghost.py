@@ -9,36 +9,14 @@ import time
 import numpy as np
 import pytest
 from fastapi.testclient import TestClient
+from support.driving import Clock, racket
+from support.driving import ghost_ticks as ticks
 
 from sixdof.fields import FieldError
 from sixdof.scenario.presets import PRESETS
 from sixdof.server import Settings, create_app
 from sixdof.simulation import LiveSimulation
 from sixdof.simulation.ghost import Ghost
-
-
-class Clock:
-    def __init__(self) -> None:
-        self.t = 0.0
-
-    def __call__(self) -> float:
-        return self.t
-
-
-def racket(**options: object) -> tuple[LiveSimulation, Clock]:
-    """The tennis racket live on a clock moved by hand (test_live_free_methods uses it too)."""
-    clock = Clock()
-    sim = LiveSimulation(PRESETS["tennis_racket"].scenario(), clock=clock,
-                         recording_bytes=8 << 20, **options)  # type: ignore[arg-type]  # fmt: skip
-    return sim, clock
-
-
-def ticks(sim: LiveSimulation, ghost: Ghost | None, clock: Clock, n: int) -> None:
-    for _ in range(n):
-        clock.t += 1 / 60
-        sim.advance()
-        if ghost is not None:
-            ghost.follow()
 
 
 def test_a_ghost_with_the_same_settings_stays_on_the_live_body() -> None:

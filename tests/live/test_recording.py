@@ -11,57 +11,13 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from support.driving import Clock, driven, ticks
 
 from sixdof.cli import main
 from sixdof.scenario.presets import PRESETS
 from sixdof.simulation import LiveSimulation
 from sixdof.simulation.recording import FORMAT_VERSION, RecordingFormatError
 from sixdof.simulation.replay import frame_at, last_run_table, resimulate
-
-
-class Clock:
-    def __init__(self) -> None:
-        self.t = 0.0
-
-    def __call__(self) -> float:
-        return self.t
-
-
-def ticks(sim: LiveSimulation, clock: Clock, n: int, dt: float = 1 / 60) -> None:
-    for _ in range(n):
-        clock.t += dt
-        sim.advance(clock.t)
-
-
-def driven(recording_bytes: int = 8 << 20, history_precision: str = "float64") -> LiveSimulation:
-    """A tennis racket pushed, dragged, retuned, switched and reset, at live tick times."""
-    clock = Clock()
-    sim = LiveSimulation(PRESETS["tennis_racket"].scenario(), clock=clock,
-                         recording_bytes=recording_bytes, history_seconds=600,
-                         history_precision=history_precision)  # fmt: skip
-    body = sim.names[0]
-    ticks(sim, clock, 30)
-    sim.set_input(body, [0, 1, 0], [0, 0, 0.2])  # constant inputs
-    ticks(sim, clock, 30)
-    for k in range(20):  # a drag: the spring's target moves every frame
-        spring = {"target": [0.5, 0.02 * k, -1], "stiffness": 20, "damping": 2, "max_force": 50}
-        sim.set_input(body, channel="push", point=[0.1, 0, 0], spring=spring)
-        ticks(sim, clock, 1, 0.013)
-    sim.set_input(body, channel="push")  # released
-    sim.set_params(body, Mass=2.5)
-    sim.step(500)
-    sim.set_params(step=0.0005)
-    ticks(sim, clock, 700)  # past a periodic keyframe
-    sim.set_params(body, model="fhsim")
-    sim.set_params(integrator="euler")
-    sim.set_time_scale(0.5)
-    sim.pause()
-    sim.step(40)
-    sim.resume()
-    ticks(sim, clock, 30)
-    sim.reset(body, {"AngVel": [0, 3, 0.1]})
-    ticks(sim, clock, 30)
-    return sim
 
 
 def test_resimulating_the_recording_gives_the_history_again() -> None:

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from test_ghost import racket, ticks
+from support.driving import ghost_ticks as ticks
+from support.driving import racket
 
 import sixdof
 from sixdof.fields import FieldError

@@ -8,7 +8,7 @@ import json
 import warnings
 
 import pytest
-from test_recording import driven
+from support.driving import driven
 
 from sixdof import __version__
 from sixdof.simulation.replay import (
