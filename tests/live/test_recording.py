@@ -1,4 +1,4 @@
-"""Recording and exact re-simulation (simulation/recording.py, replay.py).
+"""Recording and exact re-simulation (simulation/recording.py, resimulation.py, replay.py).
 
 A run driven by every kind of change is re-simulated from its recording and must give the
 room's own history again: ≤ 1e-9 in every column at every frame time (it is bit-identical).
@@ -17,7 +17,8 @@ from sixdof.cli import main
 from sixdof.scenario.presets import PRESETS
 from sixdof.simulation import LiveSimulation
 from sixdof.simulation.recording import FORMAT_VERSION, RecordingFormatError
-from sixdof.simulation.replay import frame_at, last_run_table, resimulate
+from sixdof.simulation.replay import frame_at
+from sixdof.simulation.resimulation import last_run_table, resimulate
 
 
 def test_resimulating_the_recording_gives_the_history_again() -> None:

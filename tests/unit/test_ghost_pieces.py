@@ -11,7 +11,8 @@ import numpy as np
 
 from sixdof.simulation.ghost import Ghost
 from sixdof.simulation.live import LiveSimulation
-from sixdof.simulation.replay import MOMENTS, Offload, go_back
+from sixdof.simulation.pieces import Offload
+from sixdof.simulation.replay import MOMENTS, go_back
 
 
 def room(bodies: int = 8) -> LiveSimulation:

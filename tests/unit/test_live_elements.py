@@ -104,7 +104,7 @@ def test_adding_a_spring_live_shortens_the_period_and_a_refusal_changes_nothing(
 
 
 def test_elements_are_recorded_and_replayed_bit_for_bit() -> None:
-    from sixdof.simulation.replay import resimulate
+    from sixdof.simulation.resimulation import resimulate
 
     sim = LiveSimulation(pendulum(), running=False, recording_bytes=8 << 20, history_seconds=600)
     sim.step(300)

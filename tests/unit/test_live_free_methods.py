@@ -70,7 +70,7 @@ def test_a_geometric_room_replays_bit_for_bit() -> None:
     keyframe exactly (resimulate warns otherwise, an error here) and gives the history."""
     import json
 
-    from sixdof.simulation.replay import Mismatch, last_run_table, resimulate
+    from sixdof.simulation.resimulation import Mismatch, last_run_table, resimulate
 
     sim, clock = racket(history_seconds=600)
     sim.set_params(integrator="geometric", step=0.002)

@@ -259,7 +259,7 @@ def test_hello_limits_are_what_the_server_accepts_and_say_which_ends_are_open() 
 
 
 def test_set_water_is_recorded_and_replayed_bit_for_bit() -> None:
-    from sixdof.simulation.replay import resimulate
+    from sixdof.simulation.resimulation import resimulate
 
     sim = LiveSimulation(damped_barge(), running=False, recording_bytes=8 << 20,
                          history_seconds=600)  # fmt: skip

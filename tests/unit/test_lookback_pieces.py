@@ -8,14 +8,8 @@ from typing import Any
 
 from sixdof.scenario import Scenario
 from sixdof.simulation.live import LiveSimulation
-from sixdof.simulation.replay import (
-    MOMENTS,
-    Offload,
-    finish,
-    going_back,
-    past_frame,
-    past_frame_pieces,
-)
+from sixdof.simulation.pieces import Offload, finish
+from sixdof.simulation.replay import MOMENTS, going_back, past_frame, past_frame_pieces
 
 CROWD = Scenario.model_validate(
     {"name": "crowd", "bodies": [{"Name": f"B{i}", "Pos": [i, 0, 0.1 * i]} for i in range(8)]}

@@ -13,7 +13,7 @@ import pytest
 from sixdof.cli import main
 from sixdof.simulation import LiveSimulation
 from sixdof.simulation.recording import RecordingFormatError
-from sixdof.simulation.replay import last_run_table
+from sixdof.simulation.resimulation import last_run_table
 
 
 def keyframe(**changes: Any) -> dict[str, Any]:

@@ -1,4 +1,4 @@
-"""Replay's guarantee, checked (simulation/replay.py): every re-simulated segment must end
+"""Replay's guarantee, checked (simulation/resimulation.py): every re-simulated segment must end
 exactly on the next stored keyframe, a difference is reported with its size and time, and a
 recording of another sixdof version replays with a warning."""
 
@@ -11,7 +11,7 @@ import pytest
 from support.driving import driven
 
 from sixdof import __version__
-from sixdof.simulation.replay import (
+from sixdof.simulation.resimulation import (
     Mismatch,
     RecordingVersionWarning,
     ReplayMismatchWarning,

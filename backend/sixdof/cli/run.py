@@ -106,7 +106,7 @@ def _resimulate(data: dict, args: argparse.Namespace, err: TextIO) -> int:
     """Re-simulate a recording's last run and write it in the room's history.csv layout."""
     # the live engine, only for a recording
     from ..simulation.recording import RecordingFormatError
-    from ..simulation.replay import last_run_table
+    from ..simulation.resimulation import last_run_table
 
     try:
         header, table = last_run_table(data)

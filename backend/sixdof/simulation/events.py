@@ -1,9 +1,10 @@
 """The recorded changes that change the physics: one row per kind, the way to make it again.
 
 A live simulation logs every change it takes at the step it took effect (timeline.py); the
-kinds in `APPLIERS` are those that change what the next steps compute. Replay re-simulates
-them (replay.py), a ghost re-runs them through its own settings (ghost.py), and any of them
-makes the future a `go_back` left unreachable (timeline.py): all three read this one table.
+kinds in `APPLIERS` are those that change what the next steps compute. Re-simulating makes
+them again (replay.py, resimulation.py), a ghost re-runs them through its own settings
+(ghost.py), and any of them makes the future a `go_back` left unreachable (timeline.py): all
+read this one table.
 Each row calls the LiveSimulation method the room used, with the arguments it recorded.
 """
 

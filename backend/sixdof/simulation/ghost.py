@@ -31,15 +31,8 @@ from ..dynamics import quaternion as quat
 from ..fields import FieldError
 from .events import PHYSICS_EVENTS, apply_event
 from .live import LiveSimulation
-from .replay import (
-    FIRST_PIECE_BODY_STEPS,
-    MOMENTS,
-    PIECE_SECONDS,
-    Offload,
-    Pieces,
-    _serial,
-    finish,
-)
+from .pieces import FIRST_PIECE_BODY_STEPS, PIECE_SECONDS, Offload, Pieces, finish, serial
+from .replay import MOMENTS
 from .validation import BODY_FIELDS, SIMULATION_FIELDS  # what a ghost may change
 
 #: Body-steps a ghost may take to catch up with the room when it starts (about 0.1 s).
@@ -75,7 +68,7 @@ class Ghost:
     def building(
         cls, live: LiveSimulation, changes: Mapping[str, Any], piece_seconds: float = PIECE_SECONDS
     ) -> Pieces[Ghost]:
-        """A ghost built in pieces of about `piece_seconds` (replay.py's `Pieces`: the
+        """A ghost built in pieces of about `piece_seconds` (pieces.py's `Pieces`: the
         server gives its event loop back between them and charges each to the client who
         asked); the room goes on meanwhile, and the changes it logs are caught up with."""
         ghost = cls.__new__(cls)
@@ -379,7 +372,7 @@ def _stepping_to(sim: LiveSimulation, t: float, clock: Clock) -> Pieces[None]:
             k = max(1, int(clock.left() / (clock.per_step * bodies)))
         k = min(k, n)
         started = time.perf_counter()
-        with _serial():
+        with serial():
             taken = sim.run_steps(k)
         clock.per_step = (time.perf_counter() - started) / max(taken, 1) / bodies
         if taken < k:

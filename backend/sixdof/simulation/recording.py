@@ -10,11 +10,11 @@ after it, each item stamped with the simulation's step counter:
   of the session, ignored by the re-simulation);
 - `frame`: a history row was taken here (the frame times of the room's plots and CSV).
 
-Re-simulating (replay.py) from a keyframe with the same kernel, applying each event at its
-step, reproduces the history bit for bit. A load or a full reset starts a new segment with
-its own keyframe, and so does every `keyframe_seconds` of simulated time, so that memory
-can be bounded by dropping whole segments from the front (`max_bytes`), and so that a
-replay can start from the keyframe nearest to the time it wants.
+Re-simulating (resimulation.py, replay.py) from a keyframe with the same kernel, applying
+each event at its step, reproduces the history bit for bit. A load or a full reset starts a
+new segment with its own keyframe, and so does every `keyframe_seconds` of simulated time,
+so that memory can be bounded by dropping whole segments from the front (`max_bytes`), and
+so that a replay can start from the keyframe nearest to the time it wants.
 """
 
 from __future__ import annotations

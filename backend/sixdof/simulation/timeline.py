@@ -2,13 +2,13 @@
 
 A simulation's past is two records kept in step: the history (a row per frame, for the
 plots and the CSV) and the recording (keyframes and every change at the step it took
-effect, from which replay.py re-simulates any frame exactly). Both are stamped at the same
-moments, go back together, and come back together on an undo, so one `Timeline` owns them,
-with the step counter that stamps them, the listeners that follow every change (a ghost),
-going back to a past frame and on from there (`go_back`), returning to the present it left
-while no change has been made since (`undo`, `forked_at`), a shared snapshot taking the
-place of the run (`start_over`), and the replay cursor that lets the past be played forward
-frame by frame.
+effect, from which resimulation.py and replay.py re-simulate any frame exactly). Both are
+stamped at the same moments, go back together, and come back together on an undo, so one
+`Timeline` owns them, with the step counter that stamps them, the listeners that follow
+every change (a ghost), going back to a past frame and on from there (`go_back`), returning
+to the present it left while no change has been made since (`undo`, `forked_at`), a shared
+snapshot taking the place of the run (`start_over`), and the replay cursor that lets the
+past be played forward frame by frame.
 
 The simulation is reached through `Simulated` (LiveSimulation implements it): its lock,
 its time, its outputs, and its whole state as one value, a `Moment`, that a keyframe
