@@ -28,7 +28,7 @@ from .errors import Refusal
 from .pools import off_loop
 
 if TYPE_CHECKING:
-    from ..simulation.replay import Pieces
+    from ..simulation.pieces import Pieces
 
 #: Look backs of one address waiting for their turn; more are refused at once (429), which
 #: costs the server nothing but the request's parsing.
@@ -157,7 +157,7 @@ CURRENT: contextvars.ContextVar[tuple[Budgets, WorkBudget] | None] = contextvars
 async def run_pieces(
     pieces: Pieces[T], budget: WorkBudget | None = None, reserved: float = 0.0
 ) -> tuple[T, float]:
-    """Run a look back's pieces (simulation/replay.py) one after another in the requests'
+    """Run a look back's pieces (simulation/pieces.py) one after another in the requests'
     thread pool (pools.off_loop), the event loop free throughout; its result and the
     computing seconds it took (the threads' CPU). `reserved`: seconds already charged to
     `budget` for it, up front (Budgets.lookback); what the pieces take beyond that is

@@ -26,7 +26,7 @@ from .settings import Settings
 if TYPE_CHECKING:
     from ..simulation.ghost import Ghost
     from ..simulation.live import LiveSimulation
-    from ..simulation.replay import Pieces
+    from ..simulation.pieces import Pieces
 
 T = TypeVar("T")
 
