@@ -5,6 +5,7 @@ a child process. The live tier checks the same start-up for its order of events.
 from __future__ import annotations
 
 import json
+import signal
 import time
 import urllib.request
 from pathlib import Path
@@ -36,5 +37,26 @@ def test_a_cold_server_answers_at_once_and_tells_its_first_viewer(
         assert answered < FIRST_ANSWER_S, f"the first HTTP answer took {answered:.2f} s"
         assert first["type"] == "preparing", first
         assert first_at < FIRST_MESSAGE_S, f"the first viewer waited {first_at:.2f} s"
+    finally:
+        server.stop()
+
+
+#: Issue 39: a SIGTERM during a cold start's compile left the server running for over 10 s.
+STOP_S = 1.0
+
+
+def test_a_server_stopped_while_it_compiles_ends_within_a_second(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    partly_cold(tmp_path / "numba", monkeypatch)
+    server = Served()
+    try:
+        with connect(f"{server.ws_url}?room=cold", open_timeout=10) as ws:
+            assert json.loads(ws.recv(timeout=10))["type"] == "preparing"  # it waits
+            asked = time.monotonic()
+            server.proc.send_signal(signal.SIGTERM)
+            server.proc.wait(30)
+            took = time.monotonic() - asked
+        assert took <= STOP_S, f"the server took {took:.2f} s to stop"
     finally:
         server.stop()

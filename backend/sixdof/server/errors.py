@@ -122,3 +122,8 @@ def validate_client_message(obj: dict[str, Any], kind: str, mid: str | int | Non
 def parse_client_message(text: str) -> ClientModel:
     """Validate one client text frame; raise `Refusal` with code, message, field and id."""
     return validate_client_message(*read_client_message(text))
+
+
+class Stopping(Exception):
+    """The server stops while something waits for the physics (registry.physics_ready):
+    it gets nothing; a websocket is closed 1001 (going away), a request answered 503."""

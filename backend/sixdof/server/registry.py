@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING, Generic, TypeVar
 from ..dynamics import kernel_cache
 from ..simulation import is_warm, warm_up
 from .clients import Viewer
-from .errors import Refusal
+from .errors import Refusal, Stopping
 from .pools import off_loop
 from .protocol import Preparing
 from .rooms import Room, check_room_name
@@ -85,6 +85,7 @@ class Rooms(ByName[Room]):
         self.make_sim = make_sim
         self._loading: tuple[float, bool] | None = None  # (monotonic start, cache was cold)
         self._filling: asyncio.Task[None] | None = None  # `sixdof warm` in a child process
+        self._stopping = False  # the server stops: nothing more is prepared (stop_preparing)
         self._ready: asyncio.Task[None] | None = None  # the physics loading in this process
         self._stage = "loading"  # what `preparing` says is being done
         self.shared = SharedTick(settings, self._start_ticking)  # the rooms that tick together
@@ -202,8 +203,13 @@ class Rooms(ByName[Room]):
         if self._filling is not None:
             try:  # shielded: a viewer who leaves does not stop it
                 await asyncio.shield(self._filling)
+            except asyncio.CancelledError:
+                if not self._stopping:  # this waiter itself was cancelled
+                    raise
             except Exception:  # it said why in the log; loading here compiles instead
                 pass
+        if self._stopping:  # the server stops: nothing is loaded (or compiled) for it now
+            raise Stopping("the server is stopping")
         ready = self._ready
         if ready is None or (ready.done() and (ready.cancelled() or ready.exception())):
             ready = self._ready = asyncio.get_running_loop().create_task(asyncio.to_thread(_load))
@@ -347,13 +353,20 @@ class Rooms(ByName[Room]):
         room.stop()
         log.info("room %s removed (no clients for %g s)", room.name, self.settings.room_ttl)
 
-    async def close(self) -> None:
+    async def stop_preparing(self) -> None:
+        """Stop a compilation under way (the server stops): its child is killed and the
+        viewers waiting for it are let go (their `physics_ready` raises Stopping)
+        instead of this process compiling in its place."""
+        self._stopping = True
         if self._filling is not None and not self._filling.done():
             self._filling.cancel()  # kills the child compiling
             try:
                 await self._filling
             except asyncio.CancelledError:
                 pass
+
+    async def close(self) -> None:
+        await self.stop_preparing()
         rooms, self._rooms = list(self._rooms.values()), {}
         await self.shared.close()
         tickers = [room.ticker for room in rooms if room.ticker is not None]

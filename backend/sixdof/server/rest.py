@@ -18,7 +18,7 @@ from ..scenario import Scenario
 from ..scenario.errors import dotted, field_error, reason
 from . import presets
 from .budget import LOOKBACK_QUEUE, Budgets, WorkBudget, run_pieces
-from .errors import Refusal, strict_loads
+from .errors import Refusal, Stopping, strict_loads
 from .pools import off_loop
 from .protocol import PresetInfo, json_schema
 from .registry import Rooms
@@ -191,7 +191,10 @@ async def put_scenario(
     body = await _capped_body(request, settings.max_message_bytes)
     with charged(budget):  # validating 64 bodies takes pydantic tens of ms: not on the loop
         scenario = await off_loop(scenario_from_body, body)
-    await _rooms(request).physics_ready()
+    try:
+        await _rooms(request).physics_ready()
+    except Stopping:
+        raise HTTPException(503, "the server is stopping") from None
     try:  # what one step of it would cost, known before it is built (as load_scenario's)
         estimate = await off_loop(_build_seconds, scenario)
     except FieldError as exc:

@@ -21,12 +21,12 @@ from typing import Any, Protocol
 from urllib.parse import urlsplit
 
 from starlette.datastructures import Headers
-from starlette.websockets import WebSocket
+from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from .budget import CURRENT, Budgets, WorkBudget
 from .clients import Client, RateLimiter
 from .control import Gate, LiveRoom, Reply, handle
-from .errors import Refusal, validate_client_message
+from .errors import Refusal, Stopping, validate_client_message
 from .protocol import Ack, Auth
 from .settings import Settings
 from .snapshots import Snapshot, Snapshots
@@ -35,6 +35,7 @@ log = logging.getLogger("sixdof.server")
 
 CLOSE_POLICY = 1008  # flood, room refused
 CLOSE_TOO_BIG = 1009
+CLOSE_GOING_AWAY = 1001  # the server stops
 CLOSE_WAIT = 2.0  # s to flush the last error before closing
 
 
@@ -139,6 +140,13 @@ async def websocket_endpoint(ws: WebSocket) -> None:
     except Refusal as refusal:
         await _close_with(client, refusal, CLOSE_POLICY)
         await client.stop()
+        return
+    except Stopping:  # the server stops while the physics is being prepared
+        await client.stop()
+        try:
+            await ws.close(CLOSE_GOING_AWAY)
+        except (WebSocketDisconnect, RuntimeError):  # uvicorn closed it first, stopping
+            pass
         return
     address = ws.client.host if ws.client else "unknown"
     budgets: Budgets = ws.app.state.budgets

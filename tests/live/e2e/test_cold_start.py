@@ -10,12 +10,13 @@ first answers' times are the timing tier's (tests/timing/test_cold_start_timing.
 from __future__ import annotations
 
 import json
+import signal
 import time
 import urllib.request
 from pathlib import Path
 
 import pytest
-from support.coldcache import partly_cold
+from support.coldcache import held_compile, partly_cold
 from websockets.sync.client import connect
 
 from sixdof.dynamics import kernel_cache
@@ -80,3 +81,33 @@ def test_a_cold_cache_is_compiled_at_once_and_the_first_viewer_told(
     log = "".join(server.lines)
     assert "Traceback" not in log, log[-4000:]
     assert "failed" not in log, log[-4000:]
+
+
+def test_a_stop_during_the_compile_ends_it_instead_of_waiting_for_it(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """SIGTERM while a viewer waits for a cold start's compile: the server stopped only once
+    the compile had finished (17 s measured), since uvicorn waited for the viewer's handler.
+    Now the compile is killed first: the server ends with the cache still cold and its
+    compiling child gone, whatever the machine's speed (the compile is held with SIGSTOP, so
+    it cannot finish first)."""
+    partly_cold(tmp_path / "numba", monkeypatch)
+    server = Served()
+    try:
+        with held_compile(server.pid) as child:
+            with connect(f"{server.ws_url}?room=cold", open_timeout=WAIT_S) as ws:
+                assert json.loads(ws.recv(timeout=WAIT_S))["type"] == "preparing"
+                server.proc.send_signal(signal.SIGTERM)
+                server.proc.wait(WAIT_S)  # a failure bound: without the fix, never (held)
+            assert not Path(f"/proc/{child}").exists() or _zombie(child), "the compile lives on"
+        assert kernel_cache.is_cold(), "the compile was waited for"
+    finally:
+        server.stop()
+    assert "Traceback" not in server.output, server.output[-3000:]
+
+
+def _zombie(pid: int) -> bool:
+    try:
+        return Path(f"/proc/{pid}/stat").read_text().split()[2] == "Z"
+    except OSError:
+        return True
