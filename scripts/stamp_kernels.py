@@ -9,6 +9,7 @@ from __future__ import annotations
 import argparse
 import re
 import sys
+from pathlib import Path
 
 from sixdof.dynamics.kernel_cache import KERNELS, STAMP_NAME, dependency_stamp, written_stamp
 
@@ -17,21 +18,29 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--check", action="store_true", help="only say whether they are current")
     check = parser.parse_args().check
-    stale = []
-    for source, _names in KERNELS:
-        want = dependency_stamp(source)
-        have = written_stamp(source)
-        if have == want:
-            continue
-        stale.append(source)
-        if check:
-            continue
-        text = source.read_text(encoding="utf-8")
-        line = re.compile(rf'^{STAMP_NAME} = "[0-9a-f]*"$', re.M)
-        if have is None or not line.search(text):
-            sys.exit(f'{source}: no `{STAMP_NAME} = "…"` line to rewrite')
-        source.write_text(line.sub(f'{STAMP_NAME} = "{want}"', text), encoding="utf-8")
-        print(f"{source.name}: {STAMP_NAME} {have} -> {want}")
+    stale: list[Path] = []
+    # a stamp covers the text of the modules compiled in, their stamps too: rewrite until
+    # nothing changes (a module is stamped after those it compiles in, within a few passes)
+    for _ in range(len(KERNELS)):
+        changed = False
+        for source, _names in KERNELS:
+            want = dependency_stamp(source)
+            have = written_stamp(source)
+            if have == want:
+                continue
+            if source not in stale:
+                stale.append(source)
+            if check:
+                continue
+            changed = True
+            text = source.read_text(encoding="utf-8")
+            line = re.compile(rf'^{STAMP_NAME} = "[0-9a-f]*"$', re.M)
+            if have is None or not line.search(text):
+                sys.exit(f'{source}: no `{STAMP_NAME} = "…"` line to rewrite')
+            source.write_text(line.sub(f'{STAMP_NAME} = "{want}"', text), encoding="utf-8")
+            print(f"{source.name}: {STAMP_NAME} {have} -> {want}")
+        if not changed:
+            break
     if check and stale:
         names = ", ".join(s.name for s in stale)
         print(

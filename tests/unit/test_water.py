@@ -22,7 +22,7 @@ from sixdof.dynamics import Bodies, BodyParams, make_state
 from sixdof.dynamics import kernel as K
 from sixdof.dynamics.elements import AddedMass, Buoyancy
 from sixdof.dynamics.hydro import hydro_outputs
-from sixdof.dynamics.layout import EB_NNODES
+from sixdof.dynamics.kinds.buoyancy import EB_NNODES
 from sixdof.dynamics.quaternion import to_rotmat
 from sixdof.dynamics.water import Water, Wave, wave_number
 from sixdof.scenario import Scenario, scenario_from_json

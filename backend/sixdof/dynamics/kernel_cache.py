@@ -22,6 +22,14 @@ from importlib import metadata
 from pathlib import Path
 
 SOURCE = Path(__file__).with_name("kernel_compiled.py")
+_HERE = Path(__file__).parent
+_KINDS = _HERE / "kinds"
+
+
+def _stamped(path: Path) -> bool:
+    """Whether a module carries a COMPILED_FROM stamp (a kind's, with compiled functions)."""
+    return "\nCOMPILED_FROM = " in path.read_text(encoding="utf-8")
+
 
 #: The kernels `kernel.warm_up` calls (the others are compiled into them), by source file,
 #: in the order it calls them: the free bodies' first, then the elements'.
@@ -40,6 +48,13 @@ KERNELS: tuple[tuple[Path, tuple[str, ...]], ...] = (
         ),
     ),
     (Path(__file__).with_name("system_compiled.py"), ("system_serial", "system_derivative")),
+    # compiled into the kernels above, not called on their own: listed for their stamps
+    (Path(__file__).with_name("stepper_compiled.py"), ()),
+    *(
+        (path, ())
+        for path in sorted(_KINDS.glob("*.py"))
+        if "\nCOMPILED_FROM = " in path.read_text()
+    ),
 )
 ENTRY_POINTS = tuple(name for _, names in KERNELS for name in names)
 
@@ -52,27 +67,46 @@ ENTRY_POINTS = tuple(name for _, names in KERNELS for name in names)
 STAMP_NAME = "COMPILED_FROM"
 
 
+def _root(source: Path) -> Path:
+    """The `dynamics` folder `source` is in (itself, or the folder above kinds/)."""
+    return source.parent.parent if source.parent.name == _KINDS.name else source.parent
+
+
+def _imported(module: Path, node: ast.ImportFrom, root: Path) -> list[Path]:
+    """The files under `root` a relative import in `module` names (a module, or a package's
+    __init__ and the modules imported from it by name)."""
+    base = module.parent
+    for _ in range(node.level - 1):
+        base = base.parent
+    target = base.joinpath(*node.module.split(".")) if node.module else base
+    names = [target.with_suffix(".py"), target / "__init__.py"] if node.module else []
+    names += [target / f"{alias.name}.py" for alias in node.names]
+    return [p for p in names if p.is_file() and p.resolve().is_relative_to(root.resolve())]
+
+
 def dependencies(source: Path) -> list[Path]:
-    """The modules of the same package that `source` imports, and theirs (relative imports
-    of one level), sorted: what numba compiles into `source`'s kernels."""
+    """The modules of `dynamics` that `source` imports, and theirs (relative imports), sorted
+    by their path in it: what numba compiles into `source`'s kernels."""
+    root = _root(source)
     found: set[Path] = set()
     todo = [source]
     while todo:
-        tree = ast.parse(todo.pop().read_bytes())
-        for node in tree.body:
-            if isinstance(node, ast.ImportFrom) and node.level == 1 and node.module:
-                path = source.with_name(node.module.split(".")[0] + ".py")
-                if path.exists() and path not in found and path != source:
-                    found.add(path)
-                    todo.append(path)
-    return sorted(found)
+        module = todo.pop()
+        for node in ast.parse(module.read_bytes()).body:
+            if isinstance(node, ast.ImportFrom) and node.level >= 1:
+                for path in _imported(module, node, root):
+                    if path not in found and path != source:
+                        found.add(path)
+                        todo.append(path)
+    return sorted(found, key=lambda p: p.relative_to(root).as_posix())
 
 
 def dependency_stamp(source: Path) -> str:
     """sha256 (16 hex digits) of the names and texts of `source`'s dependencies."""
     digest = hashlib.sha256()
     for path in dependencies(source):
-        digest.update(path.name.encode() + b"\0" + path.read_bytes() + b"\0")
+        name = path.relative_to(_root(source)).as_posix()
+        digest.update(name.encode() + b"\0" + path.read_bytes() + b"\0")
     return digest.hexdigest()[:16]
 
 

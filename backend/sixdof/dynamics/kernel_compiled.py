@@ -28,7 +28,6 @@ from .layout import (
     P_R_CG,
     POINT_SLOTS,
 )
-from .methods import RK4
 from .names import NORM_TIME_CONSTANT
 
 # OpenMP worker threads that spin while they wait steal a core from everything
@@ -40,9 +39,13 @@ os.environ.setdefault("OMP_WAIT_POLICY", "passive")
 
 from numba import get_num_threads, njit, prange  # after the OpenMP setting above
 
+from .stepper_compiled import load as _load
+from .stepper_compiled import rk_step
+from .stepper_compiled import store as _store
+
 #: Hash of the modules compiled in here (kernel_cache.STAMP_NAME: numba keys its cache on this
 #: file's text alone); `python scripts/stamp_kernels.py` keeps it current.
-COMPILED_FROM = "94b85bfd8900e5f0"
+COMPILED_FROM = "0183a9e3022c98e8"
 
 
 def threads() -> int:
@@ -51,8 +54,6 @@ def threads() -> int:
 
 
 _TAU_GAIN = 0.5 / NORM_TIME_CONSTANT  # 1/(2τ)
-_B1 = float(RK4.b[0])  # RK4 weights 1/6, 1/3, 1/3, 1/6
-_B2 = float(RK4.b[1])
 
 
 # --------------------------------------------------------------------------- compiled core
@@ -337,85 +338,30 @@ def _derivative_turning(p, u, i, y):
     return _rigid_body(p, i, y, fnx, fny, fnz, mnx, mny, mnz)
 
 
-@njit(cache=True, nogil=True, fastmath=False)
-def _axpy(y, h, k):
-    """y + h k for 13-tuples."""
-    return (
-        y[0] + h * k[0], y[1] + h * k[1], y[2] + h * k[2], y[3] + h * k[3],
-        y[4] + h * k[4], y[5] + h * k[5], y[6] + h * k[6], y[7] + h * k[7],
-        y[8] + h * k[8], y[9] + h * k[9], y[10] + h * k[10], y[11] + h * k[11],
-        y[12] + h * k[12],
-    )  # fmt: skip
+@njit(cache=True, nogil=True, fastmath=False, inline="always")
+def _free_stage(args, y, t, h, left, ws, s):
+    """`_derivative` as `stepper_compiled.rk_step` calls a derivative."""
+    p, u, i = args
+    return _derivative(p, u, i, y)
 
 
-@njit(cache=True, nogil=True, fastmath=False)
-def _rk4_sum(y, h, a, b, c, d):
-    """y + h (a/6 + b/3 + c/3 + d/6) for 13-tuples: the RK4 update."""
-    return (
-        y[0] + h * (_B1 * a[0] + _B2 * b[0] + _B2 * c[0] + _B1 * d[0]),
-        y[1] + h * (_B1 * a[1] + _B2 * b[1] + _B2 * c[1] + _B1 * d[1]),
-        y[2] + h * (_B1 * a[2] + _B2 * b[2] + _B2 * c[2] + _B1 * d[2]),
-        y[3] + h * (_B1 * a[3] + _B2 * b[3] + _B2 * c[3] + _B1 * d[3]),
-        y[4] + h * (_B1 * a[4] + _B2 * b[4] + _B2 * c[4] + _B1 * d[4]),
-        y[5] + h * (_B1 * a[5] + _B2 * b[5] + _B2 * c[5] + _B1 * d[5]),
-        y[6] + h * (_B1 * a[6] + _B2 * b[6] + _B2 * c[6] + _B1 * d[6]),
-        y[7] + h * (_B1 * a[7] + _B2 * b[7] + _B2 * c[7] + _B1 * d[7]),
-        y[8] + h * (_B1 * a[8] + _B2 * b[8] + _B2 * c[8] + _B1 * d[8]),
-        y[9] + h * (_B1 * a[9] + _B2 * b[9] + _B2 * c[9] + _B1 * d[9]),
-        y[10] + h * (_B1 * a[10] + _B2 * b[10] + _B2 * c[10] + _B1 * d[10]),
-        y[11] + h * (_B1 * a[11] + _B2 * b[11] + _B2 * c[11] + _B1 * d[11]),
-        y[12] + h * (_B1 * a[12] + _B2 * b[12] + _B2 * c[12] + _B1 * d[12]),
-    )
+@njit(cache=True, nogil=True, fastmath=False, inline="always")
+def _turning_stage(args, y, t, h, left, ws, s):
+    """`_derivative_turning` as `stepper_compiled.rk_step` calls a derivative."""
+    p, u, i = args
+    return _derivative_turning(p, u, i, y)
 
 
 @njit(cache=True, nogil=True, fastmath=False)
 def _step(p, u, i, y, h, method):
     """One step of body i, global load only: explicit Euler (method 0) or classic RK4 (1)."""
-    k1 = _derivative(p, u, i, y)
-    if method == 0:
-        return _axpy(y, h, k1)
-    # 0.5 h k = h (0.5 k) exactly, so the stages match rk_step's to the last bit.
-    k2 = _derivative(p, u, i, _axpy(y, 0.5 * h, k1))
-    k3 = _derivative(p, u, i, _axpy(y, 0.5 * h, k2))
-    k4 = _derivative(p, u, i, _axpy(y, h, k3))
-    return _rk4_sum(y, h, k1, k2, k3, k4)
+    return rk_step(_free_stage, (p, u, i), y, 0.0, h, method, None)
 
 
 @njit(cache=True, nogil=True, fastmath=False)
 def _step_turning(p, u, i, y, h, method):
     """`_step` with the whole load row evaluated at every stage (body frame, at a point)."""
-    k1 = _derivative_turning(p, u, i, y)
-    if method == 0:
-        return _axpy(y, h, k1)
-    k2 = _derivative_turning(p, u, i, _axpy(y, 0.5 * h, k1))
-    k3 = _derivative_turning(p, u, i, _axpy(y, 0.5 * h, k2))
-    k4 = _derivative_turning(p, u, i, _axpy(y, h, k3))
-    return _rk4_sum(y, h, k1, k2, k3, k4)
-
-
-@njit(cache=True, nogil=True, fastmath=False)
-def _load(row):
-    return (
-        row[0], row[1], row[2], row[3], row[4], row[5], row[6],
-        row[7], row[8], row[9], row[10], row[11], row[12],
-    )  # fmt: skip
-
-
-@njit(cache=True, nogil=True, fastmath=False)
-def _store(row, y):
-    row[0] = y[0]
-    row[1] = y[1]
-    row[2] = y[2]
-    row[3] = y[3]
-    row[4] = y[4]
-    row[5] = y[5]
-    row[6] = y[6]
-    row[7] = y[7]
-    row[8] = y[8]
-    row[9] = y[9]
-    row[10] = y[10]
-    row[11] = y[11]
-    row[12] = y[12]
+    return rk_step(_turning_stage, (p, u, i), y, 0.0, h, method, None)
 
 
 @njit(cache=True, nogil=True, fastmath=False)

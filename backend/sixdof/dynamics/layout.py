@@ -53,37 +53,14 @@ E_BODY = 1  # the body it acts on, local index in its group
 E_OTHER = 2  # a spring's other body (local index), or -1 for a world point
 E_DATA = 3  # the kind's own numbers start here
 ELEMENT_SIZE = 32
-K_PIVOT = 1.0  # a (3), held world point (3), I_a (9), I_a⁻¹ (9)
-K_SPRING = 2.0  # r_a (3), r_b or world point (3), k, c, rest length
-K_DAMPER = 3.0  # linear (6), quadratic (6): surge, sway, heave, roll, pitch, yaw
-K_GROUND = 4.0  # height, k, c, μ, slip speed, shape (0 sphere, 1 box), centre (3), r or half (3),
-#                friction rate (1/kg: the slip speed is at least μ N h × it)
-K_LOAD = 5.0  # frame (0/1), has point, point (3), F (3), M (3), signal, t0, A, f, phase, table
-K_BUOYANCY = 6.0  # ρ, level, depth (0: deep), triangles (aux offset of their corners' vertex
-#                  indices, count), waves (aux offset, count), reach (largest |vertex| from the
-#                  reference point), Σ amplitudes, vertices (aux offset, count)
-K_ADDED_MASS = 7.0  # M_A (6×6 row-major, body axes about the reference point) at an aux offset
-# Offsets inside a row (E_DATA + …) for each kind:
-EP_A, EP_AT, EP_IA, EP_IA_INV = 3, 6, 9, 18
-ES_A, ES_B, ES_K, ES_C, ES_LEN = 3, 6, 9, 10, 11
-ED_LIN, ED_QUAD, ED_CURRENT = 3, 9, 15  # the water's current (3, NED): D acts on ν − ν_c
-EG_HEIGHT, EG_K, EG_C, EG_MU, EG_SLIP, EG_SHAPE, EG_CENTRE, EG_EXTENT = 3, 4, 5, 6, 7, 8, 9, 12
-EG_RATE = 15
-EL_FRAME, EL_HAS_POINT, EL_POINT, EL_F, EL_M = 3, 4, 5, 8, 11
-EL_SIGNAL, EL_T0, EL_AMP, EL_FREQ, EL_PHASE, EL_TABLE, EL_TABLE_N = 14, 15, 16, 17, 18, 19, 20
-EB_RHO, EB_LEVEL, EB_DEPTH, EB_TRI, EB_NTRI, EB_WAVES, EB_NWAVES, EB_REACH, EB_CREST = (
-    3, 4, 5, 6, 7, 8, 9, 10, 11,
-)  # fmt: skip
-EB_VERT, EB_NVERT = 12, 13
-EB_TREE, EB_NNODES, EB_CORNERS = 14, 15, 16  # still water: hull_tree's nodes and triangles
+# Each kind's code (E_KIND) and the layout of the rest of its row are its module's, in
+# kinds/ (kinds/__init__.py lists them).
 # Layout of one node of a hull's tree (hull_tree.py), NODE_SIZE numbers at EB_TREE + k · NODE_SIZE:
 # its box (centre, half sizes, body axes), the next node after its subtree, its first
 # triangle and (leaves only, else 0) their count, and the linear sums P, S, T, U.
 N_CENTRE, N_HALF, N_SKIP, N_FIRST, N_COUNT = 0, 3, 6, 7, 8
 N_P, N_S, N_T, N_U = 9, 18, 21, 30
 NODE_SIZE = 33
-EA_MATRIX = 3
-S_CONSTANT, S_STEP, S_SINE, S_TABLE = 0.0, 1.0, 2.0, 3.0  # signal codes of a K_LOAD row
 #: Width of one element's record of what it does (elements.element_forces): point of
 #: application (3, NED), force on the body there (3, N), other end (3, NED).
 RECORD_SIZE = 9

@@ -15,7 +15,7 @@ Froude–Krylov pressure of the undisturbed waves) at depth d = z − level is
 with d taken as 0 above the still level (so p is zero exactly on the wave surface there:
 p = ρ g (z − (level − η))) and as h below the bottom. The hull is wetted where p > 0.
 
-Numpy versions of the compiled code (system_compiled._buoyancy), for outputs and tests.
+Numpy versions of the compiled code (kinds/buoyancy.py), for outputs and tests.
 """
 
 from __future__ import annotations

@@ -16,19 +16,11 @@ from ..kind import Kind
 
 
 def dynamics_kinds() -> dict[str, int]:
-    """The kinds the dynamics know, by name, and their order there: today the `K_*` row
-    codes of `dynamics.layout` (K_ADDED_MASS is "added_mass"). Read without numpy (the
-    scenario, and the server's protocol with it, import none): when the dynamics keep
-    their kinds in a table of their own, this reads the names and order from there, and
-    tests/unit/test_kind_registry.py fails until it does."""
-    from ...dynamics import layout
+    """The kinds the dynamics know, by name, and their order there (`dynamics.kinds.NAMES`,
+    in the order of their row codes; importing it imports no numpy)."""
+    from ...dynamics.kinds import NAMES
 
-    codes = {
-        name.removeprefix("K_").lower(): float(getattr(layout, name))
-        for name in dir(layout)
-        if name.startswith("K_")
-    }
-    return {name: k for k, name in enumerate(sorted(codes, key=codes.__getitem__))}
+    return {name: k for k, name in enumerate(NAMES)}
 
 
 def _found() -> tuple[Kind[Any], ...]:
