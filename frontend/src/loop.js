@@ -1,7 +1,8 @@
 // @ts-check
 // The render loop: one callback per display frame draws the newest interpolated sample (or the
 // past frame the timeline shows), moves the camera with the body, draws the overlays, the plots
-// and the HUD, and feeds the clip recorder. It counts what it draws: the tests wait on it.
+// and the HUD (the readouts of the newest state frame too), and feeds the clip recorder. It
+// counts what it draws: the tests wait on it.
 
 import { nedToThree } from './core/frames.js';
 
@@ -22,6 +23,7 @@ import { nedToThree } from './core/frames.js';
  * @param {() => import('./view/body.js').BodyView | null} d.selectedView
  * @param {() => number} d.selectedIndex
  * @param {() => void} d.resetView
+ * @param {() => void} d.showState  the text readouts of the newest state frame (main.js)
  * @param {number} [d.maxFps]  draw at most this many frames a second (`?fps=`); 0: every display frame
  */
 export function startRenderLoop(d) {
@@ -80,6 +82,7 @@ export function startRenderLoop(d) {
     d.plots.draw(now);
     stage.render();
     d.clip.capture(); // right after the render, while the WebGL buffer holds this frame
+    d.showState(); // the page's texts change at most once per drawn frame
     d.hud.tick(time);
     frameMs[stats.frameCount++ % frameMs.length] = performance.now() - started;
   });

@@ -21,7 +21,7 @@ import { OVERLAYS, Teaching } from './teach/teach.js';
 import { Stage } from './view/scene.js';
 import { Timeline } from './record/timeline.js';
 import { Share } from './panel/share.js';
-import { mustGet } from './core/dom.js';
+import { mustGet, setText } from './core/dom.js';
 import { newSession } from './net/session.js';
 import { BodyViews } from './view/sync.js';
 import { clipForm } from './record/clipform.js';
@@ -200,10 +200,16 @@ function flash(text) {
   flashTimer = setTimeout(() => hud.banner('server', null), 6000);
 }
 
+/** A state frame came that the readouts do not show yet (`showState`). */
+let stateUnshown = false;
+const pauseButton = $('btn-pause');
+
 /** Every message the server sends that no sender was waiting for. @param {ServerMessage} msg */
 function receive(msg) {
   switch (msg.type) {
     case 'state': {
+      // what counts or measures sees every frame (plots, flips, periods, the description);
+      // the readouts are written once per drawn frame, with the newest (showState)
       const frame = Object.assign(msg, { gen: session.helloCount });
       session.lastState = frame;
       buffer.push(frame, performance.now() / 1000);
@@ -213,12 +219,10 @@ function receive(msg) {
       if (!timeline.past) {
         teach.frame(body, msg.bodies);
         stability.frame(msg.t, body);
-        hud.state(msg, body);
       }
-      panel.setStatus(msg.status);
+      panel.setStatus(msg.status); // writes only when running or the time scale changes
       access.frame(msg.t, msg.status, body);
-      const label = t(msg.status.running ? 'toolbar.pause' : 'toolbar.resume');
-      if ($('btn-pause').textContent !== label) $('btn-pause').textContent = label;
+      stateUnshown = true;
       break;
     }
     case 'hello':
@@ -303,7 +307,21 @@ function showPast(frame) {
   hud.banner('past', t('past.banner', { t: num(frame.t, 3) }), 'info');
 }
 
-const stats = startRenderLoop({ stage, buffer, timeline, bodies, session, show, teach, plots, hud, clip, elements, water, selectedView, selectedIndex, resetView, maxFps });
+/**
+ * Once per drawn frame (the render loop): the HUD, the timeline and the pause button show the
+ * newest state frame, if one came since. The server sends 60 a second; writing the page for
+ * each made the browser restyle, lay out and composite it 60 times a second, whatever `?fps=`.
+ */
+function showState() {
+  const msg = session.lastState;
+  if (!stateUnshown || !msg) return;
+  stateUnshown = false;
+  timeline.flush();
+  if (!timeline.past) hud.state(msg, selectedFrame());
+  setText(pauseButton, t(msg.status.running ? 'toolbar.pause' : 'toolbar.resume'));
+}
+
+const stats = startRenderLoop({ stage, buffer, timeline, bodies, session, show, teach, plots, hud, clip, elements, water, selectedView, selectedIndex, resetView, showState, maxFps });
 installTestHook({ room, session, conn, timeline, share, clip, gyro, elements, water, hud, plots, stage, teach, bodies, drag, stats, selectedView, setFollow, resetView });
 
 library

@@ -6,7 +6,7 @@
 // from here" takes the room itself back to the shown frame (go_back), and "Undo" returns to
 // the present it left, until the next change (docs/recording.md).
 
-import { mustFind } from '../core/dom.js';
+import { mustFind, setAttr, setHidden, setText } from '../core/dom.js';
 import { quatFromWxyz } from '../core/frames.js';
 import { errorText } from '../net/errors.js';
 import { num, t as tr } from '../core/i18n.js';
@@ -63,6 +63,7 @@ export class Timeline {
     this.requests = 0; // answers received (tests wait on it)
     /** @type {import('../net/interp.js').Sample} The sample the render loop draws while a past frame is shown (as StateBuffer's). */
     this.sample = { gen: 0, t: 0, bodies: [] };
+    this.stale = false; // a status came that is not shown yet
 
     this.slider = mustFind(el, 'input[type=range]', HTMLInputElement);
     this.label = mustFind(el, '.timeline-t', HTMLElement);
@@ -83,7 +84,8 @@ export class Timeline {
   }
 
   /**
-   * Every live state frame: the span grows, the undo offer follows the room.
+   * Every live state frame: the span grows, the undo offer follows the room. Written by the
+   * next `flush` (once per drawn frame), not for each of the 60 frames a second.
    * @param {import('../net/messages.gen.js').Status} st
    * @param {number} t
    */
@@ -91,7 +93,12 @@ export class Timeline {
     this.from = st.recorded_from ?? 0;
     this.now = t;
     this.forkedAt = st.forked_at ?? null;
-    this.render();
+    this.stale = true;
+  }
+
+  /** The render loop, once per drawn frame: the newest status shown, if one came since. */
+  flush() {
+    if (this.stale) this.render();
   }
 
   /** @param {boolean} on  this page may steer the room (not a watcher) */
@@ -204,18 +211,19 @@ export class Timeline {
   }
 
   render() {
+    this.stale = false;
     const span = Math.max(1e-6, this.now - this.from);
-    this.slider.min = String(this.from);
-    this.slider.max = String(this.from + span);
-    this.slider.step = 'any';
+    setAttr(this.slider, 'min', String(this.from));
+    setAttr(this.slider, 'max', String(this.from + span));
+    setAttr(this.slider, 'step', 'any');
     const shown = this.frame ? this.frame.t : this.now;
-    if (document.activeElement !== this.slider || !this.past) this.slider.value = String(shown);
-    this.label.textContent = this.past ? tr('timeline.past', { t: fmt(shown), now: fmt(this.now) }) : tr('timeline.recorded', { from: fmt(this.from) });
-    this.slider.setAttribute('aria-valuetext', tr('timeline.valuetext', { t: fmt(shown) }));
+    if ((document.activeElement !== this.slider || !this.past) && this.slider.value !== String(shown)) this.slider.value = String(shown);
+    setText(this.label, this.past ? tr('timeline.past', { t: fmt(shown), now: fmt(this.now) }) : tr('timeline.recorded', { from: fmt(this.from) }));
+    setAttr(this.slider, 'aria-valuetext', tr('timeline.valuetext', { t: fmt(shown) }));
     this.el.classList.toggle('past', this.past);
-    this.liveButton.hidden = !this.past;
-    this.resumeButton.hidden = !this.past || !this.canControl;
-    this.undoButton.hidden = this.forkedAt === null || !this.canControl;
-    if (this.forkedAt !== null) this.undoButton.textContent = tr('timeline.undo', { t: fmt(this.forkedAt) });
+    setHidden(this.liveButton, !this.past);
+    setHidden(this.resumeButton, !this.past || !this.canControl);
+    setHidden(this.undoButton, this.forkedAt === null || !this.canControl);
+    if (this.forkedAt !== null) setText(this.undoButton, tr('timeline.undo', { t: fmt(this.forkedAt) }));
   }
 }

@@ -84,7 +84,8 @@ export class Hud {
   }
 
   /**
-   * The readouts of a state frame (live, or a past one with the live status).
+   * The readouts of a state frame (live, or a past one with the live status): main.js calls
+   * it once per drawn frame with the newest, not for every frame received.
    * @param {{t: number, status: Status}} frame
    * @param {BodyFrame | null | undefined} body  the selected body's frame
    */
@@ -100,7 +101,8 @@ export class Hud {
     this.set('rtf', `${t('hud.rtf', { rtf: fmt(st.rtf, 2) })}${timeScaleText(st.time_scale)}${limited}`);
     this.el.classList.toggle('limited', Boolean(limited));
     const rtf = this.fields.rtf;
-    if (rtf) rtf.title = limited ? t('hud.slowed.title') : '';
+    const title = limited ? t('hud.slowed.title') : '';
+    if (rtf && rtf.title !== title) rtf.title = title;
     const run = st.running ? t('hud.running') : st.paused_reason ? t('hud.paused_reason', { reason: st.paused_reason }) : t('hud.paused');
     const h = st.step * 1000 >= 1 ? fmt(st.step * 1000, 2) + ' ms' : fmt(st.step * 1e6, 0) + ' µs';
     this.set('run', t('hud.run', { run, integrator: st.integrator, h }));

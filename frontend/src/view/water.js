@@ -99,6 +99,8 @@ export class WaterView {
     /** @type {Hydrostatics[]} */
     this.hydrostatics = [];
     this.drawnT = NaN; // the simulated time of the water drawn last
+    /** what the surface's vertices were last written for @type {{geometry: BufferGeometry | null, table: Float64Array | null, level: number, t: number, cx: number, cy: number}} */
+    this.shown = { geometry: null, table: null, level: NaN, t: NaN, cx: NaN, cy: NaN };
     this.lastCard = -Infinity;
     this.scratch = { slope: new Float64Array(3), v: new Vector3(), dir: new Vector3(), at: new Vector3() };
     this.time = 0; // the simulated time of the frame being drawn
@@ -203,7 +205,16 @@ export class WaterView {
     const P = /** @type {Float32Array} */ (g.attributes.position.array);
     const N = /** @type {Float32Array} */ (g.attributes.normal.array);
     const waves = this.table.length > 0;
-    if (waves || this.drawnT !== time || this.mesh.userData.level !== level) {
+    // written (and sent to the GPU again) only when the surface changed: still water is flat
+    // wherever the patch is; waves move with the time and the patch's place
+    const shown = this.shown;
+    if (shown.geometry !== g || shown.table !== this.table || shown.level !== level || (waves && (shown.t !== time || shown.cx !== cx || shown.cy !== cy))) {
+      shown.geometry = g;
+      shown.table = this.table;
+      shown.level = level;
+      shown.t = time;
+      shown.cx = cx;
+      shown.cy = cy;
       for (let i = 0; i < P.length; i += 3) {
         const eta = waves ? elevation(this.table, time, cx + P[i], cy + P[i + 1], s.slope) : 0;
         P[i + 2] = level - eta;
@@ -217,7 +228,6 @@ export class WaterView {
       }
       g.attributes.position.needsUpdate = true;
       g.attributes.normal.needsUpdate = true;
-      this.mesh.userData.level = level;
     }
     this.drawnT = time;
     this.drawCurrent(water, time, view, extent, nowMs);

@@ -2,10 +2,12 @@
 // The water card under the view: the selected body's waterline (Draft, Heel, Trim from its
 // frame; the wave elevation under it when there are waves) and, when the hello carries them,
 // its metacentric heights and natural periods. Written a few times a second by the water view
-// (water.js); on a phone it shows a shorter form (the spans of class wide and narrow,
+// (water.js), each text only when it changed (a rewrite costs a restyle and layout of the
+// page, issue 38); on a phone it shows a shorter form (the spans of class wide and narrow,
 // watercard.css).
 
 import { num, t } from '../core/i18n.js';
+import { setHidden, setText } from '../core/dom.js';
 import './watercard.css';
 
 /**
@@ -37,6 +39,8 @@ export class WaterCard {
     this.el.append(this.title, ...this.rows);
     parent.append(this.el);
     this.last = -Infinity;
+    /** @type {Hydrostatics | null | undefined} the hydrostatics the GM and period rows show (undefined: none written yet) */
+    this.hydro = undefined;
   }
 
   /**
@@ -47,15 +51,17 @@ export class WaterCard {
    * @param {boolean} implicit  the water is the default still sea (the scenario has none)
    */
   write(name, frame, hydro, waves, implicit) {
-    this.title.textContent = t(implicit ? 'water.card.title_default' : 'water.card.title', { body: name });
+    setText(this.title, t(implicit ? 'water.card.title_default' : 'water.card.title', { body: name }));
     const [line, wave, gm, periods] = this.rows;
     if (frame && Number.isFinite(frame.Draft)) {
-      line.textContent = frame.Draft > 0
+      setText(line, frame.Draft > 0
         ? t('water.card.waterline', { draft: num(frame.Draft, 3), heel: num(deg(frame.Heel), 1), trim: num(deg(frame.Trim), 1) })
-        : t('water.card.clear', { heel: num(deg(frame.Heel), 1), trim: num(deg(frame.Trim), 1) });
-    } else line.textContent = '';
-    wave.hidden = !waves || !frame;
-    if (waves && frame) wave.textContent = t('water.card.eta', { eta: num(frame.WaveElevation, 3) });
+        : t('water.card.clear', { heel: num(deg(frame.Heel), 1), trim: num(deg(frame.Trim), 1) }));
+    } else setText(line, '');
+    setHidden(wave, !waves || !frame);
+    if (waves && frame) setText(wave, t('water.card.eta', { eta: num(frame.WaveElevation, 3) }));
+    if (hydro === this.hydro) return; // the hello's: rebuilt only when a hello brings new ones
+    this.hydro = hydro;
     const ok = (/** @type {unknown} */ x) => typeof x === 'number' && Number.isFinite(x);
     gm.hidden = !hydro || !(ok(hydro.GM_T) || ok(hydro.draft));
     if (hydro && !gm.hidden) {
