@@ -47,7 +47,8 @@ export function startRenderLoop(d) {
   // 2 ms of slack for the jitter of the display's frame times)
   const minGapMs = d.maxFps ? 1000 / d.maxFps - 2 : 0;
   let lastDrawnMs = -Infinity;
-  stage.renderer.setAnimationLoop((time) => {
+  /** @param {number} time  the display frame's, ms */
+  const frame = (time) => {
     if (time - lastDrawnMs < minGapMs) return;
     lastDrawnMs = time;
     const started = performance.now();
@@ -85,6 +86,20 @@ export function startRenderLoop(d) {
     d.showState(); // the page's texts change at most once per drawn frame
     d.hud.tick(time);
     frameMs[stats.frameCount++ % frameMs.length] = performance.now() - started;
-  });
+  };
+  if (!minGapMs) stage.renderer.setAnimationLoop(frame);
+  else {
+    // a display frame asked for and skipped still wakes the page and has the browser run a
+    // main frame: wait out most of the gap on a timer, then take the next display frame
+    /** @param {number} time */
+    const next = (time) => {
+      try {
+        frame(time);
+      } finally {
+        setTimeout(() => requestAnimationFrame(next), Math.max(0, lastDrawnMs + minGapMs - performance.now() - 10));
+      }
+    };
+    requestAnimationFrame(next);
+  }
   return stats;
 }
