@@ -12,7 +12,7 @@ import urllib.request
 import numpy as np
 import pytest
 from playwright.sync_api import Page
-from support.pagekit import WAIT_MS, PageRun, Served, load_preset
+from support.pagekit import WAIT_MS, PageRun, Served, load_preset, wait_shown
 
 
 def history(server: Served, room: str) -> tuple[list[str], np.ndarray]:
@@ -97,6 +97,7 @@ def test_resume_from_here_goes_on_from_the_shown_state_and_undo_returns(
     assert live["bodies"][0]["Pos"] == frame["bodies"][0]["Pos"]
     assert live["bodies"][0]["AngVel"] == frame["bodies"][0]["AngVel"]
     undo = page.locator("#timeline [data-act=undo]")
+    wait_shown(page)
     # the page rounds as Intl does (0.745 -> "0.75"), Python's format to even binary: compare
     # the number
     said = re.search(r"t = ([0-9.]+) s", undo.inner_text())
@@ -104,6 +105,7 @@ def test_resume_from_here_goes_on_from_the_shown_state_and_undo_returns(
     undo.click()
     page.wait_for_function(f"__sixdof.lastState.t === {now}", timeout=WAIT_MS)
     page.wait_for_function("__sixdof.lastState.status.forked_at === null")
+    wait_shown(page)
     assert not undo.is_visible()
 
 

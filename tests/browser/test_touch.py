@@ -18,6 +18,7 @@ from support.pagekit import (
     open_page,
     wait_drawn,
     wait_frames,
+    wait_shown,
     wait_sim,
 )
 
@@ -162,6 +163,7 @@ def test_push_while_held_adds_to_the_constant_input_exactly(page_run: PageRun) -
     page.mouse.down()
     page.wait_for_function("__sixdof.lastState.bodies[0].Force[1] === 2")
     assert body(page)["Force"] == [4.0, 2.0, -mass * G]  # exactly the sum, not twice anything
+    wait_shown(page)
     assert "constant + held" in page.inner_text("[data-hud=inputs]")
     page.mouse.up()
     page.wait_for_function("__sixdof.lastState.bodies[0].Force[1] === 0")

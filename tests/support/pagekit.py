@@ -155,6 +155,13 @@ def wait_frames(page: Page, n: int, timeout: float = WAIT_MS) -> None:
     page.wait_for_function("(k) => __sixdof.rendered >= k", arg=k + n, timeout=timeout)
 
 
+def wait_shown(page: Page, timeout: float = WAIT_MS) -> None:
+    """Wait until the page's texts (HUD, timeline, pause button) show the newest state frame:
+    the page writes them once per drawn frame, with the newest, not for every frame received
+    (issue 38), so a frame drawn after now has shown it."""
+    wait_frames(page, 1, timeout)
+
+
 def wait_still(page: Page, ned: list[float], timeout: float = WAIT_MS) -> dict:
     """Wait until the NED point `ned` stays on the same pixel over a rendered frame (the camera
     has stopped easing: at the tests' frame rate that takes longer than a frame or two);
