@@ -45,7 +45,7 @@ from .stepper_compiled import store as _store
 
 #: Hash of the modules compiled in here (kernel_cache.STAMP_NAME: numba keys its cache on this
 #: file's text alone); `python scripts/stamp_kernels.py` keeps it current.
-COMPILED_FROM = "0183a9e3022c98e8"
+COMPILED_FROM = "2f7a19aee53ac99e"
 
 
 def threads() -> int:
@@ -339,29 +339,27 @@ def _derivative_turning(p, u, i, y):
 
 
 @njit(cache=True, nogil=True, fastmath=False, inline="always")
-def _free_stage(args, y, t, h, left, ws, s):
+def _free_stage(p, u, el, aux, i, y, t, h, left, ws, s):
     """`_derivative` as `stepper_compiled.rk_step` calls a derivative."""
-    p, u, i = args
     return _derivative(p, u, i, y)
 
 
 @njit(cache=True, nogil=True, fastmath=False, inline="always")
-def _turning_stage(args, y, t, h, left, ws, s):
+def _turning_stage(p, u, el, aux, i, y, t, h, left, ws, s):
     """`_derivative_turning` as `stepper_compiled.rk_step` calls a derivative."""
-    p, u, i = args
     return _derivative_turning(p, u, i, y)
 
 
 @njit(cache=True, nogil=True, fastmath=False)
 def _step(p, u, i, y, h, method):
     """One step of body i, global load only: explicit Euler (method 0) or classic RK4 (1)."""
-    return rk_step(_free_stage, (p, u, i), y, 0.0, h, method, None)
+    return rk_step(_free_stage, p, u, p, p, i, y, 0.0, h, method, None)
 
 
 @njit(cache=True, nogil=True, fastmath=False)
 def _step_turning(p, u, i, y, h, method):
     """`_step` with the whole load row evaluated at every stage (body frame, at a point)."""
-    return rk_step(_turning_stage, (p, u, i), y, 0.0, h, method, None)
+    return rk_step(_turning_stage, p, u, p, p, i, y, 0.0, h, method, None)
 
 
 @njit(cache=True, nogil=True, fastmath=False)

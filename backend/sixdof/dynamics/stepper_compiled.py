@@ -4,13 +4,15 @@ general element loop, a group of bodies stepped together).
 
     k_s = f(y + h Σ_j a_sj k_j, t + c_s h),    y ← y + h Σ_s b_s k_s
 
-`rk_step(f, args, y, t, h, method, ws)` takes the derivative f as an argument. numba types
-each jitted function as its own type, so a caller compiles (and caches) one specialisation per
-derivative; `rk_step` is inlined into its caller and f, when it is `inline="always"`, into
-`rk_step`, so a pivot or spring path compiles to the straight code it had written out by
-hand. f is called as `f(args, y_stage, t_stage, h, left, ws, s)`: `left` is True for the
-stage at the step's end (a timed load takes the value just before a switch there), and s
-(1…4) names the slot of `ws` an array-valued derivative writes k_s into.
+`rk_step(f, p, u, el, aux, args, y, t, h, method, ws)` takes the derivative f as an
+argument. numba types each jitted function as its own type, so a caller compiles (and caches)
+one specialisation per derivative; `rk_step` is inlined into its caller and f, when it is
+`inline="always"`, into `rk_step`, so a pivot or spring path compiles to the straight code it
+had written out by hand. f is called as `f(p, u, el, aux, args, y_stage, t_stage, h, left,
+ws, s)`: the arrays travel as arguments of their own (a tuple of arrays, unpacked at every
+stage, cost reference counts: a damped body's step was ~7 % slower), `args` holds the rest;
+`left` is True for the stage at the step's end (a timed load takes the value just before a
+switch there), and s (1…4) names the slot of `ws` an array-valued derivative writes k_s into.
 
 The state y is a 13-tuple (one body, kept in registers; ws is None) or an (n, 13) array (a
 group, advanced in place; ws = (stage scratch, k1, k2, k3, k4), each (n, 13)). The stage and
@@ -52,15 +54,15 @@ _JIT: Any = {"cache": True, "nogil": True, "fastmath": False, "error_model": "nu
 
 
 @njit(inline="always", **_JIT)
-def rk_step(f, args, y, t, h, method, ws):
+def rk_step(f, p, u, el, aux, args, y, t, h, method, ws):
     """One step of h from (t, y): explicit Euler (method 0) or classic RK4 (1); the new state
     (a tuple, or the array y updated in place)."""
-    k1 = f(args, y, t, h, False, ws, 1)
+    k1 = f(p, u, el, aux, args, y, t, h, False, ws, 1)
     if method == 0:
         return _update1(y, h, k1)
-    k2 = f(args, _stage(y, _A21 * h, k1, ws), t + _C2 * h, h, False, ws, 2)
-    k3 = f(args, _stage(y, _A32 * h, k2, ws), t + _C3 * h, h, False, ws, 3)
-    k4 = f(args, _stage(y, _A43 * h, k3, ws), t + _C4 * h, h, True, ws, 4)
+    k2 = f(p, u, el, aux, args, _stage(y, _A21 * h, k1, ws), t + _C2 * h, h, False, ws, 2)
+    k3 = f(p, u, el, aux, args, _stage(y, _A32 * h, k2, ws), t + _C3 * h, h, False, ws, 3)
+    k4 = f(p, u, el, aux, args, _stage(y, _A43 * h, k3, ws), t + _C4 * h, h, True, ws, 4)
     return _update4(y, h, k1, k2, k3, k4)
 
 

@@ -35,7 +35,7 @@ from .stepper_compiled import store as _store
 
 #: Hash of the modules compiled in here (kernel_cache.STAMP_NAME: numba keys its cache on this
 #: file's text alone); `python scripts/stamp_kernels.py` keeps it current.
-COMPILED_FROM = "8a32e51aa85c2254"
+COMPILED_FROM = "8ecae21ea267785d"
 
 compile_kinds(COMPILED)  # the kinds' forces are numba's from here on (kinds/jit.py)
 
@@ -129,9 +129,9 @@ def _derivative_one(p, u, el, e0, e1, aux, i, held_by, forces, hulls, turning, y
 
 
 @njit(cache=True, nogil=True, fastmath=False, error_model="numpy", inline="always")
-def _one_stage(args, y, t, h, left, ws, s):
+def _one_stage(p, u, el, aux, args, y, t, h, left, ws, s):
     """`_derivative_one` as `stepper_compiled.rk_step` calls a derivative."""
-    p, u, el, e0, e1, aux, i, held_by, forces, hulls, turning = args
+    e0, e1, i, held_by, forces, hulls, turning = args
     return _derivative_one(p, u, el, e0, e1, aux, i, held_by, forces, hulls, turning, y, t, h, left)
 
 
@@ -139,8 +139,8 @@ def _one_stage(args, y, t, h, left, ws, s):
 def _step_one(p, u, el, e0, e1, aux, i, held_by, forces, hulls, turning, y, t, h, method):
     """One step of a body alone in its group, each stage from its own state and time; the
     new 13-tuple (kept in registers, as kernel_compiled's `_step`)."""
-    args = (p, u, el, e0, e1, aux, i, held_by, forces, hulls, turning)
-    return rk_step(_one_stage, args, y, t, h, method, None)
+    args = (e0, e1, i, held_by, forces, hulls, turning)
+    return rk_step(_one_stage, p, u, el, aux, args, y, t, h, method, None)
 
 
 # The two commonest elements, a pivot or one world spring alone on a body, step as straight
@@ -155,9 +155,9 @@ _moment_inline = njit(**_TWIN)(geometry.moment.py_func)
 
 
 @njit(cache=True, nogil=True, fastmath=False, error_model="numpy", inline="always")
-def _pivot_stage(args, y, t, h, left, ws, s):
+def _pivot_stage(p, u, el, aux, args, y, t, h, left, ws, s):
     """ẋ of a body held by a pivot and nothing else (a pendulum, a top)."""
-    p, u, i, row, turning = args
+    i, row, turning = args
     fx, fy, fz, mx, my, mz = _loads(u, i, y, turning)
     return _pivot_body_inline(p, i, row, y, fx, fy, fz, mx, my, mz)
 
@@ -165,13 +165,15 @@ def _pivot_stage(args, y, t, h, left, ws, s):
 @njit(cache=True, nogil=True, fastmath=False, error_model="numpy")
 def _step_pivot(p, u, i, row, turning, y, h, method):
     """`_step_one` for a body held by a pivot and nothing else, kept back on it."""
-    return pivot.held(row, rk_step(_pivot_stage, (p, u, i, row, turning), y, 0.0, h, method, None))
+    return pivot.held(
+        row, rk_step(_pivot_stage, p, u, p, p, (i, row, turning), y, 0.0, h, method, None)
+    )
 
 
 @njit(cache=True, nogil=True, fastmath=False, error_model="numpy", inline="always")
-def _spring_stage(args, y, t, h, left, ws, s):
+def _spring_stage(p, u, el, aux, args, y, t, h, left, ws, s):
     """ẋ of a body on one spring to a world point and nothing else."""
-    p, u, i, row, turning = args
+    i, row, turning = args
     fx, fy, fz, mx, my, mz = _loads(u, i, y, turning)
     r = geometry.rotation(y)
     sx, sy, sz, _, _, _, _, _, _ = _spring_inline(row, y, r, y, r, False)
@@ -183,7 +185,7 @@ def _spring_stage(args, y, t, h, left, ws, s):
 @njit(cache=True, nogil=True, fastmath=False, error_model="numpy")
 def _step_spring(p, u, i, row, turning, y, h, method):
     """`_step_one` for a body on one spring to a world point and nothing else."""
-    return rk_step(_spring_stage, (p, u, i, row, turning), y, 0.0, h, method, None)
+    return rk_step(_spring_stage, p, u, p, p, (i, row, turning), y, 0.0, h, method, None)
 
 
 @njit(cache=True, nogil=True, fastmath=False, error_model="numpy")
@@ -331,9 +333,9 @@ def _keep_alive(*arrays):
 
 
 @njit(cache=True, nogil=True, fastmath=False, error_model="numpy", inline="always")
-def _group_stage(args, Y, t, h, left, ws, s):
+def _group_stage(p, u, el, aux, args, Y, t, h, left, ws, s):
     """`_group_derivative` as `stepper_compiled.rk_step` calls a derivative: k_s into ws[s]."""
-    p, u, el, e0, e1, aux, first, cnt, pivots, F = args
+    e0, e1, first, cnt, pivots, F = args
     _group_derivative(p, u, el, e0, e1, aux, first, cnt, pivots, Y, t, h, left, F, ws[s])
     return ws[s]
 
@@ -355,10 +357,10 @@ def _group_run(p, u, el, e0, e1, aux, first, cnt, pivots, Y, t0, h, n, method):
     K4 = borrowed(K4_)
     F = borrowed(F_)
     _hold(el, pivots, Y)
-    args = (p, u, el, e0, e1, aux, first, cnt, pivots, F)
+    args = (e0, e1, first, cnt, pivots, F)
     ws = (S, K1, K2, K3, K4)
     for s in range(n):
-        rk_step(_group_stage, args, Y, t0 + s * h, h, method, ws)
+        rk_step(_group_stage, p, u, el, aux, args, Y, t0 + s * h, h, method, ws)
         _hold(el, pivots, Y)
     # numba frees an array after its last use: the owned scratch must outlive its loans
     _keep_alive(S_, K1_, K2_, K3_, K4_, F_)
