@@ -17,7 +17,9 @@ from support.pagekit import Served
 
 FRONTEND = Path(__file__).resolve().parents[2] / "frontend"
 CATALOGUES = {x: json.loads((FRONTEND / f"src/locales/{x}.json").read_text()) for x in LANGS}
-WORD = re.compile(r"[A-Za-zÀ-ÿ]{3,}")
+#: a word of letters alone: not the letters inside a token such as a room's random name
+#: ("ab882add6f8" held "add", an English word of the catalogue)
+WORD = re.compile(r"(?<![0-9A-Za-zÀ-ÿ])[A-Za-zÀ-ÿ]{3,}(?![0-9A-Za-zÀ-ÿ])")
 #: words that are the same in every language: names, symbols, FhSim's field names, units
 NEUTRAL = {
     "sixdof", "FhSim", "NED", "Pos", "Vel", "AngVel", "CGOffset", "InertiaRadi", "Quater",
