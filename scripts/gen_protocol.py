@@ -2,7 +2,8 @@
 
 python scripts/gen_protocol.py          # rewrite docs/protocol.md's generated parts and the
                                         # page's protocol.gen.js, messages.gen.d.ts and
-                                        # kinds.gen.js (the element kinds' page facts)
+                                        # kinds.gen.js (the element kinds' page facts), and
+                                        # the numbers the presets' captions quote
 python scripts/gen_protocol.py --check  # exit 1 if any is out of date
 """
 
@@ -19,12 +20,16 @@ sys.path.insert(0, str(ROOT / "scripts"))  # protocol_gen, also when imported by
 from protocol_gen.docs import render  # noqa: E402
 from protocol_gen.kinds import render_kinds  # noqa: E402
 from protocol_gen.page import render_constants, render_types  # noqa: E402
+from protocol_gen.presets import render_preset_values  # noqa: E402
 
 TARGETS: dict[Path, Callable[[], str]] = {
     ROOT / "docs" / "protocol.md": render,
     ROOT / "frontend" / "src" / "net" / "protocol.gen.js": render_constants,
     ROOT / "frontend" / "src" / "net" / "messages.gen.d.ts": render_types,
     ROOT / "frontend" / "src" / "core" / "kinds.gen.js": render_kinds,
+    ROOT / "backend" / "sixdof" / "scenario" / "presets" / "values" / "values.gen.json": (
+        render_preset_values
+    ),
 }
 
 

@@ -51,8 +51,13 @@ def served(tmp_path: Path, *args: str) -> Served:
         f"{server.url}/api/rooms/{ROOM}/scenario", body, method="PUT",
         headers={"Content-Type": "application/json"},
     )  # fmt: skip
-    with urllib.request.urlopen(put, timeout=120) as reply:
-        assert reply.status == 200
+    try:
+        with urllib.request.urlopen(put, timeout=120) as reply:
+            assert reply.status == 200
+    except Exception:
+        server.stop()  # what the server said is the failure's report (a 500 seen once)
+        print(server.output[-4000:])
+        raise
     return server
 
 

@@ -112,7 +112,7 @@ class RemoteRoom:
     def hello(self, can_control: bool, binary: bool = False) -> str:
         return self._variant(can_control, binary)[0]
 
-    def sync_hello(self) -> None:
+    async def sync_hello(self) -> None:
         """Nothing to do: a changed room's hello comes from its worker on the bus."""
 
     async def carry_out(

@@ -27,7 +27,7 @@ from typing import Any
 from ...assets import asset_dir
 from ..model import Scenario
 from .icu import format_message
-from .numbers import Values, caption_values, elliptic_k
+from .numbers import Values, elliptic_k
 
 __all__ = ["DEFAULT_PRESET", "ORDER", "PRESETS", "Preset", "elliptic_k", "preset_scenario"]
 
@@ -56,6 +56,11 @@ def _file(name: str) -> dict[str, Any]:
     return data
 
 
+def preset_file(name: str) -> dict[str, Any]:
+    """Preset `name`'s scenario file, as JSON (no caption: the catalogue has it)."""
+    return _file(name)
+
+
 @cache
 def english() -> dict[str, str]:
     """The English catalogue (the page's `locales/en.json`; a wheel carries a copy)."""
@@ -66,8 +71,17 @@ def english() -> dict[str, str]:
 
 
 @cache
+def _all_values() -> dict[str, Values]:
+    """What `caption_values` gives for each preset, as scripts/gen_protocol.py wrote it:
+    reading it keeps numpy and the dynamics out of a server with no room yet (validating a
+    scenario loads them), and `make lint` fails when it is out of date."""
+    text = (FOLDER / "values" / "values.gen.json").read_text(encoding="utf-8")
+    values: dict[str, Values] = json.loads(text)
+    return values
+
+
 def _values(name: str) -> Values:
-    return caption_values(name, Scenario.model_validate(_file(name)))
+    return _all_values().get(name, {})
 
 
 @dataclass(frozen=True)
