@@ -30,10 +30,12 @@ frontend/node_modules/.installed: frontend/package-lock.json
 browser:
 	@bash scripts/ensure-test-packages.sh
 
-# `sixdof warm` compiles the physics into numba's cache the first time (~10 s, once), so the
-# first room does not wait for it; the server itself loads the physics with its first room.
+# The server answers at once: on a cold numba cache it compiles the physics in the background
+# (across the cores, the free bodies' kernels first; its console says so and a viewer who
+# comes meanwhile is told how far it is), then loads it with its first room. The package's
+# bytecode first, as `sixdof warm` writes it (PYTHONDONTWRITEBYTECODE: docs/performance.md).
 run: setup
-	$(BIN)/sixdof warm
+	$(BIN)/python -m compileall -q backend/sixdof
 	$(BIN)/sixdof serve --host $(HOST) --port $(PORT)
 
 # ruff (lint and format), mypy with the pydantic plugin on backend/, the generated protocol

@@ -50,13 +50,18 @@ def _children(pid: int) -> list[int]:
     return found
 
 
+#: What the command line of a server's compiling child holds (server/registry.py).
+COMPILER = b"sixdof.simulation.warming"
+
+
 def compiling_child(pid: int, timeout: float = 60.0) -> int:
-    """The pid of the child process in which server `pid` compiles the kernels (waited for)."""
+    """The pid of the child process in which server `pid` compiles the kernels (waited for):
+    the leader of a process group of its own, with its workers."""
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
         for child in _children(pid):
             try:
-                if b"warm_up" in Path(f"/proc/{child}/cmdline").read_bytes():
+                if COMPILER in Path(f"/proc/{child}/cmdline").read_bytes():
                     return child
             except OSError:
                 continue  # it ended meanwhile
@@ -66,14 +71,15 @@ def compiling_child(pid: int, timeout: float = 60.0) -> int:
 
 @contextmanager
 def held_compile(pid: int) -> Iterator[int]:
-    """The compile of server `pid` stopped (SIGSTOP) for the `with` block, then let go: a
-    viewer is sure to come while it compiles, however fast or loaded the machine."""
+    """The compile of server `pid` stopped (SIGSTOP, the child and its workers) for the
+    `with` block, then let go: a viewer is sure to come while it compiles, however fast or
+    loaded the machine."""
     child = compiling_child(pid)
-    os.kill(child, signal.SIGSTOP)
+    os.killpg(child, signal.SIGSTOP)
     try:
         yield child
     finally:
         try:
-            os.kill(child, signal.SIGCONT)
+            os.killpg(child, signal.SIGCONT)
         except ProcessLookupError:
             pass

@@ -27,6 +27,16 @@ def _port(text: str) -> int:
     return port
 
 
+def _positive_int(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a whole number ≥ 1, got {text!r}") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"expected a whole number ≥ 1, got {value}")
+    return value
+
+
 def _command(
     sub: argparse._SubParsersAction[argparse.ArgumentParser],
     name: str,
@@ -233,15 +243,23 @@ def build_parser() -> argparse.ArgumentParser:
     _nats_option(worker)
     _room_options(worker, scenario=True)
 
-    _command(
+    warm = _command(
         sub,
         "warm",
         "compile the physics kernels into numba's cache and exit (e.g. in a Docker build)",
-        "Compile (or load) every numba kernel once, so the first `serve` or `run` starts "
-        "without compiling, and write the package's bytecode where Python can (so `serve` "
-        "starts warm even where PYTHONDONTWRITEBYTECODE is set). NUMBA_CACHE_DIR chooses "
-        "where the kernels' cache goes.",
-        ["NUMBA_CACHE_DIR=/var/cache/sixdof sixdof warm"],
+        "Compile (or load) every numba kernel once, in groups across the cores with their "
+        "progress on stderr, so the first `serve` or `run` starts without compiling, and "
+        "write the package's bytecode where Python can (so `serve` starts warm even where "
+        "PYTHONDONTWRITEBYTECODE is set). NUMBA_CACHE_DIR chooses where the kernels' cache "
+        "goes.",
+        ["NUMBA_CACHE_DIR=/var/cache/sixdof sixdof warm", "sixdof warm --jobs 1"],
+    )
+    warm.add_argument(
+        "--jobs",
+        type=_positive_int,
+        default=None,
+        metavar="N",
+        help="compile in N processes (default: one per core this process may use)",
     )
 
     presets = _command(

@@ -13,6 +13,8 @@ import asyncio
 import gc
 import importlib
 import logging
+import os
+import signal
 import sys
 import time
 from collections.abc import Callable
@@ -43,6 +45,18 @@ LOAD_SECONDS = 1.0
 ENTRY_SHARE = 0.12
 #: A viewer waiting for the physics gets a new `preparing` (its progress) this often, s.
 PROGRESS_EVERY = 1.0
+
+
+#: The kernels' groups a server's cold start compiles (dynamics/kernel_warm.py), in order.
+WARM_GROUPS = ("free", "system_serial", "hull", "system_derivative")
+
+
+def _kill_group(pid: int) -> None:
+    """Kill process `pid`'s process group (a compile and its workers)."""
+    try:
+        os.killpg(pid, signal.SIGKILL)
+    except (ProcessLookupError, PermissionError):
+        pass
 
 
 def _load() -> None:
@@ -164,16 +178,19 @@ class Rooms(ByName[Room]):
         log.info("numba's cache is cold: compiling the kernels in a child process (sixdof warm)")
         child = None
         try:
-            # warm_up alone, what `_load` needs (`sixdof warm` also compiles the headless
-            # integrators, which a server does not use)
+            # warm_up's groups alone, what `_load` needs (`sixdof warm` also compiles the
+            # headless integrators, which a server does not use), across the cores in
+            # workers of its own: the free bodies' kernels first (simulation/warming.py).
+            # A session of its own, so that a stop kills its workers with it.
             child = await asyncio.create_subprocess_exec(
-                sys.executable, "-c", "from sixdof.simulation import warm_up; warm_up()",
+                sys.executable, "-m", "sixdof.simulation.warming", *WARM_GROUPS,
                 stdout=asyncio.subprocess.DEVNULL, stderr=asyncio.subprocess.PIPE,
+                start_new_session=True,
             )  # fmt: skip
             _, err = await child.communicate()
         except asyncio.CancelledError:  # the server stops: so does the compilation
             if child is not None and child.returncode is None:
-                child.kill()
+                _kill_group(child.pid)
                 await child.wait()
             raise
         except OSError as exc:
