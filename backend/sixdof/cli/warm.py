@@ -28,7 +28,9 @@ HEADLESS = (
     Group("room", (f"a room of {DEFAULT_PRESET}",), f"{__name__}:warm_room",
           tuple(g.name for g in GROUPS)),
 )  # fmt: skip
-WARM_GROUPS: tuple[Group, ...] = (*GROUPS, *HEADLESS)
+#: In the order the workers take them: the elements' stepping kernel, the longest, after the
+#: headless integrators, by when the derivative it calls is in the cache (kernel_warm.SYSTEM).
+WARM_GROUPS: tuple[Group, ...] = (*GROUPS[:-1], *HEADLESS[:-1], GROUPS[-1], HEADLESS[-1])
 
 
 def warm_dopri5(done: Done) -> None:

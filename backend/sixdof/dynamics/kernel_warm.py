@@ -3,8 +3,8 @@
 
 The kernels come in groups (`GROUPS`) that can be compiled in separate processes, as
 `sixdof warm` and a server's cold start do (simulation/warming.py): the free bodies' first
-(all a room of free bodies calls), the elements' stepping kernel beside them (the longest
-compile), then a hull's and the elements' derivative. Groups share compiled functions (the
+(all a room of free bodies calls), the elements' derivative beside them, then a hull's and
+the elements' stepping kernel. Groups share compiled functions (the
 steps the free bodies' and the elements' kernels both call), and numba updates a function's
 index of signatures without a lock: the workers take one (warming.py says why). `after`
 names the groups whose functions a group calls, when compiling them once, first, costs less
@@ -118,15 +118,17 @@ FREE = Group(
     f"{__name__}:warm_free",
 )  # fmt: skip
 HULL = Group("hull", ("submerged",), f"{__name__}:warm_hull")
-#: The elements' two kernels, the longest compiles (~3/4 of the whole, each alone a third):
-#: each a group of its own, so that they compile at once beside the free bodies'.
+#: The elements' two kernels, ~3/4 of a whole compile and one chain of calls: the stepping
+#: kernel (~60 s of CPU alone) calls the derivative's largest part (`_derivative_one`, ~30 s)
+#: and more. The derivative (~37 s alone) is compiled beside the free bodies' kernels, the
+#: stepping kernel after them, by when it finds that part in the cache (~8 s alone after it).
 SYSTEM = (
-    Group("system_serial", ("system_serial",), f"{__name__}:warm_system_serial"),
     Group("system_derivative", ("system_derivative",), f"{__name__}:warm_system_derivative"),
+    Group("system_serial", ("system_serial",), f"{__name__}:warm_system_serial"),
 )
 
 #: What a live simulation calls, in the order the workers take them (two cores: the free
-#: bodies' and the elements' stepping kernel at once): a room of free bodies needs `FREE`.
+#: bodies' kernels and the elements' derivative at once): a room of free bodies needs `FREE`.
 GROUPS: tuple[Group, ...] = (FREE, SYSTEM[0], HULL, SYSTEM[1])
 
 

@@ -48,7 +48,7 @@ PROGRESS_EVERY = 1.0
 
 
 #: The kernels' groups a server's cold start compiles (dynamics/kernel_warm.py), in order.
-WARM_GROUPS = ("free", "system_serial", "hull", "system_derivative")
+WARM_GROUPS = ("free", "system_derivative", "hull", "system_serial")
 
 
 def _kill_group(pid: int) -> None:
