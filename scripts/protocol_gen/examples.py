@@ -108,7 +108,7 @@ def examples() -> dict[str, list[dict[str, Any]]]:
         "preparing": [
             {
                 "type": "preparing",
-                "message": "preparing the physics — the first start compiles it, about 10 s",
+                "message": "preparing the physics — the first start compiles it, about a minute",
                 "cold": True,
                 "elapsed": 0.02,
             }

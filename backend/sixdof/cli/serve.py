@@ -8,7 +8,7 @@ from typing import TextIO
 from .common import EXIT_FAILED, serve_page
 
 COLD_CACHE = (
-    "sixdof: numba's cache is cold: compiling the kernels now, in the background (~10 s, a "
+    "sixdof: numba's cache is cold: compiling the kernels now, in the background (~1 min, a "
     "child process); a viewer who comes meanwhile is told so and waits for the rest. "
     "`sixdof warm` fills the cache beforehand (after each install or upgrade)"
 )

@@ -36,9 +36,10 @@ if TYPE_CHECKING:
 
 log = logging.getLogger("sixdof.server")
 
-#: What `preparing` expects, s: compiling the kernels (numba's cache cold; 10.5–15 s measured
-#: on a fresh install), loading them from the cache (~0.6 s).
-COMPILE_SECONDS = 12.0
+#: What `preparing` expects, s: compiling the kernels (numba's cache cold: the first state
+#: came 65 s after the start on two cores, 2026-12-05, ~80 s of CPU in two processes),
+#: loading them from the cache (~0.6 s).
+COMPILE_SECONDS = 65.0
 LOAD_SECONDS = 1.0
 #: The share of a compilation that numba's 8 entry kernels take (then the elements' kernels,
 #: uncounted): 27 s of 256 s in a cold start measured on a loaded machine.
@@ -135,7 +136,7 @@ class Rooms(ByName[Room]):
         else:
             expected = LOAD_SECONDS + (COMPILE_SECONDS if cold and self._filling is None else 0)
             if cold and self._filling is None:  # compiled here: no child could fill the cache
-                message = "preparing the physics — the first start compiles it, about 10 s"
+                message = "preparing the physics — the first start compiles it, about a minute"
             else:
                 message = "preparing the physics — loading it, about a second"
         return Preparing(
@@ -159,7 +160,7 @@ class Rooms(ByName[Room]):
 
     def prepare_in_background(self) -> None:
         """At start-up: when numba's cache is cold, fill it now in a child process
-        (as `sixdof warm`), so the first viewer does not wait the whole compilation (~10 s) and
+        (as `sixdof warm`), so the first viewer does not wait the whole compilation (~1 min) and
         an idle server's own memory stays as it is (the child's ~250 MiB are gone when it
         ends; this process loads the kernels from the cache at the first join, ~0.6 s).
         With a warm cache nothing is done before the first join. docs/deploy.md says why."""
@@ -207,7 +208,7 @@ class Rooms(ByName[Room]):
 
     async def physics_ready(self) -> None:
         """Load the simulation before the first room: numpy, the engine's modules, numba and
-        its cached kernels, ~140 MiB and ~0.6 s (a compilation of ~10 s if numba's cache is
+        its cached kernels, ~140 MiB and ~0.6 s (a compilation of ~1 min if numba's cache is
         cold: `sixdof warm`, which `prepare_in_background` runs in a child at start-up; then
         this waits for it first).
 
