@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from sixdof.scenario import Scenario
 from sixdof.scenario.presets import PRESETS
 from sixdof.simulation import LiveSimulation
 
@@ -72,3 +73,18 @@ def ghost_ticks(sim: LiveSimulation, ghost: Ghost | None, clock: Clock, n: int) 
         sim.advance()
         if ghost is not None:
             ghost.follow()
+
+
+CROWD = Scenario.model_validate(
+    {"name": "crowd", "bodies": [{"Name": f"B{i}", "Pos": [i, 0, 0.1 * i]} for i in range(8)]}
+)
+
+
+def crowd() -> LiveSimulation:
+    """Eight bodies pushed, retuned and stepped 7 s: one recorded segment from t = 0."""
+    sim = LiveSimulation(CROWD, running=False, recording_bytes=8 << 20)
+    sim.set_input("B1", [1.0, 0.0, 0.0], [0.0, 0.0, 0.2])
+    sim.step(4000)  # segments of 200,000 / 8 = 25,000 steps: force shorter ones by time
+    sim.set_params("B2", Mass=3.0)
+    sim.step(3000)
+    return sim

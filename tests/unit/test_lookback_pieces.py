@@ -6,23 +6,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from sixdof.scenario import Scenario
-from sixdof.simulation.live import LiveSimulation
+from support.driving import crowd as driven
+
 from sixdof.simulation.pieces import Offload, finish
 from sixdof.simulation.replay import MOMENTS, going_back, past_frame, past_frame_pieces
-
-CROWD = Scenario.model_validate(
-    {"name": "crowd", "bodies": [{"Name": f"B{i}", "Pos": [i, 0, 0.1 * i]} for i in range(8)]}
-)
-
-
-def driven() -> LiveSimulation:
-    sim = LiveSimulation(CROWD, running=False, recording_bytes=8 << 20)
-    sim.set_input("B1", [1.0, 0.0, 0.0], [0.0, 0.0, 0.2])
-    sim.step(4000)  # segments of 200,000 / 8 = 25,000 steps: force shorter ones by time
-    sim.set_params("B2", Mass=3.0)
-    sim.step(3000)
-    return sim
 
 
 def in_pieces(pieces: Any) -> tuple[Any, int]:
