@@ -172,6 +172,8 @@ export class StabilityView {
     this.sign = 1;
     /** @type {number[]} simulated times of the flips counted */
     this.flips = [];
+    /** @type {[number, number] | null} the last frame's simulated time and spin about the flip axis */
+    this.before = null;
     this.lastText = -Infinity;
     this.initial = 0;
   }
@@ -194,7 +196,25 @@ export class StabilityView {
     this.level = FLIP_LEVEL * Math.abs(this.initial);
     this.sign = this.initial >= 0 ? 1 : -1;
     this.flips = [];
+    this.before = null;
     this.lastText = -Infinity;
+  }
+
+  /**
+   * When the spin passed the flip level, between the frame before and this one (linear): the
+   * frames a slow or busy page receives are far apart (a frame every 1/10 s at time scale 2 is
+   * 0.2 s of simulated time), and the first frame past the level would put each flip late by
+   * up to that much.
+   * @param {number} time  this frame's, s
+   * @param {number} spin  this frame's, about the flip axis (past the level)
+   */
+  crossing(time, spin) {
+    if (!this.before || this.before[0] >= time) return time;
+    const [t0, spin0] = this.before;
+    // this.sign is already the side it flipped to: past the level where -sign·spin > level
+    const past0 = -this.sign * spin0 + this.level; // > 0: the frame before had not passed it
+    const past1 = -this.sign * spin + this.level; // < 0
+    return past0 > 0 ? t0 + ((time - t0) * past0) / (past0 - past1) : time;
   }
 
   /**
@@ -205,9 +225,13 @@ export class StabilityView {
   frame(time, body) {
     if (!body || !this.eigen) return;
     const w = body.AngVel;
-    if (this.flipAxis !== null && this.level > 0 && w[this.flipAxis] * this.sign < -this.level) {
-      this.sign = -this.sign; // the flip counter's rule (energy.js FlipCounter)
-      this.flips.push(time);
+    if (this.flipAxis !== null && this.level > 0) {
+      const spin = w[this.flipAxis];
+      if (spin * this.sign < -this.level) {
+        this.sign = -this.sign; // the flip counter's rule (energy.js FlipCounter)
+        this.flips.push(this.crossing(time, spin));
+      }
+      this.before = [time, spin];
     }
     const now = performance.now();
     if (now - this.lastText < 1000 / TEXT_HZ) return;
