@@ -1,11 +1,14 @@
-"""A numba cache that lacks the free bodies' kernels: what a server finds after an upgrade
-that changed them, and what the live, browser and cluster tiers start on to see a cold start
-(the `preparing` message, the banner, the gateway passing it on) with a real compile of
-~12 s of CPU instead of the whole ~60 s. The whole cold compile is the install tier's: a wheel
-installed in a new venv (tests/install/test_wheel.py).
+"""A numba cache that lacks some of the free bodies' kernels: what a server finds after an
+upgrade that changed them, and what the live, browser and cluster tiers start on to see a
+cold start (the `preparing` message, the banner, the gateway passing it on) with a real
+compile instead of the whole ~60 s of CPU. The whole cold compile is the install tier's: a
+wheel installed in a new venv (tests/install/test_wheel.py).
 
 It is a copy of the cache `sixdof warm` filled (make test runs it first), without the index
-and data files of `kernel_compiled`; the server is pointed at it with NUMBA_CACHE_DIR.
+and data files of one kernel (ONE_KERNEL, the default: ~0.1 s to compile, its callees come
+from the cache; the tests that hold the compile while a viewer comes need no more) or of all
+the free bodies' (FREE_BODIES: ~12 s of CPU, for a test that watches the compile's progress
+go by, or times it); the server is pointed at it with NUMBA_CACHE_DIR.
 """
 
 from __future__ import annotations
@@ -22,13 +25,15 @@ import pytest
 
 from sixdof.dynamics import kernel_cache
 
-#: The module whose kernels are left out: the free bodies' (kernel_cache.KERNELS' first).
-LEFT_OUT = kernel_cache.SOURCE.stem
+#: What is left out, as the start of the cache files' names: every kernel of the free bodies'
+#: module (kernel_cache.KERNELS' first), or one of its entry points.
+FREE_BODIES = f"{kernel_cache.SOURCE.stem}."
+ONE_KERNEL = f"{kernel_cache.SOURCE.stem}.{kernel_cache.KERNELS[0][1][1]}-"
 
 
-def partly_cold(folder: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+def partly_cold(folder: Path, monkeypatch: pytest.MonkeyPatch, left_out: str = ONE_KERNEL) -> Path:
     """Point NUMBA_CACHE_DIR (of this process and the servers it starts) at `folder`, filled
-    with the warm cache but for `LEFT_OUT`'s kernels; the folder."""
+    with the warm cache but for the files whose names start with `left_out`; the folder."""
     monkeypatch.delenv("NUMBA_CACHE_DIR", raising=False)
     warm = kernel_cache.cache_dir()
     if kernel_cache.is_cold():
@@ -37,7 +42,7 @@ def partly_cold(folder: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     cold = kernel_cache.cache_dir()
     cold.mkdir(parents=True, exist_ok=True)
     for path in warm.iterdir():
-        if path.suffix in (".nbi", ".nbc") and not path.name.startswith(f"{LEFT_OUT}."):
+        if path.suffix in (".nbi", ".nbc") and not path.name.startswith(left_out):
             shutil.copy2(path, cold / path.name)
     assert kernel_cache.is_cold() and 0 < kernel_cache.fresh(), os.listdir(cold)
     return folder

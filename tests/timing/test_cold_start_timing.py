@@ -11,7 +11,7 @@ import urllib.request
 from pathlib import Path
 
 import pytest
-from support.coldcache import partly_cold
+from support.coldcache import FREE_BODIES, partly_cold
 from support.serving import Served
 from websockets.sync.client import connect
 
@@ -22,7 +22,7 @@ FIRST_MESSAGE_S = 2.0
 def test_a_cold_server_answers_at_once_and_tells_its_first_viewer(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    partly_cold(tmp_path / "numba", monkeypatch)
+    partly_cold(tmp_path / "numba", monkeypatch, FREE_BODIES)
     server = Served()
     try:
         asked = time.monotonic()
@@ -48,7 +48,7 @@ STOP_S = 1.0
 def test_a_server_stopped_while_it_compiles_ends_within_a_second(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    partly_cold(tmp_path / "numba", monkeypatch)
+    partly_cold(tmp_path / "numba", monkeypatch, FREE_BODIES)
     server = Served()
     try:
         with connect(f"{server.ws_url}?room=cold", open_timeout=10) as ws:

@@ -3,9 +3,10 @@ cache cold, `sixdof serve` says so on its console and compiles the kernels at on
 child process (`sixdof warm`), answering HTTP meanwhile with its own memory unchanged; a
 viewer who comes meanwhile gets `preparing` first, then its progress, then the room.
 
-The cache lacks the free bodies' kernels only (support/coldcache.py): a real compile, of
-~12 s instead of ~60. What is asserted is the order of things, not how long they took: the
-first answers' times are the timing tier's (tests/timing/test_cold_start_timing.py)."""
+The cache lacks the free bodies' kernels (support/coldcache.py): a real compile, of ~12 s
+instead of ~60, whose progress the first test watches; the second holds a compile of one
+kernel. What is asserted is the order of things, not how long they took: the first
+answers' times are the timing tier's (tests/timing/test_cold_start_timing.py)."""
 
 from __future__ import annotations
 
@@ -16,7 +17,7 @@ import urllib.request
 from pathlib import Path
 
 import pytest
-from support.coldcache import held_compile, partly_cold
+from support.coldcache import FREE_BODIES, held_compile, partly_cold
 from websockets.sync.client import connect
 
 from sixdof.dynamics import kernel_cache
@@ -32,7 +33,7 @@ WAIT_S = 300.0
 def test_a_cold_cache_is_compiled_at_once_and_the_first_viewer_told(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    partly_cold(tmp_path / "numba", monkeypatch)
+    partly_cold(tmp_path / "numba", monkeypatch, FREE_BODIES)
     server = Served()
     try:
         assert any("numba's cache is cold" in line for line in server.lines)
