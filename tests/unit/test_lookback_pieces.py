@@ -26,12 +26,13 @@ def in_pieces(pieces: Any) -> tuple[Any, int]:
 
 def test_a_past_frame_in_tiny_pieces_is_the_frame_at_once() -> None:
     sim = driven()
-    for t in (0.5, 2.0, 3.9, 6.5):
+    # a piece a step (480 pieces), then pieces of ~23 steps cut wherever they fall (83-270)
+    for t, piece_seconds in ((0.5, 1e-9), (2.0, 1e-3), (3.9, 1e-3), (6.5, 1e-3)):
         sim.timeline.cursor = None
         whole = past_frame(sim, t)
         sim.timeline.cursor = None
         MOMENTS._kept.clear()  # and read the keyframe again, offloaded
-        cut, pieces = in_pieces(past_frame_pieces(sim, t, piece_seconds=1e-9))
+        cut, pieces = in_pieces(past_frame_pieces(sim, t, piece_seconds=piece_seconds))
         assert cut == whole  # exact: the same floats
         assert pieces > 10
 
