@@ -18,6 +18,8 @@ import io
 import os
 import pickletools
 import sys
+import threading
+from functools import lru_cache
 from importlib import metadata
 from pathlib import Path
 
@@ -67,6 +69,18 @@ ENTRY_POINTS = tuple(name for _, names in KERNELS for name in names)
 STAMP_NAME = "COMPILED_FROM"
 
 
+#: ast.parse held by one thread at a time: CPython 3.11 before 3.11.8 keeps the depth of its
+#: AST-to-object conversion per interpreter, not per thread, and two parses at once fail with
+#: "SystemError: AST constructor recursion depth mismatch" (CPython gh-106905). The server
+#: asks is_cold() from its request threads; a test run saw a PUT answered 500 by it.
+_PARSING = threading.Lock()
+
+
+def _parse(source: bytes) -> ast.Module:
+    with _PARSING:
+        return ast.parse(source)
+
+
 def _root(source: Path) -> Path:
     """The `dynamics` folder `source` is in (itself, or the folder above kinds/)."""
     return source.parent.parent if source.parent.name == _KINDS.name else source.parent
@@ -92,7 +106,7 @@ def dependencies(source: Path) -> list[Path]:
     todo = [source]
     while todo:
         module = todo.pop()
-        for node in ast.parse(module.read_bytes()).body:
+        for node in _parse(module.read_bytes()).body:
             if isinstance(node, ast.ImportFrom) and node.level >= 1:
                 for path in _imported(module, node, root):
                     if path not in found and path != source:
@@ -112,7 +126,7 @@ def dependency_stamp(source: Path) -> str:
 
 def written_stamp(source: Path) -> str | None:
     """The value of `source`'s STAMP_NAME constant, or None."""
-    for node in ast.parse(source.read_bytes()).body:
+    for node in _parse(source.read_bytes()).body:
         if (
             isinstance(node, ast.Assign)
             and any(isinstance(t, ast.Name) and t.id == STAMP_NAME for t in node.targets)
@@ -137,10 +151,11 @@ def cache_dir(source: Path = SOURCE) -> Path:
     return Path(user) / "numba" / subpath
 
 
+@lru_cache(maxsize=64)  # a source's text: asked on every first viewer, parsed once
 def _first_lines(source: bytes) -> dict[str, int]:
     """Each decorated top-level function's first line (its code object's co_firstlineno,
     which names its index file)."""
-    tree = ast.parse(source)
+    tree = _parse(source)
     return {
         node.name: node.decorator_list[0].lineno
         for node in tree.body
