@@ -223,6 +223,11 @@ def wait_for_budget(server: Served) -> None:
             time.sleep(float(exc.headers.get("Retry-After", "1")))
 
 
+def assert_acked(reply: dict[str, Any]) -> None:
+    """`reply` is an ack; the failure shows what came instead (an error names its cause)."""
+    assert reply["type"] == "ack", reply
+
+
 def send_when_allowed(ws: Any, msg: dict[str, Any], ids: Iterator[int]) -> None:
     """Send `msg` until it is acked (`send`, which asks again while the budget is spent)."""
     reply = send(ws, msg, next(ids))

@@ -11,6 +11,7 @@ from typing import Any
 
 from support.adversary import (
     Bystander,
+    assert_acked,
     controller,
     frame_gaps,
     send,
@@ -50,7 +51,7 @@ def test_the_bystander_keeps_its_frames_beside_a_fleet_and_a_chain(
         with controller(server, room) as ws:
 
             def load(ws: Any = ws, world: dict = world) -> None:
-                assert send(ws, {"type": "load_scenario", "scenario": world}, 1)["type"] == "ack"
+                assert_acked(send(ws, {"type": "load_scenario", "scenario": world}, 1))
                 json.loads(ws.recv(timeout=30))
 
             fps, gap = watched(bystander, load)

@@ -23,6 +23,7 @@ from support.adversary import (
     TOKEN,
     Bystander,
     admitted,
+    assert_acked,
     controller,
     hello_of,
     replies,
@@ -84,7 +85,7 @@ def test_elements_that_would_make_a_step_too_costly_are_refused(
 ) -> None:
     """Finding 4: 64 buoyancy elements on one ship (64 hull trees built on the loop, 1.4 s)."""
     with controller(server, "hulls") as ws:
-        assert send(ws, {"type": "load_scenario", "scenario": fleet(1, 0)}, 1)["type"] == "ack"
+        assert_acked(send(ws, {"type": "load_scenario", "scenario": fleet(1, 0)}, 1))
         many = [{"kind": "buoyancy", "body": "S0"}] * 64
         reply, cost = bystander.during(
             lambda: send(ws, {"type": "set_elements", "elements": many}, 2)
@@ -120,7 +121,7 @@ def test_fast_short_waves_and_a_tiny_depth_cost_only_their_own_room(
 ) -> None:
     """Finding 7: one ship in 16 waves of period 0.1 s, then in water 5e-324 m deep."""
     with controller(server, "waves") as ws:
-        assert send(ws, {"type": "load_scenario", "scenario": fleet(1, 0)}, 1)["type"] == "ack"
+        assert_acked(send(ws, {"type": "load_scenario", "scenario": fleet(1, 0)}, 1))
         short = [{"amplitude": 0.01, "period": 0.1, "direction": 7.0 * k} for k in range(16)]
         for mid, depth in enumerate((None, 5e-324), start=2):
             water = {"waves": short, **({"depth": depth} if depth is not None else {})}
@@ -162,7 +163,7 @@ def test_eight_addresses_share_one_budget_for_all(server: Served, bystander: Bys
             hello_of(ws)
         crowd = {"name": "crowd8", "bodies": [{"Name": f"B{i}", "Gravity": 0.0,
                                                 "Pos": [i, 0, 0]} for i in range(64)]}  # fmt: skip
-        assert send(sockets[0], {"type": "load_scenario", "scenario": crowd}, 1)["type"] == "ack"
+        assert_acked(send(sockets[0], {"type": "load_scenario", "scenario": crowd}, 1))
         # the room's first step: its cost per step is the guess, 8.4e-5 s for 64 bodies
         big = {"type": "step", "n": 10_000}  # ~0.84 s of computing each, the most n may be
         for k, ws in enumerate(sockets):
@@ -184,7 +185,7 @@ def test_a_watchers_look_back_at_a_fleet_rebuilds_its_world_off_the_loop(
     world (its hull tables) on the event loop: 352 ms for 64 hulls, ~0.2 s for these 16. It is
     built in the request pool now."""
     with controller(server, "fleetpast") as ws:
-        assert send(ws, {"type": "load_scenario", "scenario": fleet(16, 0)}, 1)["type"] == "ack"
+        assert_acked(send(ws, {"type": "load_scenario", "scenario": fleet(16, 0)}, 1))
         t = 0.0
         while t < 0.2:  # a past to look back at
             msg = json.loads(ws.recv(timeout=30))
