@@ -9,7 +9,9 @@ Cases (RK4, h = 1 ms, the `full` model, one compiled call of many steps each, th
 CPU time of `--repeat` runs after a warm-up, so other work on a busy machine counts less): a
 free body (the per-body kernel), a compound pendulum (pivot), a body on a world spring with a
 rest length, a Fossen damper, a sine load, a ball rolling on the ground, a box resting on its
-face (four corners touching), two bodies joined by a spring (per body-step). "× free" is the
+face (four corners touching), two bodies joined by a spring, a double pendulum of two
+bodies joined by hinges (issue 41: ≤ 3 × two free bodies, i.e. ≤ 3 × a free body per
+body-step) (per body-step). "× free" is the
 case's cost per body-step over the free body's; the issue's target: a pivoted or sprung body
 ≤ 2 × a free body.
 
@@ -43,6 +45,7 @@ from sixdof.dynamics.elements import (
     Damper,
     Element,
     Ground,
+    Joint,
     Pivot,
     Spring,
     TimedLoad,
@@ -100,6 +103,12 @@ def cases() -> list[Case]:
              [Spring(0, (0.1, 0.0, 0.0), (0.0, 0.1, 0.0), 50.0, 0.5, 1.0, other=1)],
              np.stack([moving, make_state((1.2, 0.0, 0.0), UPRIGHT, (0.0, 0.0, 0.0),
                                           (0.0, 1.0, 0.0))])),
+        Case("double pendulum (two hinges)", [body, body],
+             [Joint(0, "hinge", (0.0, 0.0, -0.5), (0.0, 0.0, 0.0)),
+              Joint(1, "hinge", (0.0, 0.0, -0.5), (0.0, 0.0, 0.5), other=0)],
+             np.stack([make_state((0.0, 0.0, 0.5), UPRIGHT, (0.0, 0.0, 0.0), (0.0, 2.0, 0.0)),
+                       make_state((0.0, 0.0, 1.5), UPRIGHT, (0.0, 0.0, 0.0),
+                                  (0.0, -3.0, 0.0))])),
     ]  # fmt: skip
 
 

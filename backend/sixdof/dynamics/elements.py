@@ -6,7 +6,8 @@ integrator stage, from that stage's own state (system_compiled.py). Points on a 
 body axes from its reference point o (`Pos`); world points and heights are NED (z down).
 
 - `Pivot` (a spherical joint, exact), `Spring`, `Damper` (Fossen's), `Ground` (contact and
-  friction), `Buoyancy` (the water's pressure on a hull), `AddedMass`, `TimedLoad`: each
+  friction), `Buoyancy` (the water's pressure on a hull), `AddedMass`, `TimedLoad`, `Joint`
+  (a ball, hinge, slider or weld between two bodies or a body and the world): each
   kind's dataclass, equations, row, compiled force and stored energy are its module in
   `kinds/` (kinds/__init__.py lists them); this module packs a list of them.
 
@@ -32,6 +33,7 @@ from .kinds.ground import (
     damping_ratio,
     friction_rate,
 )
+from .kinds.joint import Joint
 from .kinds.load import TimedLoad
 from .kinds.pivot import Pivot, pivot_inertia
 from .kinds.spring import Spring
@@ -40,7 +42,12 @@ from .layout import E_BODY, E_KIND, E_OTHER, ELEMENT_SIZE
 from .params import Bodies
 from .quaternion import Array, IntArray
 
-Element = Pivot | Spring | Damper | Ground | TimedLoad | Buoyancy | AddedMass
+Element = Pivot | Spring | Damper | Ground | TimedLoad | Buoyancy | AddedMass | Joint
+
+
+def _other(e: Element) -> int | None:
+    """The second body an element joins its body to (a spring's, a joint's), or None."""
+    return e.other if isinstance(e, Spring | Joint) else None
 
 
 @dataclass(frozen=True, eq=False)
@@ -48,10 +55,10 @@ class System:
     """Elements packed for the kernels, with the groups of bodies that step together.
 
     groups (G, 2): first body row and count of each group (a body alone, or an interval of
-    rows holding every body a two-body spring joins); rows (M, ELEMENT_SIZE): the elements,
-    group after group, with body indices local to the group; bounds (G + 1,): the rows of
-    group g are rows[bounds[g]:bounds[g + 1]]; aux: signal tables; order (M,): row of the
-    k-th element as given.
+    rows holding every body a two-body spring or a joint joins); rows (M, ELEMENT_SIZE):
+    the elements, group after group, with body indices local to the group; bounds (G + 1,):
+    the rows of group g are rows[bounds[g]:bounds[g + 1]]; aux: signal tables; order (M,):
+    row of the k-th element as given.
     """
 
     groups: IntArray
@@ -67,11 +74,12 @@ class System:
 
 
 def _intervals(n: int, elements: Sequence[Element]) -> list[tuple[int, int]]:
-    """Contiguous groups [first, last] so that every two-body spring lies inside one."""
+    """Contiguous groups [first, last], every two-body spring or joint inside one."""
     reach = list(range(n))  # reach[i]: the last row that must step with row i
     for e in elements:
-        if isinstance(e, Spring) and e.other is not None:
-            a, b = sorted((e.body, e.other))
+        other = _other(e)
+        if other is not None:
+            a, b = sorted((e.body, other))
             reach[a] = max(reach[a], b)
     groups, start, end = [], 0, -1
     for i in range(n):
@@ -97,9 +105,8 @@ def pack_system(bodies: Bodies, elements: Sequence[Element]) -> System:
     """The kernels' arrays for these elements acting on `bodies` (indices into it)."""
     n = len(bodies)
     for e in elements:
-        if not 0 <= e.body < n or (
-            isinstance(e, Spring) and e.other is not None and not 0 <= e.other < n
-        ):
+        other = _other(e)
+        if not 0 <= e.body < n or (other is not None and not 0 <= other < n):
             raise ValueError(f"element {e!r}: body index out of range for {n} bodies")
     intervals = _intervals(n, elements)
     group_of = np.empty(n, dtype=np.int64)
@@ -112,8 +119,8 @@ def pack_system(bodies: Bodies, elements: Sequence[Element]) -> System:
     for r, k in enumerate(ranked):
         e = elements[k]
         first = intervals[group_of[e.body]][0]
-        other = e.other - first if isinstance(e, Spring) and e.other is not None else -1
-        rows[r] = _row(e, e.body - first, other, bodies, aux)
+        other = _other(e)
+        rows[r] = _row(e, e.body - first, -1 if other is None else other - first, bodies, aux)
         order[k] = r
     counts = np.bincount(group_of[[elements[k].body for k in ranked]], minlength=len(intervals))
     bounds = np.concatenate([[0], np.cumsum(counts)]).astype(np.int64)
@@ -138,7 +145,7 @@ def _shifted(e: Element, by: int) -> Element:
     """Element e with its body indices moved by `by` (its system's first body in a batch)."""
     if by == 0:
         return e
-    if isinstance(e, Spring) and e.other is not None:
+    if isinstance(e, Spring | Joint) and e.other is not None:
         return replace(e, body=e.body + by, other=e.other + by)
     return replace(e, body=e.body + by)
 
@@ -188,6 +195,7 @@ __all__ = [
     "Damper",
     "Element",
     "Ground",
+    "Joint",
     "Pivot",
     "Spring",
     "System",

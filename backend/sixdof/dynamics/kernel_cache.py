@@ -52,6 +52,7 @@ KERNELS: tuple[tuple[Path, tuple[str, ...]], ...] = (
     (Path(__file__).with_name("system_compiled.py"), ("system_serial", "system_derivative")),
     # compiled into the kernels above, not called on their own: listed for their stamps
     (Path(__file__).with_name("stepper_compiled.py"), ()),
+    (Path(__file__).with_name("constraints_compiled.py"), ()),
     *(
         (path, ())
         for path in sorted(_KINDS.glob("*.py"))

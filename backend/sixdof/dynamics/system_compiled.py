@@ -1,19 +1,17 @@
 """The compiled core of bodies in a world: elements evaluated at every integrator stage,
 and groups of bodies stepped together.
 
-`kernel_compiled` steps each body on its own. Here a *group* (one body, or the bodies joined
-by two-body springs) takes every stage together, because a spring between two bodies needs
-both bodies' stage states. Per stage, for each body of the group:
+A *group* (one body, or the bodies joined by two-body springs or joints) takes every stage
+together: a spring or a joint between two bodies needs both bodies' stage states. Per stage,
+per body: (F_n, M_n) = its load row (kernel_compiled._applied) + Σ its elements' forces
+(global, about the CG), + the joints' forces (constraints_compiled); then ẋ from
+`_rigid_body`, or from `pivot.derivative` when a pivot holds it (exact: the state is put
+back on it after every step, as the joints' drift is projected out).
 
-    (F_n, M_n) = its load row (kernel_compiled._applied) + Σ its elements' forces,
-    global, about the CG; then ẋ from `_rigid_body`, or from `pivot.derivative` when a
-    pivot holds it (exact: the state is put back on it after every step).
-
-Each kind's force, its row and its equations are its module in kinds/; here is the one
-dispatch on kind (`_act`, for the forces and the records alike), the paths a body takes
-(free, held by a pivot alone, on one world spring alone, any elements, a group), each of
-them stepped by the one stage sequence of `stepper_compiled`. Numba compiles this on first
-use (cached on disk), like kernel_compiled, which it imports its rigid-body derivative from;
+Each kind's force, row and equations are its module in kinds/; here is the one dispatch on
+kind (`_act`, for the forces and the records alike), the paths a body takes (free, held by a
+pivot alone, on one world spring alone, any elements, a group), each stepped by the one
+stage sequence of `stepper_compiled`. Numba compiles this on first use (cached on disk);
 importing it compiles the kinds' marked functions (kinds/jit.py).
 """
 
@@ -23,9 +21,10 @@ from typing import Any
 
 import numpy as np
 
+from . import constraints_compiled as joints
 from .borrow import borrowed
 from .kernel_compiled import _applied, _rigid_body, _step, _step_turning, njit
-from .kinds import added_mass, buoyancy, damper, geometry, ground, load, pivot, spring
+from .kinds import added_mass, buoyancy, damper, geometry, ground, joint, load, pivot, spring
 from .kinds.jit import compile_kinds
 from .kinds.table import COMPILED
 from .layout import E_BODY, E_KIND, E_OTHER, L_STATE_DEPENDENT, P_R_CG
@@ -35,7 +34,7 @@ from .stepper_compiled import store as _store
 
 #: Hash of the modules compiled in here (kernel_cache.STAMP_NAME: numba keys its cache on this
 #: file's text alone); `python scripts/stamp_kernels.py` keeps it current.
-COMPILED_FROM = "8ecae21ea267785d"
+COMPILED_FROM = "7f18914eaacdb325"
 
 compile_kinds(COMPILED)  # the kinds' forces are numba's from here on (kinds/jit.py)
 
@@ -271,8 +270,9 @@ def _add_into(F, b, c):
 
 
 @njit(cache=True, nogil=True, fastmath=False, error_model="numpy")
-def _group_derivative(p, u, el, e0, e1, aux, first, cnt, pivots, Y, t, h, left, F, K):
-    """K (cnt, 13) ← ẋ of a group's bodies at stage rows Y (cnt, 13) and time t."""
+def _group_derivative(p, u, el, e0, e1, aux, first, cnt, pivots, Y, t, h, left, F, K, C, m):
+    """K (cnt, 13) ← ẋ of a group's bodies at stage rows Y (cnt, 13) and time t; C the
+    scratch of its m joint rows (constraints_compiled)."""
     for b in range(cnt):
         y = _load(Y[b])
         a = _applied(u, first + b, y)
@@ -291,11 +291,13 @@ def _group_derivative(p, u, el, e0, e1, aux, first, cnt, pivots, Y, t, h, left, 
         ro = geometry.rotation(yo)
         c = spring.act(p, el, e, aux, first + a, ya, ra, yo, ro, t, h, left)  # on a
         b = spring.ES_B  # the other end, on body o: the opposite force
-        m = geometry.moment(
+        w = geometry.moment(
             p, first + o, ro, el[e, b], el[e, b + 1], el[e, b + 2], -c[0], -c[1], -c[2]
         )
         _add_into(F, a, (c[0], c[1], c[2], c[3], c[4], c[5]))
-        _add_into(F, o, (-c[0], -c[1], -c[2], m[0], m[1], m[2]))
+        _add_into(F, o, (-c[0], -c[1], -c[2], w[0], w[1], w[2]))
+    if m > 0:  # the joints' forces, from everything else that acts
+        joints.constrain(p, el, e0, e1, first, cnt, Y, F, K, C, m)
     for b in range(cnt):
         y = _load(Y[b])
         e = pivots[b]
@@ -310,23 +312,6 @@ def _group_derivative(p, u, el, e0, e1, aux, first, cnt, pivots, Y, t, h, left, 
 
 
 @njit(cache=True, nogil=True, fastmath=False, error_model="numpy")
-def _pivots(el, e0, e1, cnt):
-    """Per body of a group the row of the pivot that holds it, or -1."""
-    pivots = np.full(cnt, -1, dtype=np.int64)
-    for e in range(e0, e1):
-        if el[e, E_KIND] == pivot.CODE:
-            pivots[int(el[e, E_BODY])] = e
-    return pivots
-
-
-@njit(cache=True, nogil=True, fastmath=False, error_model="numpy")
-def _hold(el, pivots, Y):
-    for b in range(Y.shape[0]):
-        if pivots[b] >= 0:
-            _store(Y[b], pivot.held(geometry.row_of(el, pivots[b]), _load(Y[b])))
-
-
-@njit(cache=True, nogil=True, fastmath=False, error_model="numpy")
 def _keep_alive(*arrays):
     """A last use of owned arrays whose borrowed views were in use until here."""
     return len(arrays)
@@ -335,35 +320,38 @@ def _keep_alive(*arrays):
 @njit(cache=True, nogil=True, fastmath=False, error_model="numpy", inline="always")
 def _group_stage(p, u, el, aux, args, Y, t, h, left, ws, s):
     """`_group_derivative` as `stepper_compiled.rk_step` calls a derivative: k_s into ws[s]."""
-    e0, e1, first, cnt, pivots, F = args
-    _group_derivative(p, u, el, e0, e1, aux, first, cnt, pivots, Y, t, h, left, F, ws[s])
+    e0, e1, first, cnt, pivots, F, C, m = args
+    _group_derivative(p, u, el, e0, e1, aux, first, cnt, pivots, Y, t, h, left, F, ws[s], C, m)
     return ws[s]
 
 
 @njit(cache=True, nogil=True, fastmath=False, error_model="numpy")
 def _group_run(p, u, el, e0, e1, aux, first, cnt, pivots, Y, t0, h, n, method):
     """Advance a group's rows Y (cnt, 13) in place by n steps of h from time t0, every stage
-    of every body together (a spring joins them)."""
+    of every body together (a spring or a joint joins them)."""
     S_ = np.empty((cnt, 13))  # owned here, lent below
     K1_ = np.empty((cnt, 13))
     K2_ = np.empty((cnt, 13))
     K3_ = np.empty((cnt, 13))
     K4_ = np.empty((cnt, 13))
     F_ = np.empty((cnt, 6))
+    m = joints.joint_rows(el, e0, e1)
+    C_ = np.empty((m, joint.C_G + 2 * m))
     S = borrowed(S_)
     K1 = borrowed(K1_)
     K2 = borrowed(K2_)
     K3 = borrowed(K3_)
     K4 = borrowed(K4_)
     F = borrowed(F_)
-    _hold(el, pivots, Y)
-    args = (e0, e1, first, cnt, pivots, F)
+    C = borrowed(C_)
+    joints.hold(p, el, e0, e1, first, pivots, Y, F, C, m)
+    args = (e0, e1, first, cnt, pivots, F, C, m)
     ws = (S, K1, K2, K3, K4)
     for s in range(n):
         rk_step(_group_stage, p, u, el, aux, args, Y, t0 + s * h, h, method, ws)
-        _hold(el, pivots, Y)
+        joints.hold(p, el, e0, e1, first, pivots, Y, F, C, m)
     # numba frees an array after its last use: the owned scratch must outlive its loans
-    _keep_alive(S_, K1_, K2_, K3_, K4_, F_)
+    _keep_alive(S_, K1_, K2_, K3_, K4_, F_, C_)
 
 
 @njit(cache=True, nogil=True, fastmath=False, error_model="numpy")
@@ -373,12 +361,13 @@ def _advance_group(p, x, u, groups, el, bounds, aux, g, t0, h, n, method):
     cnt = groups[g, 1]
     e0 = bounds[g]
     e1 = bounds[g + 1]
-    if cnt == 1:  # a body alone: its state stays in registers
+    if cnt == 1 and joints.joint_rows(el, e0, e1) == 0:  # alone: its state stays in registers
         y = _run_one(p, u, el, e0, e1, aux, first, _load(x[first]), t0, h, n, method)
         _store(x[first], y)
         return
     Y = x[first : first + cnt]
-    _group_run(p, u, el, e0, e1, aux, first, cnt, _pivots(el, e0, e1, cnt), Y, t0, h, n, method)
+    pivots = joints.pivots_of(el, e0, e1, cnt)
+    _group_run(p, u, el, e0, e1, aux, first, cnt, pivots, Y, t0, h, n, method)
 
 
 @njit(cache=True, nogil=True, fastmath=False, error_model="numpy")
@@ -410,22 +399,27 @@ def system_derivative(p, x, u, groups, el, bounds, aux, t, h, out, rec):
         e0 = bounds[g]
         e1 = bounds[g + 1]
         Y = x[first : first + cnt]
-        pivots = _pivots(el, e0, e1, cnt)
+        pivots = joints.pivots_of(el, e0, e1, cnt)
         F = np.zeros((cnt, 6))
         K = np.empty((cnt, 13))
-        _group_derivative(p, u, el, e0, e1, aux, first, cnt, pivots, Y, t, h, False, F, K)
+        m = joints.joint_rows(el, e0, e1)
+        C = np.empty((m, joint.C_G + 2 * m))
+        _group_derivative(p, u, el, e0, e1, aux, first, cnt, pivots, Y, t, h, False, F, K, C, m)
         out[first : first + cnt] = K
         if rec.shape[0] > 0:
-            _records(p, u, el, e0, e1, aux, first, pivots, Y, t, h, F, K, rec)
+            _records(p, u, el, e0, e1, aux, first, pivots, Y, t, h, F, K, C, rec)
 
 
 @njit(cache=True, nogil=True, fastmath=False, error_model="numpy")
-def _records(p, u, el, e0, e1, aux, first, pivots, Y, t, h, F, K, rec):
+def _records(p, u, el, e0, e1, aux, first, pivots, Y, t, h, F, K, C, rec):
     """What each element of a group does at rows Y: rec[e] = point, force, other end."""
     for e in range(e0, e1):
         kind = el[e, E_KIND]
         b = int(el[e, E_BODY])
         i = first + b
+        if kind == joint.CODE:
+            _record(rec, e, joints.reaction(el, e0, e, Y, C))
+            continue
         if kind == pivot.CODE:
             _record(rec, e, pivot.reaction(p, i, el, e, Y, b, K, F))
             continue

@@ -34,6 +34,7 @@ from .fhsim_xml_water import (
     WATER_PORT,
     WAVE_LISTS,
 )
+from .kind import BodyEnd
 from .model import Scenario
 from .water import WaterSpec
 
@@ -94,8 +95,9 @@ def _element_lib(e: ElementSpec, name: str) -> dict[str, str]:
         if width == "csv" or field == "to_point":
             continue
         value = getattr(e, field)
-        if field == "to" and isinstance(value, BodyPoint):
-            lib["ToPoint"] = _vec(value.point)
+        if field == "to" and isinstance(value, BodyPoint | BodyEnd):
+            if value.point is not None:
+                lib["ToPoint"] = _vec(value.point)
         elif value is None:
             continue
         elif width == "table":
@@ -116,7 +118,7 @@ def _element_wires(e: ElementSpec, name: str, water: str | None) -> dict[str, st
     the water's output to its input Water if it feels the water (`water`: its Name)."""
     wires = {f"{e.body}.Force": f"{name}.Force", f"{e.body}.Moment": f"{name}.Moment"}
     to = getattr(e, "to", None)
-    if isinstance(to, BodyPoint):
+    if isinstance(to, BodyPoint | BodyEnd):
         wires.update({f"{to.body}.Force": f"{name}.ForceB", f"{to.body}.Moment": f"{name}.MomentB"})
     if water is not None and e.kind in WATER_KINDS:
         wires[f"{name}.{WATER_PORT}"] = f"{water}.{WATER_PORT}"

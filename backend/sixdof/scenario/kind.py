@@ -50,6 +50,14 @@ class BodyPoint(Strict):
     point: Annotated[Vec3, Within("point")] = (0.0, 0.0, 0.0)
 
 
+class BodyEnd(Strict):
+    """A point on another body, or (point None) the one that coincides with the element's
+    own point at the start: the far end of a joint."""
+
+    body: Name
+    point: Annotated[Vec3, Within("point")] | None = None
+
+
 #: How the page shows an element in the scene (frontend elements.js; the notebook's
 #: notebook/elements.py the same way): "ball" at its held point, a "coil" between its ends,
 #: a "floor" at its height, a "tag" (a label at the CG), an "arrow" along its force (the

@@ -7,7 +7,7 @@
 // added from the page); defaults: a new element's other fields; releases: field -> the field
 // that goes back to its default when that one is tuned.
 
-/** @typedef {"pivot" | "spring" | "damper" | "ground" | "load" | "buoyancy" | "added_mass"} KindName */
+/** @typedef {"pivot" | "spring" | "damper" | "ground" | "load" | "buoyancy" | "added_mass" | "joint"} KindName */
 /** @typedef {"ball" | "coil" | "floor" | "tag" | "arrow" | "none"} Drawing */
 /**
  * @typedef {Object} KindFacts
@@ -29,4 +29,5 @@ export const KINDS = Object.freeze(/** @type {Record<KindName, KindFacts>} */ ({
   "load": {"drawing": "arrow", "numbers": [], "vectors": [], "summary": "signal", "add": null, "defaults": {}, "releases": {}},
   "buoyancy": {"drawing": "none", "numbers": [], "vectors": [], "summary": null, "add": null, "defaults": {}, "releases": {}},
   "added_mass": {"drawing": "none", "numbers": [], "vectors": [], "summary": null, "add": null, "defaults": {}, "releases": {}},
+  "joint": {"drawing": "ball", "numbers": [], "vectors": [], "summary": null, "add": null, "defaults": {}, "releases": {}},
 }));

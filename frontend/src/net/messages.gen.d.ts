@@ -52,6 +52,16 @@ export interface Auth {
   token: string;
 }
 
+/**
+ * A point on another body, or (point None) the one that coincides with the element's
+ * own point at the start: the far end of a joint.
+ */
+export interface BodyEnd {
+  /** at most 64 characters */
+  body: string;
+  point?: [number, number, number] | null;
+}
+
 /** One body's pose and outputs in a state frame (global frame NED unless Local*). */
 export interface BodyFrame {
   Name: string;
@@ -411,6 +421,36 @@ export interface IntegrationInput {
   TOutput?: string;
 }
 
+/** Body point `point` joined to `to` (a world point or another body's point). */
+export interface JointElement {
+  kind: "joint";
+  /** at most 64 characters */
+  body: string;
+  /** ball: the points coincide; hinge: and `axis` keeps its line; slider: no relative turn, `point` moves along `axis`; fixed: welded */
+  type: "ball" | "hinge" | "slider" | "fixed";
+  /** body axes from Pos, m; default: the one at `to` at the start */
+  point?: [number, number, number] | null;
+  /** world point [x, y, z] (NED, m) or {body, point}; default: the world point where `point` starts */
+  to?: [number, number, number] | BodyEnd | null;
+  /** a hinge's or slider's axis, body axes */
+  axis: [number, number, number];
+}
+
+/** Body point `point` joined to `to` (a world point or another body's point). */
+export interface JointElementInput {
+  kind: "joint";
+  /** at most 64 characters */
+  body: string;
+  /** ball: the points coincide; hinge: and `axis` keeps its line; slider: no relative turn, `point` moves along `axis`; fixed: welded */
+  type?: "ball" | "hinge" | "slider" | "fixed";
+  /** body axes from Pos, m; default: the one at `to` at the start */
+  point?: [number, number, number] | null;
+  /** world point [x, y, z] (NED, m) or {body, point}; default: the world point where `point` starts */
+  to?: [number, number, number] | BodyEnd | null;
+  /** a hinge's or slider's axis, body axes */
+  axis?: [number, number, number];
+}
+
 /**
  * The ranges the server accepts, for the page's sliders and checks: [low, high] per field,
  * both ends allowed unless `exclusive` says otherwise.
@@ -576,7 +616,7 @@ export interface Scenario {
   bodies: BodySpec[];
   integration: Integration;
   /** pivots, springs, dampers, the ground, timed loads (DESIGN.md section 8) */
-  elements: Array<PivotElement | SpringElement | DamperElement | GroundElement | LoadElement | BuoyancyElement | AddedMassElement>;
+  elements: Array<PivotElement | SpringElement | DamperElement | GroundElement | LoadElement | BuoyancyElement | AddedMassElement | JointElement>;
   /** density, level, current, waves, depth (null: no water entry) */
   water?: WaterSpec | null;
 }
@@ -590,7 +630,7 @@ export interface ScenarioInput {
   bodies?: BodySpecInput[];
   integration?: IntegrationInput;
   /** pivots, springs, dampers, the ground, timed loads (DESIGN.md section 8) */
-  elements?: Array<PivotElementInput | SpringElementInput | DamperElementInput | GroundElementInput | LoadElementInput | BuoyancyElement | AddedMassElement>;
+  elements?: Array<PivotElementInput | SpringElementInput | DamperElementInput | GroundElementInput | LoadElementInput | BuoyancyElement | AddedMassElement | JointElementInput>;
   /** density, level, current, waves, depth (null: no water entry) */
   water?: WaterSpecInput | null;
 }
@@ -604,7 +644,7 @@ export interface SetElements {
   type: "set_elements";
   /** optional; echoed in the ack or error; at most 64 characters */
   id?: string | number | null;
-  elements: Array<PivotElementInput | SpringElementInput | DamperElementInput | GroundElementInput | LoadElementInput | BuoyancyElement | AddedMassElement>;
+  elements: Array<PivotElementInput | SpringElementInput | DamperElementInput | GroundElementInput | LoadElementInput | BuoyancyElement | AddedMassElement | JointElementInput>;
 }
 
 /**

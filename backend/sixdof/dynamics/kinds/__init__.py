@@ -18,6 +18,8 @@ its branch in `system_compiled._act`.
 from __future__ import annotations
 
 #: Every kind's module (and name, as scenarios spell it), in the order of their row codes.
-NAMES: tuple[str, ...] = ("pivot", "spring", "damper", "ground", "load", "buoyancy", "added_mass")
+NAMES: tuple[str, ...] = (
+    "pivot", "spring", "damper", "ground", "load", "buoyancy", "added_mass", "joint",
+)  # fmt: skip
 
 __all__ = ["NAMES"]

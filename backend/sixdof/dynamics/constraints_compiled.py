@@ -1,0 +1,317 @@
+"""What holds a group's bodies, compiled: the joints' constraint forces at every stage, and
+after every step the pivots' bodies put back on them and the joints' drift projected out
+(docs/physics.md, "Joint").
+
+At a stage, with each body's free acceleration ν̇_f from its own model (`_rigid_body`, under
+everything else that acts on it), the multipliers λ solve
+
+    (J M⁻¹ Jᵀ + ε D) λ = −(J ν̇_f + bias),    D = diag(J M⁻¹ Jᵀ),  ε = 1e-10,
+
+refined twice against the unregularised matrix, so a redundant row (two hinges on one axis)
+costs no singular solve and a sound one keeps its digits; the bodies then feel Jᵀλ (a force
+at the reference point and a moment, body axes), turned into the global force and moment
+about the CG the derivative takes, so J ν̇ + bias = 0 holds at every stage, for either model.
+After every step (and before the first) the drift is projected out: the quaternions are
+normalised, the positions moved by M⁻¹Jᵀμ with (J M⁻¹ Jᵀ) μ = −C (Gauss-Newton, until
+|C| ≤ 1e-12 m or rad, at most 3 passes), then the velocities by M⁻¹Jᵀμ with
+(J M⁻¹ Jᵀ) μ = −J ν: the smallest changes in the bodies' own mass metric.
+
+The scratch C (m, C_G + 2m) holds one constraint row each (kinds/joint.py's C_* columns).
+Called from `system_compiled`, whose import compiles the kinds' functions used here.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+import numpy as np
+
+from .kernel_compiled import _rigid_body, njit
+from .kinds import geometry, joint, pivot
+from .layout import E_BODY, E_KIND, E_OTHER, P_MASS_INV, P_R_CG
+from .stepper_compiled import load as _load
+from .stepper_compiled import store as _store
+
+#: Hash of the modules compiled in here (kernel_cache.STAMP_NAME: numba keys its cache on this
+#: file's text alone); `python scripts/stamp_kernels.py` keeps it current.
+COMPILED_FROM = "cc6a1ed5d27e9212"
+
+_JIT: Any = {"cache": True, "nogil": True, "fastmath": False, "error_model": "numpy"}
+REGULARISATION = 1e-10  # ε, relative to each row's own diagonal
+REFINEMENTS = 2
+POSITION_TOL = 1e-12  # m or rad: a smaller error is left as it is
+VELOCITY_TOL = 1e-12  # m/s or rad/s
+POSITION_PASSES = 3
+_WORLD = (0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0)
+_E = (1.0, 0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 1.0)
+C_JA, C_JB, C_MA, C_MB = joint.C_JA, joint.C_JB, joint.C_MA, joint.C_MB
+C_BIAS, C_RHS, C_LAM, C_A, C_B, C_G = (
+    joint.C_BIAS, joint.C_RHS, joint.C_LAM, joint.C_A, joint.C_B, joint.C_G,
+)  # fmt: skip
+
+
+@njit(**_JIT)
+def joint_rows(el, e0, e1):
+    """The constraint rows of the joints among elements e0…e1 (0: no joints)."""
+    m = 0
+    for e in range(e0, e1):
+        if el[e, E_KIND] == joint.CODE:
+            m += joint.count(el, e)
+    return m
+
+
+@njit(**_JIT)
+def _ends(el, e, Y):
+    """Joint e's bodies in the group (the other −1 for the world), their states and turns."""
+    a = int(el[e, E_BODY])
+    o = int(el[e, E_OTHER])
+    ya = _load(Y[a])
+    if o >= 0:
+        yb = _load(Y[o])
+        return a, o, ya, geometry.rotation(ya), yb, geometry.rotation(yb)
+    return a, o, ya, geometry.rotation(ya), _WORLD, _E
+
+
+@njit(**_JIT)
+def _rows(el, e0, e1, Y, C, positions):
+    """C's rows ← every joint's J, its bias (or, `positions`, its position errors) and
+    bodies."""
+    k = 0
+    for e in range(e0, e1):
+        if el[e, E_KIND] != joint.CODE:
+            continue
+        a, o, ya, ra, yb, rb = _ends(el, e, Y)
+        k1 = joint.fill(el, e, ya, ra, yb, rb, C, k)
+        if positions:
+            joint.error(el, e, ya, ra, yb, rb, C, k)
+        for r in range(k, k1):
+            C[r, C_A] = a
+            C[r, C_B] = o
+        k = k1
+
+
+@njit(**_JIT)
+def _matrix(p, first, C, m):
+    """M⁻¹Jᵀ of each row on each of its bodies, and G = J M⁻¹ Jᵀ into C[:, C_G:C_G + m]."""
+    for r in range(m):
+        for j, mj, bc in ((C_JA, C_MA, C_A), (C_JB, C_MB, C_B)):
+            b = int(C[r, bc])
+            for u in range(6):
+                s = 0.0
+                if b >= 0:
+                    for v in range(6):
+                        s += p[first + b, P_MASS_INV + 6 * u + v] * C[r, j + v]
+                C[r, mj + u] = s
+    for r in range(m):
+        for s in range(r, m):
+            g = 0.0
+            for j, bc in ((C_JA, C_A), (C_JB, C_B)):
+                b = C[r, bc]
+                if b < 0.0:
+                    continue
+                for mj, sc in ((C_MA, C_A), (C_MB, C_B)):
+                    if C[s, sc] == b:
+                        for v in range(6):
+                            g += C[r, j + v] * C[s, mj + v]
+            C[r, C_G + s] = g
+            C[s, C_G + r] = g
+
+
+@njit(**_JIT)
+def _substitute(C, m, src, dst):
+    """C[:, dst] ← (L Lᵀ)⁻¹ C[:, src], L the factor in C[:, C_G + m:] (dst may be src)."""
+    f = C_G + m
+    for i in range(m):
+        s = C[i, src]
+        for k in range(i):
+            s -= C[i, f + k] * C[k, dst]
+        C[i, dst] = s / C[i, f + i]
+    for i in range(m - 1, -1, -1):
+        s = C[i, dst]
+        for k in range(i + 1, m):
+            s -= C[k, f + i] * C[k, dst]
+        C[i, dst] = s / C[i, f + i]
+
+
+@njit(**_JIT)
+def _solve(C, m):
+    """C[:, C_LAM] ← λ with G λ = C[:, C_RHS] (the module docstring's regularised solve)."""
+    f = C_G + m
+    for j in range(m):  # Cholesky of G + ε D
+        for i in range(j, m):
+            s = C[i, C_G + j]
+            if i == j:
+                s += REGULARISATION * C[j, C_G + j]
+            for k in range(j):
+                s -= C[i, f + k] * C[j, f + k]
+            if i == j:
+                C[j, f + j] = math.sqrt(s) if s > 0.0 else 1e300  # an empty row: λ = 0
+            else:
+                C[i, f + j] = s / C[j, f + j]
+    _substitute(C, m, C_RHS, C_LAM)
+    for _ in range(REFINEMENTS):
+        for r in range(m):
+            s = C[r, C_RHS]
+            for c in range(m):
+                s -= C[r, C_G + c] * C[c, C_LAM]
+            C[r, C_BIAS] = s
+        _substitute(C, m, C_BIAS, C_BIAS)
+        for r in range(m):
+            C[r, C_LAM] += C[r, C_BIAS]
+
+
+@njit(**_JIT)
+def _spread(C, m, cnt, out, column):
+    """out[b, :6] ← Σ_rows C[r, column] × (row r's J on body b), or its M⁻¹Jᵀ when `column`
+    is negative (−1 − column then)."""
+    moved = column < 0
+    col = -1 - column if moved else column
+    for b in range(cnt):
+        for j in range(6):
+            out[b, j] = 0.0
+    for r in range(m):
+        lam = C[r, col]
+        for j, mj, bc in ((C_JA, C_MA, C_A), (C_JB, C_MB, C_B)):
+            b = int(C[r, bc])
+            if b < 0:
+                continue
+            src = mj if moved else j
+            for u in range(6):
+                out[b, u] += lam * C[r, src + u]
+
+
+@njit(**_JIT)
+def constrain(p, el, e0, e1, first, cnt, Y, F, K, C, m):
+    """F (cnt, 6) += the joints' forces on each body (global, about its CG) at stage rows Y,
+    F holding everything else that acts on them; K (cnt, 13) is scratch."""
+    _rows(el, e0, e1, Y, C, False)
+    _matrix(p, first, C, m)
+    for b in range(cnt):
+        k = _rigid_body(p, first + b, _load(Y[b]), F[b, 0], F[b, 1], F[b, 2], F[b, 3], F[b, 4],
+                        F[b, 5])  # fmt: skip
+        for j in range(6):
+            K[b, 7 + j] = k[7 + j]
+    for r in range(m):
+        s = C[r, C_BIAS]
+        for j, bc in ((C_JA, C_A), (C_JB, C_B)):
+            b = int(C[r, bc])
+            if b >= 0:
+                for v in range(6):
+                    s += C[r, j + v] * K[b, 7 + v]
+        C[r, C_RHS] = -s
+    _solve(C, m)
+    _spread(C, m, cnt, K, C_LAM)  # Jᵀλ: force at the reference point, moment, body axes
+    for b in range(cnt):
+        r = geometry.rotation(_load(Y[b]))
+        i = first + b
+        fx, fy, fz = K[b, 0], K[b, 1], K[b, 2]
+        gx = K[b, 3] - (p[i, P_R_CG + 1] * fz - p[i, P_R_CG + 2] * fy)  # about the CG
+        gy = K[b, 4] - (p[i, P_R_CG + 2] * fx - p[i, P_R_CG] * fz)
+        gz = K[b, 5] - (p[i, P_R_CG] * fy - p[i, P_R_CG + 1] * fx)
+        F[b, 0] += r[0] * fx + r[1] * fy + r[2] * fz
+        F[b, 1] += r[3] * fx + r[4] * fy + r[5] * fz
+        F[b, 2] += r[6] * fx + r[7] * fy + r[8] * fz
+        F[b, 3] += r[0] * gx + r[1] * gy + r[2] * gz
+        F[b, 4] += r[3] * gx + r[4] * gy + r[5] * gz
+        F[b, 5] += r[6] * gx + r[7] * gy + r[8] * gz
+
+
+@njit(**_JIT)
+def _worst(C, m):
+    w = 0.0
+    for r in range(m):
+        w = max(w, abs(C[r, C_BIAS]))
+    return w
+
+
+@njit(**_JIT)
+def project(p, el, e0, e1, first, cnt, Y, D, C, m):
+    """The group's rows Y put back on its joints (module docstring); D (cnt, ≥6) scratch."""
+    for b in range(cnt):
+        s = 1.0 / math.sqrt(Y[b, 3] ** 2 + Y[b, 4] ** 2 + Y[b, 5] ** 2 + Y[b, 6] ** 2)
+        for j in range(3, 7):
+            Y[b, j] *= s
+    for _ in range(POSITION_PASSES):
+        _rows(el, e0, e1, Y, C, True)
+        if _worst(C, m) <= POSITION_TOL:
+            break
+        _matrix(p, first, C, m)
+        for r in range(m):
+            C[r, C_RHS] = -C[r, C_BIAS]
+        _solve(C, m)
+        _spread(C, m, cnt, D, -1 - C_LAM)  # the move, body axes: δp, δθ
+        for b in range(cnt):
+            r = geometry.rotation(_load(Y[b]))
+            for j in range(3):
+                Y[b, j] += r[3 * j] * D[b, 0] + r[3 * j + 1] * D[b, 1] + r[3 * j + 2] * D[b, 2]
+            w, x, y, z = Y[b, 3], Y[b, 4], Y[b, 5], Y[b, 6]
+            hx, hy, hz = 0.5 * D[b, 3], 0.5 * D[b, 4], 0.5 * D[b, 5]  # q ⊗ (1, δθ/2)
+            qw = w - x * hx - y * hy - z * hz
+            qx = x + w * hx + y * hz - z * hy
+            qy = y + w * hy + z * hx - x * hz
+            qz = z + w * hz + x * hy - y * hx
+            s = 1.0 / math.sqrt(qw * qw + qx * qx + qy * qy + qz * qz)
+            Y[b, 3], Y[b, 4], Y[b, 5], Y[b, 6] = qw * s, qx * s, qy * s, qz * s
+    _rows(el, e0, e1, Y, C, False)
+    for r in range(m):  # the constraints' rates, J ν
+        s = 0.0
+        for j, bc in ((C_JA, C_A), (C_JB, C_B)):
+            b = int(C[r, bc])
+            if b >= 0:
+                for v in range(6):
+                    s += C[r, j + v] * Y[b, 7 + v]
+        C[r, C_BIAS] = s
+    if _worst(C, m) <= VELOCITY_TOL:
+        return
+    _matrix(p, first, C, m)
+    for r in range(m):
+        C[r, C_RHS] = -C[r, C_BIAS]
+    _solve(C, m)
+    _spread(C, m, cnt, D, -1 - C_LAM)
+    for b in range(cnt):
+        for j in range(6):
+            Y[b, 7 + j] += D[b, j]
+
+
+@njit(**_JIT)
+def reaction(el, e0, e, Y, C):
+    """What joint e did at the last `constrain`: (force on its body (global), 0 (3), its
+    point, its other end), the 12-tuple of an element's record."""
+    k = 0
+    for g in range(e0, e):
+        if el[g, E_KIND] == joint.CODE:
+            k += joint.count(el, g)
+    _, _, ya, ra, yb, rb = _ends(el, e, Y)
+    fx = fy = fz = 0.0
+    for r in range(k, k + joint.count(el, e)):
+        lam = C[r, C_LAM]
+        fx += lam * C[r, C_JA]
+        fy += lam * C[r, C_JA + 1]
+        fz += lam * C[r, C_JA + 2]
+    f = (ra[0] * fx + ra[1] * fy + ra[2] * fz, ra[3] * fx + ra[4] * fy + ra[5] * fz,
+         ra[6] * fx + ra[7] * fy + ra[8] * fz)  # fmt: skip
+    pa = joint.frame(ya, ra, el[e, joint.EJ_A], el[e, joint.EJ_A + 1], el[e, joint.EJ_A + 2])[0]
+    pb = joint.frame(yb, rb, el[e, joint.EJ_B], el[e, joint.EJ_B + 1], el[e, joint.EJ_B + 2])[0]
+    return f[0], f[1], f[2], 0.0, 0.0, 0.0, pa[0], pa[1], pa[2], pb[0], pb[1], pb[2]
+
+
+@njit(**_JIT)
+def pivots_of(el, e0, e1, cnt):
+    """Per body of a group the row of the pivot that holds it, or -1."""
+    pivots = np.full(cnt, -1, dtype=np.int64)
+    for e in range(e0, e1):
+        if el[e, E_KIND] == pivot.CODE:
+            pivots[int(el[e, E_BODY])] = e
+    return pivots
+
+
+@njit(**_JIT)
+def hold(p, el, e0, e1, first, pivots, Y, D, C, m):
+    """A group's rows Y put back on its pivots and its m joint rows (after a step, and before
+    the first); D (cnt, ≥ 6) scratch."""
+    for b in range(Y.shape[0]):
+        if pivots[b] >= 0:
+            _store(Y[b], pivot.held(geometry.row_of(el, pivots[b]), _load(Y[b])))
+    if m > 0:
+        project(p, el, e0, e1, first, Y.shape[0], Y, D, C, m)
