@@ -15,6 +15,7 @@ from sixdof.dynamics.elements import (
     ContactShape,
     Damper,
     Ground,
+    Joint,
     Pivot,
     Spring,
     TimedLoad,
@@ -46,6 +47,7 @@ def one_of_each() -> list[object]:
         TimedLoad(1, (1.0, 0.0, 0.0), signal="table", table=((0.0, 0.0), (1.0, 2.0))),
         Buoyancy(1, CUBE),
         AddedMass(1, tuple(tuple(float(i == j) for j in range(6)) for i in range(6))),
+        Joint(0, "hinge", (0.0, 0.0, 0.5), (0.0, 0.0, -0.5), other=1),
     ]
 
 
@@ -83,6 +85,8 @@ def test_each_kind_has_its_compiled_force_and_says_what_it_stores() -> None:
         m = kind.module
         if kind.name == "pivot":  # a constraint: its derivative, held state and reaction
             assert all(hasattr(m, f) for f in ("derivative", "held", "reaction"))
+        elif kind.name == "joint":  # constraints: their rows, rates and errors, and its gaps
+            assert all(callable(getattr(m, f)) for f in ("count", "fill", "error", "gaps"))
         elif kind.name != "buoyancy":  # buoyancy is summed apart (system_compiled)
             assert callable(m.act)
         assert kind.stored is None or callable(kind.stored)

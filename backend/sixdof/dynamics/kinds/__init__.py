@@ -6,7 +6,8 @@ A kind's module holds, side by side (as Drake's force elements do): its dataclas
 `AUX_COLUMNS` (the row's offsets into the shared aux array, moved when systems are joined),
 its compiled force (`act`: force, moment about the CG, point and other end, for the
 derivative and the records alike; a pivot, a constraint, has `derivative`, `held` and
-`reaction` instead) and its stored energy (`stored`, J; None for a kind that stores none).
+`reaction` instead, a joint its constraint rows, `fill` and `error`, for
+`constraints_compiled`) and its stored energy (`stored`, J; None for a kind that stores none).
 
 `NAMES` is the registry: the kinds' modules, in the order of their codes. Importing this
 package imports nothing else (the scenario reads `NAMES` with no numpy); `table.KINDS` is
