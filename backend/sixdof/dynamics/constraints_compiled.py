@@ -35,7 +35,7 @@ from .stepper_compiled import store as _store
 
 #: Hash of the modules compiled in here (kernel_cache.STAMP_NAME: numba keys its cache on this
 #: file's text alone); `python scripts/stamp_kernels.py` keeps it current.
-COMPILED_FROM = "cc6a1ed5d27e9212"
+COMPILED_FROM = "09ebbc874255e3f0"
 
 _JIT: Any = {"cache": True, "nogil": True, "fastmath": False, "error_model": "numpy"}
 REGULARISATION = 1e-10  # ε, relative to each row's own diagonal
