@@ -189,7 +189,7 @@ export class FreeBodyDiagram {
     for (let k = 0; frames && k < specs.length; k++) {
       const e = specs[k];
       // an element between two bodies (its `to` a point on another body) acts on that one too
-      const other = 'to' in e && !Array.isArray(e.to) && e.to.body === name;
+      const other = 'to' in e && e.to != null && !Array.isArray(e.to) && e.to.body === name;
       if (e.body !== name && !other) continue;
       const f = frames[k];
       // where it acts relative to the CG at the frame's state, turned onto the drawn pose
