@@ -222,10 +222,16 @@ class HeldLoop:
     gaps (those are the timing tier's). Both readings must come from the same process (beat
     numbers are its own): a room whose worker changed meanwhile fails here."""
 
+    #: How often the block's beats are read while it runs: well within the probe's memory
+    #: (loop_probe.KEEP, ~41 s of beats), which a loaded run's block outlasted.
+    READ_EVERY_S = 10.0
+
     def __init__(self, probe: Served | str) -> None:
         self.url = probe if isinstance(probe, str) else f"{probe.url}/api/probe"
         self.longest = float("nan")
         self.beats = 0
+        self._stop = threading.Event()
+        self._failure: str | None = None
 
     def read(self, since: int | None = None) -> dict[str, Any]:
         query = "" if since is None else f"?since={since}"
@@ -234,12 +240,33 @@ class HeldLoop:
 
     def __enter__(self) -> HeldLoop:
         self.first = self.read()
+        self._last, self.longest, self.beats = self.first["beat"], 0.0, 0
+        self._reader = threading.Thread(target=self._read_on, daemon=True)
+        self._reader.start()
         return self
 
+    def _take(self) -> None:
+        """The beats since the last reading, added to the block's."""
+        reading = self.read(self._last)
+        if reading["server"] != self.first["server"]:
+            self._failure = f"another process answered: {self.first} then {reading}"
+        elif not reading["complete"]:
+            self._failure = f"{self.url} no longer keeps the beats since {self._last}"
+        self._last = reading["beat"]
+        self.longest = max(self.longest, reading["longest_cpu_s"])
+        self.beats += reading["beats"]
+
+    def _read_on(self) -> None:
+        while not self._stop.wait(self.READ_EVERY_S):
+            try:
+                self._take()
+            except OSError:
+                continue  # the server busy or gone: the reading at the end says which
+
     def __exit__(self, kind: object, *exc: object) -> None:
+        self._stop.set()
+        self._reader.join(60)
         if kind is not None:
             return  # the block's own failure says more
-        reading = self.read(self.first["beat"])
-        assert reading["server"] == self.first["server"], (self.first, reading)
-        assert reading["complete"], f"{self.url} no longer keeps the beats since {self.first}"
-        self.longest, self.beats = reading["longest_cpu_s"], reading["beats"]
+        self._take()
+        assert self._failure is None, self._failure
