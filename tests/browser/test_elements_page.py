@@ -121,10 +121,16 @@ def pixels(page: Page, ned: list[float], half: int = 14) -> np.ndarray:
 
 def test_a_pivot_a_spring_and_the_ground_are_drawn(world: PageRun) -> None:
     page = world.page
-    wait_sim(page, 0.5)
-    # paused, with the camera still (it follows the swinging bar otherwise): pixels stay put
+    # paused at t = 0.5 s exactly, with the camera still (it follows the swinging bar
+    # otherwise): pixels stay put, and the bodies are where they are at that time (paused
+    # once 0.5 s had gone by, a loaded run stopped at 6.2 s, the bar's velocity arrow over
+    # the floor's sample)
     page.evaluate("__sixdof.send({type: 'pause'})")
     page.wait_for_function("!__sixdof.lastState.status.running")
+    page.evaluate("__sixdof.send({type: 'reset'})")
+    page.wait_for_function("__sixdof.lastState.t === 0")
+    page.evaluate("__sixdof.send({type: 'step', n: 500})")  # 1 ms steps
+    page.wait_for_function("Math.abs(__sixdof.lastState.t - 0.5) < 1e-9")
     page.evaluate("__sixdof.setFollow(false)")
     page.evaluate("__sixdof.resetView()")
     wait_drawn(page)

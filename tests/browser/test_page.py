@@ -36,7 +36,9 @@ def follow_off(page: Page) -> None:
 
 
 def screen(page: Page) -> tuple[float, float]:
-    p = page.evaluate("__sixdof.bodyScreenPosition()")
+    """Where the body's CG is drawn, once its view exists (a reset's hello rebuilds the views;
+    a loaded run read null in between)."""
+    p = page.wait_for_function("__sixdof.bodyScreenPosition()", timeout=WAIT_MS).json_value()
     return p["x"], p["y"]
 
 
