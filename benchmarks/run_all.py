@@ -104,6 +104,7 @@ def element_rows(scale: float, repeat: int) -> list[dict[str, Any]]:
         if r["target"]:
             ok = r["times_free"] <= be.TARGET_RATIO
             target = f"≤ {be.TARGET_RATIO:g} × free body: {_ok(ok)}"
+        target = target or r["goal"]
         rows.append(
             {
                 "section": "elements",

@@ -8,7 +8,9 @@ everything else that acts on it), the multipliers λ solve
     (J M⁻¹ Jᵀ + ε D) λ = −(J ν̇_f + bias),    D = diag(J M⁻¹ Jᵀ),  ε = 1e-10,
 
 refined twice against the unregularised matrix, so a redundant row (two hinges on one axis)
-costs no singular solve and a sound one keeps its digits; the bodies then feel Jᵀλ (a force
+costs no singular solve and a sound one keeps its digits (the factor is an envelope
+Cholesky: a row's zeros before its first nonzero stay zeros in L, so a chain whose joints
+are listed in order costs O(m w²), w the band, not O(m³)); the bodies then feel Jᵀλ (a force
 at the reference point and a moment, body axes), turned into the global force and moment
 about the CG the derivative takes, so J ν̇ + bias = 0 holds at every stage, for either model.
 After every step (and before the first) the drift is projected out: the quaternions are
@@ -35,7 +37,7 @@ from .stepper_compiled import store as _store
 
 #: Hash of the modules compiled in here (kernel_cache.STAMP_NAME: numba keys its cache on this
 #: file's text alone); `python scripts/stamp_kernels.py` keeps it current.
-COMPILED_FROM = "09ebbc874255e3f0"
+COMPILED_FROM = "e763dc735ad67425"
 
 _JIT: Any = {"cache": True, "nogil": True, "fastmath": False, "error_model": "numpy"}
 REGULARISATION = 1e-10  # ε, relative to each row's own diagonal
@@ -46,8 +48,8 @@ POSITION_PASSES = 3
 _WORLD = (0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0)
 _E = (1.0, 0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 1.0)
 C_JA, C_JB, C_MA, C_MB = joint.C_JA, joint.C_JB, joint.C_MA, joint.C_MB
-C_BIAS, C_RHS, C_LAM, C_A, C_B, C_G = (
-    joint.C_BIAS, joint.C_RHS, joint.C_LAM, joint.C_A, joint.C_B, joint.C_G,
+C_BIAS, C_RHS, C_LAM, C_A, C_B, C_FIRST, C_G = (
+    joint.C_BIAS, joint.C_RHS, joint.C_LAM, joint.C_A, joint.C_B, joint.C_FIRST, joint.C_G,
 )  # fmt: skip
 
 
@@ -124,29 +126,35 @@ def _substitute(C, m, src, dst):
     f = C_G + m
     for i in range(m):
         s = C[i, src]
-        for k in range(i):
+        for k in range(int(C[i, C_FIRST]), i):
             s -= C[i, f + k] * C[k, dst]
         C[i, dst] = s / C[i, f + i]
-    for i in range(m - 1, -1, -1):
-        s = C[i, dst]
-        for k in range(i + 1, m):
-            s -= C[k, f + i] * C[k, dst]
-        C[i, dst] = s / C[i, f + i]
+    for i in range(m - 1, -1, -1):  # by columns of Lᵀ: row i of L is zero before C_FIRST
+        x = C[i, dst] / C[i, f + i]
+        C[i, dst] = x
+        for k in range(int(C[i, C_FIRST]), i):
+            C[k, dst] -= C[i, f + k] * x
 
 
 @njit(**_JIT)
 def _solve(C, m):
     """C[:, C_LAM] ← λ with G λ = C[:, C_RHS] (the module docstring's regularised solve)."""
     f = C_G + m
-    for j in range(m):  # Cholesky of G + ε D
-        for i in range(j, m):
+    for i in range(m):  # each row's first nonzero: L keeps the envelope
+        j = 0
+        while j < i and C[i, C_G + j] == 0.0:
+            j += 1
+        C[i, C_FIRST] = j
+    for i in range(m):  # Cholesky of G + ε D, row by row within the envelope
+        fi = int(C[i, C_FIRST])
+        for j in range(fi, i + 1):
             s = C[i, C_G + j]
             if i == j:
                 s += REGULARISATION * C[j, C_G + j]
-            for k in range(j):
+            for k in range(max(fi, int(C[j, C_FIRST])), j):
                 s -= C[i, f + k] * C[j, f + k]
             if i == j:
-                C[j, f + j] = math.sqrt(s) if s > 0.0 else 1e300  # an empty row: λ = 0
+                C[i, f + i] = math.sqrt(s) if s > 0.0 else 1e300  # an empty row: λ = 0
             else:
                 C[i, f + j] = s / C[j, f + j]
     _substitute(C, m, C_RHS, C_LAM)

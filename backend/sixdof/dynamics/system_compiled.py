@@ -34,7 +34,7 @@ from .stepper_compiled import store as _store
 
 #: Hash of the modules compiled in here (kernel_cache.STAMP_NAME: numba keys its cache on this
 #: file's text alone); `python scripts/stamp_kernels.py` keeps it current.
-COMPILED_FROM = "a59178764afa7ef7"
+COMPILED_FROM = "ecbec3717e6e052a"
 
 compile_kinds(COMPILED)  # the kinds' forces are numba's from here on (kinds/jit.py)
 

@@ -45,9 +45,21 @@ EJ_TYPE, EJ_A, EJ_B, EJ_U, EJ_V, EJ_W, EJ_Q = 3, 4, 7, 10, 13, 16, 19
 AUX_COLUMNS: tuple[int, ...] = ()
 # The columns of a constraint row in the solver's scratch (constraints_compiled): J on A's
 # ν (6), J on B's (6), M⁻¹Jᵀ of each (12), the bias or error, the right side, the
-# multiplier, A's and B's index in the group (−1: the world); the matrix J M⁻¹ Jᵀ and its
-# factor follow, m columns each.
-C_JA, C_JB, C_MA, C_MB, C_BIAS, C_RHS, C_LAM, C_A, C_B, C_G = 0, 6, 12, 18, 24, 25, 26, 27, 28, 29
+# multiplier, A's and B's index in the group (−1: the world), the row's first nonzero column
+# of J M⁻¹ Jᵀ; that matrix and its factor follow, m columns each.
+C_JA, C_JB, C_MA, C_MB, C_BIAS, C_RHS, C_LAM, C_A, C_B, C_FIRST = (
+    0,
+    6,
+    12,
+    18,
+    24,
+    25,
+    26,
+    27,
+    28,
+    29,
+)
+C_G = 30
 Vec3 = tuple[float, float, float]
 Quat = tuple[float, float, float, float]
 
