@@ -92,6 +92,36 @@ class XmlReader(Protocol):
         ...
 
 
+def other_end_reader(word: str) -> Callable[[XmlReader, str, XmlLib, dict[str, Any]], None]:
+    """The `xml_read` of a kind that joins a body to a world point (To) or to the body wired
+    to its ForceB and MomentB, at ToPoint (left out: the point that coincides at the start);
+    `word` names the kind in its errors ("spring", "joint")."""
+
+    def read(reader: XmlReader, name: str, e: XmlLib, spec: dict[str, Any]) -> None:
+        other = reader.end(name, e, "ForceB", "MomentB")
+        point = spec.pop("to_point", None)
+        if other is not None:
+            if "to" in spec:
+                raise reader.fail(
+                    e.node,
+                    "To",
+                    f"a {word} ends at a world point (To) or on the body wired to "
+                    f"{name}.ForceB and {name}.MomentB ({other!r}), not both",
+                )
+            spec["to"] = {"body": other} if point is None else {"body": other, "point": point}
+            e.origin["to"] = e.origin.get("to_point", "ToPoint")
+        elif point is not None:
+            raise reader.fail(
+                e.node,
+                "ToPoint",
+                f"a point on the {word}'s other body, but no Connection wires "
+                f'{name}.ForceB and {name}.MomentB to one (C.Force="{name}.ForceB" '
+                f'C.Moment="{name}.MomentB")',
+            )
+
+    return read
+
+
 @dataclass(frozen=True)
 class Checking:
     """What an element is checked against: the scenario's body names, its other elements

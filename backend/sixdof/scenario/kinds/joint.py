@@ -4,13 +4,13 @@ held by constraint forces (docs/physics.md, "Joint")."""
 from __future__ import annotations
 
 import math
-from typing import TYPE_CHECKING, Annotated, Any, Literal
+from typing import TYPE_CHECKING, Annotated, Literal
 
 from pydantic import Field
 
 from ...fields import FieldError
 from ..bounded import Vec3, Within
-from ..kind import BodyEnd, Building, Checking, ElementModel, Kind, Panel, XmlLib, XmlReader
+from ..kind import BodyEnd, Building, Checking, ElementModel, Kind, Panel, other_end_reader
 
 if TYPE_CHECKING:
     import numpy as np
@@ -140,31 +140,6 @@ def _build(e: JointElement, ctx: Building) -> Joint:
     return Joint(i, e.type, point, to, e.axis, other, q0)
 
 
-def _xml_read(reader: XmlReader, name: str, e: XmlLib, spec: dict[str, Any]) -> None:
-    """Its other end: a world point (To), or the body wired to ForceB and MomentB, at ToPoint
-    (left out: the point that coincides at the start)."""
-    other = reader.end(name, e, "ForceB", "MomentB")
-    point = spec.pop("to_point", None)
-    if other is not None:
-        if "to" in spec:
-            raise reader.fail(
-                e.node,
-                "To",
-                f"a joint ends at a world point (To) or on the body wired to "
-                f"{name}.ForceB and {name}.MomentB ({other!r}), not both",
-            )
-        spec["to"] = {"body": other} if point is None else {"body": other, "point": point}
-        e.origin["to"] = e.origin.get("to_point", "ToPoint")
-    elif point is not None:
-        raise reader.fail(
-            e.node,
-            "ToPoint",
-            f"a point on the joint's other body, but no Connection wires "
-            f'{name}.ForceB and {name}.MomentB to one (C.Force="{name}.ForceB" '
-            f'C.Moment="{name}.MomentB")',
-        )
-
-
 KIND = Kind(
     name="joint",
     model=JointElement,
@@ -177,7 +152,7 @@ KIND = Kind(
         "Axis": ("axis", 3),
     },
     xml_ports=("Force", "Moment", "ForceB", "MomentB"),
-    xml_read=_xml_read,
+    xml_read=other_end_reader("joint"),
     build=_build,
     check=_check,
     drawing="ball",

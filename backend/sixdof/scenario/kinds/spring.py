@@ -3,13 +3,13 @@ body's point (docs/physics.md)."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Annotated, Any, Literal
+from typing import TYPE_CHECKING, Annotated, Literal
 
 from pydantic import Field
 
 from ...fields import FieldError
 from ..bounded import Vec3, Within
-from ..kind import BodyPoint, Building, Checking, ElementModel, Kind, Panel, XmlLib, XmlReader
+from ..kind import BodyPoint, Building, Checking, ElementModel, Kind, Panel, other_end_reader
 
 if TYPE_CHECKING:
     from ...dynamics.elements import Spring
@@ -58,30 +58,6 @@ def _build(e: SpringElement, ctx: Building) -> Spring:
     return Spring(i, e.point, e.to, e.stiffness, e.damping, e.rest_length)
 
 
-def _xml_read(reader: XmlReader, name: str, e: XmlLib, spec: dict[str, Any]) -> None:
-    """Its other end: a world point (To), or the body wired to ForceB and MomentB, at ToPoint."""
-    other = reader.end(name, e, "ForceB", "MomentB")
-    point = spec.pop("to_point", None)
-    if other is not None:
-        if "to" in spec:
-            raise reader.fail(
-                e.node,
-                "To",
-                f"a spring ends at a world point (To) or on the body wired to "
-                f"{name}.ForceB and {name}.MomentB ({other!r}), not both",
-            )
-        spec["to"] = {"body": other} if point is None else {"body": other, "point": point}
-        e.origin["to"] = e.origin.get("to_point", "ToPoint")
-    elif point is not None:
-        raise reader.fail(
-            e.node,
-            "ToPoint",
-            f"a point on the spring's other body, but no Connection wires "
-            f'{name}.ForceB and {name}.MomentB to one (C.Force="{name}.ForceB" '
-            f'C.Moment="{name}.MomentB")',
-        )
-
-
 KIND = Kind(
     name="spring",
     model=SpringElement,
@@ -95,7 +71,7 @@ KIND = Kind(
         "RestLength": ("rest_length", 1),
     },
     xml_ports=("Force", "Moment", "ForceB", "MomentB"),
-    xml_read=_xml_read,
+    xml_read=other_end_reader("spring"),
     build=_build,
     check=_check,
     drawing="coil",
