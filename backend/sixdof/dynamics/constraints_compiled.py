@@ -234,6 +234,17 @@ def _worst(C, m):
 
 
 @njit(**_JIT)
+def _correction(p, first, C, m, cnt, D):
+    """D ← the least change of the group's bodies, in the mass metric, that takes the rows'
+    errors (C_BIAS) to zero to first order: −M⁻¹ Jᵀ (J M⁻¹ Jᵀ)⁻¹ error."""
+    _matrix(p, first, C, m)
+    for r in range(m):
+        C[r, C_RHS] = -C[r, C_BIAS]
+    _solve(C, m)
+    _spread(C, m, cnt, D, -1 - C_LAM)
+
+
+@njit(**_JIT)
 def project(p, el, e0, e1, first, cnt, Y, D, C, m):
     """The group's rows Y put back on its joints (module docstring); D (cnt, ≥6) scratch."""
     for b in range(cnt):
@@ -244,11 +255,7 @@ def project(p, el, e0, e1, first, cnt, Y, D, C, m):
         _rows(el, e0, e1, Y, C, True)
         if _worst(C, m) <= POSITION_TOL:
             break
-        _matrix(p, first, C, m)
-        for r in range(m):
-            C[r, C_RHS] = -C[r, C_BIAS]
-        _solve(C, m)
-        _spread(C, m, cnt, D, -1 - C_LAM)  # the move, body axes: δp, δθ
+        _correction(p, first, C, m, cnt, D)  # the move, body axes: δp, δθ
         for b in range(cnt):
             r = geometry.rotation(_load(Y[b]))
             for j in range(3):
@@ -272,11 +279,7 @@ def project(p, el, e0, e1, first, cnt, Y, D, C, m):
         C[r, C_BIAS] = s
     if _worst(C, m) <= VELOCITY_TOL:
         return
-    _matrix(p, first, C, m)
-    for r in range(m):
-        C[r, C_RHS] = -C[r, C_BIAS]
-    _solve(C, m)
-    _spread(C, m, cnt, D, -1 - C_LAM)
+    _correction(p, first, C, m, cnt, D)
     for b in range(cnt):
         for j in range(6):
             Y[b, 7 + j] += D[b, j]
