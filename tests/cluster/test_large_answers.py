@@ -14,7 +14,6 @@ import asyncio
 import csv
 import io
 import json
-import re
 import time
 import urllib.error
 import urllib.request
@@ -22,6 +21,7 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
+from support.adversary import assert_acked, send
 from websockets.sync.client import connect
 
 from sixdof.cluster import bus
@@ -68,29 +68,13 @@ def crowd(n: int) -> dict[str, Any]:
 
 
 def control(base: str, room: str, *messages: dict[str, Any]) -> None:
-    """Send `messages` to `room` as its controller, each once the one before is acked; again
-    after the wait a `rate_limited` refusal names (a step's estimate is charged to the
+    """Send `messages` to `room` as its controller, each once the one before is acked (sent
+    again after the wait a `rate_limited` refusal names: a step's estimate is charged to the
     address's budget before it runs, and a loaded machine's measured step costs more)."""
     url = base.replace("http", "ws") + f"ws?room={room}&token={TOKEN}"
     with connect(url, open_timeout=30, max_size=None) as ws:
         for mid, message in enumerate(messages):
-            deadline = time.monotonic() + 60
-            while True:
-                ws.send(json.dumps({**message, "id": mid}))
-                msg = _answer(ws, mid, deadline)
-                if msg.get("code") != "rate_limited" or time.monotonic() > deadline:
-                    assert msg["type"] == "ack", msg
-                    break
-                wait = re.search(r"try again in ([0-9.e+-]+) s", msg["message"])
-                time.sleep(min(5.0, float(wait.group(1))) if wait else 0.25)  # as it says
-
-
-def _answer(ws: Any, mid: int, deadline: float) -> dict[str, Any]:
-    """The ack or error of message `mid`."""
-    while True:
-        msg = json.loads(ws.recv(timeout=max(0.1, deadline - time.monotonic())))
-        if msg["type"] in ("ack", "error") and msg.get("id") == mid:
-            return msg  # type: ignore[no-any-return]
+            assert_acked(send(ws, message, mid))
 
 
 def pause(base: str, room: str) -> None:
