@@ -203,14 +203,8 @@ def show_the_view(page: Page) -> Locator:
         canvas = page.locator(".jp-OutputArea-output canvas").first
         # the widget's view comes after the cell's text: under load it took over 30 s in CI
         lost = view_cell.locator(".jp-OutputArea-output", has_text="Error displaying widget")
-        deadline = time.monotonic() + 120
-        while not canvas.is_visible():
-            if lost.count():
-                break
-            if time.monotonic() > deadline:
-                raise TimeoutError("the view's canvas did not appear within 120 s")
-            page.wait_for_timeout(250)  # polling the cell's output
-        else:
+        canvas.or_(lost).first.wait_for(state="visible", timeout=120_000)
+        if not lost.count():
             return canvas
         if attempt == 0:
             page.reload()
