@@ -23,8 +23,11 @@ RUN pip wheel --no-cache-dir --no-deps --wheel-dir /wheels .
 FROM python:3.11-slim-bookworm AS runtime
 ENV PYTHONDONTWRITEBYTECODE=1 \
     PYTHONUNBUFFERED=1 \
-    NUMBA_CACHE_DIR=/home/sixdof/.cache/numba
-RUN useradd --create-home --uid 10001 --shell /usr/sbin/nologin sixdof
+    NUMBA_CACHE_DIR=/home/sixdof/.cache/numba \
+    SIXDOF_DATA=/home/sixdof/data
+# The data directory (Share links, lessons) is the user's, so a volume mounted there is too.
+RUN useradd --create-home --uid 10001 --shell /usr/sbin/nologin sixdof \
+    && install -d -o sixdof -g sixdof /home/sixdof/data
 # The wheel is bind-mounted for the install only, so no layer keeps a copy of it. The cluster
 # extra (nats-py, pinned here) lets the same image run `sixdof worker` and `sixdof gateway` as well.
 RUN --mount=type=bind,from=wheel,source=/wheels,target=/tmp/wheels \

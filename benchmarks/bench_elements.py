@@ -11,9 +11,18 @@ free body (the per-body kernel), a compound pendulum (pivot), a body on a world 
 rest length, a Fossen damper, a sine load, a ball rolling on the ground, a box resting on its
 face (four corners touching), two bodies joined by a spring (per body-step); and two
 mechanisms (issue 41), a double pendulum on two hinges (target: ≤ 3 × two free bodies a
-step) and a chain of 20 links on hinges (target: live at 1 ms RK4 on ≤ 25 % of one core).
+step) and a chain of 20 links on hinges (target: live at 1 ms RK4 on ≤ 25 % of one core),
+each with the path its steps take (kernel.joint_paths: "tree", in the hinges' angles);
+a PID controller; a buoy moored by a cable of 10, 20 and 40 segments (issue 44: the line's
+inner nodes are states stepped with the body, drag and buoyancy on each), printed again in
+µs per step with what its frame's outputs cost (dynamics/cable_lines.py, per frame).
 "× free" is the case's cost per body-step over the free body's; the issue's target: a
 pivoted or sprung body ≤ 2 × a free body.
+
+Live: the 20-link chain as a room runs it (simulation.LiveSimulation, RK4 at 1 ms): 17 steps
+and a state frame a tick, 60 ticks a second, everything on the way included (the history's
+outputs, the joints' gaps and reactions, the frame); its CPU time for one simulated second
+is its share of a core, the issue's figure.
 
 Rooms: 100 rooms, each one of the cases above but the mechanisms (in turn), packed into one
 batch with `kernel.concat` and advanced by one `kernel.advance` per tick with per-body
@@ -41,8 +50,11 @@ import numpy as np
 
 from sixdof.dynamics import Bodies, BodyParams, make_state
 from sixdof.dynamics import kernel as K
+from sixdof.dynamics.cable_lines import lines
 from sixdof.dynamics.elements import (
+    Cable,
     ContactShape,
+    Controller,
     Damper,
     Element,
     Ground,
@@ -59,6 +71,7 @@ STEPS_PER_TICK = 17  # 1 kHz at 60 Hz: 16.7 steps a tick
 TARGET_RATIO = 2.0  # a pivoted or sprung body costs at most this many free bodies
 PAIR_RATIO = 3.0  # a double pendulum's step costs at most this many two free bodies' steps
 CHAIN_LINKS = 20
+CABLE_SEGMENTS = (10, 20, 40)
 G = 9.81
 UPRIGHT = (1.0, 0.0, 0.0, 0.0)
 
@@ -71,6 +84,7 @@ class Case:
     x0: np.ndarray  # (N, 13)
     target: bool = False  # held to TARGET_RATIO
     joined: bool = False  # a mechanism (issue 41's targets), not in the rooms' mix
+    states: bool = False  # its elements carry states (issue 44), not in the rooms' mix
 
 
 def tilted(angle: float) -> tuple[float, float, float, float]:
@@ -114,7 +128,34 @@ def cases() -> list[Case]:
                        make_state((0.0, 0.0, 1.5), UPRIGHT, (0.0, 0.0, 0.0),
                                   (0.0, -3.0, 0.0))]), joined=True),
         chain(CHAIN_LINKS),
+        Case("PID controller (6 axes, 6 states)", [body],
+             [Controller(0, "pid", target_pos=(0.2, 0.1, 0.0), kp=(50.0,) * 6, ki=(5.0,) * 6,
+                         kd=(20.0,) * 6, limit=(100.0,) * 6)], moving[None], states=True),
+        *(moored(n) for n in CABLE_SEGMENTS),
     ]  # fmt: skip
+
+
+def moored(segments: int) -> Case:
+    """A 200 kg buoy at the surface on 30 m of chain to an anchor 20 m down and 20 m away
+    (slack, in water: weight, buoyancy, Morison drag on every node), moving."""
+    buoy = BodyParams.from_radii(200.0, (0.5, 0.5, 0.5), gravity=G)
+    line = Cable(0, (0.0, 0.0, 0.5), (20.0, 0.0, 20.0), 30.0, segments, 20.0, 1e8, 0.05,
+                 ends=((0.0, 0.0, 0.5), (20.0, 0.0, 20.0)))  # fmt: skip
+    x0 = make_state((0.0, 0.0, 0.0), UPRIGHT, (0.5, 0.2, 0.0), (0.0, 0.0, 0.1))[None]
+    return Case(f"cable, {segments} segments", [buoy], [line], x0, states=True)
+
+
+def frame_cost(case: Case, calls: int, repeat: int) -> float:
+    """Seconds per frame of a cable's outputs (nodes, tensions, end forces, seabed, energy:
+    what payload.py and engine.py read of it), at its initial states."""
+    pk = K.pack(Bodies.of(case.params), case.elements)
+    z = K.element_states(pk, None)
+
+    def run() -> None:
+        for _ in range(calls):
+            lines(pk.system, pk.bodies, case.x0, z)
+
+    return best_of(run, repeat) / calls
 
 
 def chain(links: int) -> Case:
@@ -158,10 +199,13 @@ def per_body_step(case: Case, n_steps: int, repeat: int) -> float:
     pk = K.pack(Bodies.of(case.params), case.elements)
     x = np.array(case.x0, order="C")
     u = np.zeros((len(case.params), 6))
+    z = K.element_states(pk, None) if pk.system is not None else None
 
     def run() -> None:
         x[:] = case.x0
-        K.advance(pk, x, u, STEP, n_steps, "rk4")
+        if z is not None and pk.system is not None:
+            z[:] = pk.system.initial_states()
+        K.advance(pk, x, u, STEP, n_steps, "rk4", 0.0, z)
 
     return best_of(run, repeat) / (n_steps * len(case.params))
 
@@ -171,18 +215,49 @@ def per_call(case: Case, calls: int, repeat: int) -> float:
     pk = K.pack(Bodies.of(case.params), case.elements)
     x = np.array(case.x0, order="C")
     u = np.zeros((len(case.params), 6))
+    z = K.element_states(pk, None) if pk.system is not None else None
 
     def run() -> None:
         x[:] = case.x0
         for _ in range(calls):
-            K.advance(pk, x, u, STEP, 1, "rk4")
+            K.advance(pk, x, u, STEP, 1, "rk4", 0.0, z)
 
     return best_of(run, repeat) / calls
 
 
+def live_chain(links: int, seconds: float, repeat: int) -> dict[str, Any]:
+    """The chain of `chain(links)` as a live room: CPU seconds per simulated second of ticks of
+    STEPS_PER_TICK steps and a frame (the share of a core it takes running live)."""
+    from sixdof.scenario import Scenario
+    from sixdof.simulation import LiveSimulation
+
+    case = chain(links)
+    r = 0.2 / math.sqrt(12)
+    bodies = [{"Name": f"L{i}", "Mass": 0.5, "InertiaRadi": [r, r, 1e-3], "Gravity": G,
+               "Pos": case.x0[i, 0:3].tolist(), "AngVel": case.x0[i, 10:13].tolist()}
+              for i in range(links)]  # fmt: skip
+    joints: list[dict[str, Any]] = [{"kind": "joint", "type": "hinge", "body": "L0",
+                                     "point": [0.0, 0.0, -0.1]}]  # fmt: skip
+    joints += [{"kind": "joint", "type": "hinge", "body": f"L{i}", "point": [0.0, 0.0, -0.1],
+                "to": {"body": f"L{i - 1}", "point": [0.0, 0.0, 0.1]}}
+               for i in range(1, links)]  # fmt: skip
+    spec = {"name": "chain", "bodies": bodies, "elements": joints,
+            "integration": {"method": "rk4", "stepsize": STEP}}  # fmt: skip
+    sim = LiveSimulation(Scenario.model_validate(spec))
+    ticks = max(1, round(seconds * FRAME_RATE))
+
+    def run() -> None:
+        for _ in range(ticks):
+            sim.step(STEPS_PER_TICK)
+            sim.frame()
+
+    share = best_of(run, repeat) / (ticks * STEPS_PER_TICK * STEP)
+    return {"links": links, "share_of_core": share, "met": share <= 0.25}
+
+
 def rooms(n_rooms: int, ticks: int, repeat: int) -> dict[str, Any]:
     """n_rooms rooms, each a case in turn, stepped together one `advance` per tick."""
-    every = [c for c in cases() if not c.joined]  # the mix as it was before joints
+    every = [c for c in cases() if not (c.joined or c.states)]  # the mix before joints
     picked = [every[r % len(every)] for r in range(n_rooms)]
     packs = [K.pack(Bodies.of(c.params), c.elements) for c in picked]
     pk = K.concat(packs)
@@ -241,10 +316,16 @@ def run_all(scale: float, repeat: int) -> dict[str, Any]:
         call = per_call(case, max(10, int(2000 * scale)), repeat)
         rows.append({"case": case.name, "bodies": len(case.params), "target": case.target,
                      "ns_per_body_step": 1e9 * seconds, "us_per_call": 1e6 * call})  # fmt: skip
+        if any(isinstance(e, Cable) for e in case.elements):
+            rows[-1]["us_per_frame_outputs"] = 1e6 * frame_cost(case, max(10, int(2000 * scale)),
+                                                                repeat)  # fmt: skip
     free = rows[0]["ns_per_body_step"]
     for case, row in zip(cases(), rows, strict=True):
         row["times_free"] = row["ns_per_body_step"] / free
         row["goal"] = goal(case, row["times_free"], row["ns_per_body_step"])
+        if case.joined:  # which way its steps go: its hinges' angles, or the general solve
+            row["paths"] = K.joint_paths(K.pack(Bodies.of(case.params), case.elements))
+            row["goal"] += f" ({', '.join(row['paths'])} path)"
     return {
         "machine": {
             "cores": os.cpu_count(),
@@ -256,6 +337,7 @@ def run_all(scale: float, repeat: int) -> dict[str, Any]:
         },
         "cases": rows,
         "rooms": rooms(100, max(10, int(300 * scale)), repeat),
+        "live_chain": live_chain(CHAIN_LINKS, max(0.2, 2.0 * scale), repeat),
     }
 
 
@@ -277,6 +359,19 @@ def render(results: dict[str, Any]) -> str:
             f"{r['case']:34} {r['ns_per_body_step']:13.0f} {r['times_free']:7.2f} "
             f"{r['us_per_call']:8.1f}  {target}"
         )
+    free = results["cases"][0]["ns_per_body_step"]
+    for r in results["cases"]:
+        if "us_per_frame_outputs" in r:
+            lines.append(
+                f"{r['case']}: {r['ns_per_body_step'] / 1e3:.2f} µs a step against "
+                f"{free / 1e3:.3f} µs for the free body ({r['times_free']:.0f} × free), "
+                f"{r['us_per_frame_outputs']:.0f} µs for a frame's outputs"
+            )
+    c = results["live_chain"]
+    lines.append(
+        f"chain of {c['links']} links live (a room: {STEPS_PER_TICK} steps and a frame a tick): "
+        f"{100 * c['share_of_core']:.1f} % of a core, ≤ 25 %: {'met' if c['met'] else 'MISSED'}"
+    )
     w = results["rooms"]
     lines.append(
         f"{w['rooms']} rooms with elements ({w['bodies']} bodies), {w['steps_per_tick']} steps a "

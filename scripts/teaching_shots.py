@@ -5,7 +5,7 @@ a phone's 360×640, into docs/img/teach/ (shown in docs/frontend.md).
     .venv/bin/python scripts/teaching_shots.py hover      # one
 
 It starts its own `sixdof serve` on a free loopback port and drives Debian's Chromium, as
-the browser tests do (tests/browser/pagekit.py).
+the browser tests do (tests/support/pagekit.py).
 """
 
 from __future__ import annotations
@@ -14,18 +14,11 @@ import sys
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(REPO / "tests" / "browser"))
+sys.path.insert(0, str(REPO / "tests"))
 
-from pagekit import (  # noqa: E402
-    CHROMIUM,
-    CHROMIUM_ARGS,
-    Server,
-    free_port,
-    load_preset,
-    open_page,
-    wait_drawn,
-)
 from playwright.sync_api import sync_playwright  # noqa: E402
+from support.pagekit import CHROMIUM, CHROMIUM_ARGS, load_preset, open_page, wait_drawn  # noqa: E402
+from support.serving import Served  # noqa: E402
 
 from sixdof.scenario.presets import PRESETS  # noqa: E402
 
@@ -45,8 +38,7 @@ RUN_FOR = {"tennis_racket": 2.6, "free_fall": 0.8, "projectile": 0.8}  # s: wher
 
 def main(names: list[str]) -> None:
     OUT.mkdir(parents=True, exist_ok=True)
-    server = Server(free_port(), Path("/tmp/sixdof-shots-serve.log"))
-    server.start()
+    server = Served(log=Path("/tmp/sixdof-shots-serve.log"))
     try:
         with sync_playwright() as p:
             browser = p.chromium.launch(executable_path=CHROMIUM, headless=True, args=CHROMIUM_ARGS)
@@ -70,7 +62,7 @@ def main(names: list[str]) -> None:
                     path = OUT / f"{name}_{width}x{height}.jpg"
                     page.screenshot(path=str(path), type="jpeg", quality=80)
                     print(path.relative_to(REPO), "errors:", run.errors)
-                    page.context.close()
+                    run.close()
             browser.close()
     finally:
         server.stop()

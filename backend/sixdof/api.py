@@ -8,10 +8,13 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from typing import Any
 
 import numpy as np
+from numpy.typing import ArrayLike
 
+from .analysis.lqr import Lqr
 from .dynamics.stability import AxisStability
 from .headless import RunResult, run_scenario
 from .scenario.sources import ScenarioLike, as_scenario, with_overrides
@@ -26,6 +29,7 @@ def run(
     model: str | None = None,
     output_times: str | Sequence[float] | np.ndarray | None = None,
     estimate_error: bool = False,
+    controller: Callable[[float, np.ndarray], tuple[Any, Any]] | None = None,
 ) -> RunResult:
     """Run a scenario headless, faster than real time, and return its result.
 
@@ -41,6 +45,10 @@ def run(
     the line); `dynamics.IntegrationError` if the integration cannot go on.
     `estimate_error` (dopri5, radau): run again at tol/10 and put the largest difference in
     `.error_estimate` and the summary (an estimate of the global error, not a bound).
+    `controller`: f(t, x) -> (force, moment), x (N, 13) the bodies' states, a global Force
+    and Moment at the CG of every body ((3,) each) or of each ((N, 3)), called at every
+    integrator stage (euler or rk4): for prototyping a controller, ~100× slower than a
+    compiled run (headless/callback.py); a `controller` element runs compiled.
     """
     scenario = with_overrides(
         as_scenario(source),
@@ -50,6 +58,11 @@ def run(
         output_times=output_times,
         t_end=t_end,
     )
+    if controller is not None:
+        from .headless.callback import timed
+
+        times, states, stats, wall = timed(scenario, controller)
+        return RunResult(scenario, times, states, stats, wall, None)
     return run_scenario(scenario, estimate_error=estimate_error)
 
 
@@ -69,3 +82,30 @@ def stability(source: ScenarioLike, *, rate: float | None = None) -> dict[str, l
         w = float(np.linalg.norm(spec.AngVel)) if rate is None else float(rate)
         out[spec.Name] = axis_stability(params.mass, params.inertia_cg, w, params.model)
     return out
+
+
+def lqr(
+    source: ScenarioLike,
+    Q: ArrayLike,
+    R: ArrayLike,
+    *,
+    body: str | None = None,
+    inputs: list[str] | None = None,
+    point: ArrayLike = (0.0, 0.0, 0.0),
+    directions: ArrayLike = ((1.0, 0.0, 0.0),),
+) -> Lqr:
+    """A linear-quadratic regulator for `body` (default: the first) at its initial state,
+    from the analytic linearisation (analysis/lqr.py): `.K` (6 × 12, on δx = (δp, δθ, δv,
+    δω)), `.eigenvalues` (those of A − B K), `.A`, `.B`, and `.element`, the
+    `linear_system` controller that applies u = u₀ − K δx (add it to the scenario's
+    elements). Q: 12 × 12 or its diagonal, R: 6 × 6 or its diagonal.
+
+    Bodies held by joints (a pendulum on a cart): give `inputs`, the body's signals its
+    controller reads (as many as the mechanism has states); the whole scenario is
+    linearised by the engine on the motions its joints allow (analysis/lqr_mechanism.py),
+    Q weighs those signals, R the forces along `directions` (global) at the body's `point`
+    (body axes from its reference point), and `.K` acts on the signals.
+    """
+    from .analysis.lqr import lqr as design
+
+    return design(as_scenario(source), Q, R, body, inputs, point, directions)

@@ -102,6 +102,9 @@ LIMITS: dict[str, Limit] = {
     "quadratic": Limit(0.0, 1e9, "N·s²/m² or N·m·s²"),
     "height": Limit(-MAX_POS, MAX_POS, "m"),
     "restitution": Limit(0.0, 1.0, ""),
+    "joint_stiffness": Limit(0.0, 1e9, "N·m/rad or N/m"),
+    "joint_damping": Limit(0.0, 1e9, "N·m·s/rad or N·s/m"),
+    "joint_position": Limit(-1e3, 1e3, "rad or m"),
     "friction": Limit(0.0, 2.0, ""),
     "ground_stiffness": Limit(0.0, 1e12, "N/m", lo_open=True),
     "start": Limit(0.0, 1e6, "s"),
@@ -109,6 +112,25 @@ LIMITS: dict[str, Limit] = {
     "frequency": Limit(0.0, 1e3, "Hz"),
     "phase": Limit(-1e3, 1e3, "rad"),
     "table": Limit(-1e7, 1e7, ""),
+    # Controllers (DESIGN.md section 9): gains per axis, in N/m, N/(m·s), N·s/m (moments:
+    # per rad); a limit per axis (N, N·m); a linear system's matrices and offsets.
+    "kp": Limit(0.0, 1e9, "N/m or N·m/rad"),
+    "ki": Limit(0.0, 1e9, "N/(m·s) or N·m/(rad·s)"),
+    "kd": Limit(0.0, 1e9, "N·s/m or N·m·s/rad"),
+    "limit": Limit(0.0, 1e9, "N or N·m", lo_open=True),
+    "matrix": Limit(-1e12, 1e12, ""),
+    "reference": Limit(-1e7, 1e7, ""),
+    # Cables (DESIGN.md section 8): a lumped-mass line and its winches.
+    "cable_length": Limit(0.0, 1e5, "m", lo_open=True),
+    "segments": Limit(1, 500, "segments"),
+    "mass_per_length": Limit(0.0, 1e5, "kg/m", lo_open=True),
+    "axial_stiffness": Limit(0.0, 1e12, "N", lo_open=True),
+    "e_modulus": Limit(0.0, 1e13, "Pa", lo_open=True),
+    "diameter": Limit(0.0, 10.0, "m", lo_open=True),
+    "drag_coefficient": Limit(0.0, 10.0, ""),
+    "pay_out_speed": Limit(-100.0, 100.0, "m/s"),  # at the body point
+    "pay_out_speed_b": Limit(-100.0, 100.0, "m/s"),  # at the other end
+    "axial_damping": Limit(0.0, 1e12, "N·s"),
     # Water and floating bodies (buoyancy, added mass): DESIGN.md section 8.
     "density": Limit(1.0, 2e4, "kg/m³"),
     "level": Limit(-MAX_POS, MAX_POS, "m"),
@@ -119,6 +141,7 @@ LIMITS: dict[str, Limit] = {
     "depth": Limit(0.0, 1e5, "m", lo_open=True),
     "added_mass": Limit(-1e9, 1e9, "kg, kg·m or kg·m²"),
     "MeshScale": Limit(0.0, 1e6, "", lo_open=True),
+    "Density": Limit(1e-6, 1e6, "kg/m³ (solid) or kg/m² (shell)"),
     "Size": Limit(0.0, 1e6, "m", lo_open=True),
     "MeshOrigin": Limit(-1e6, 1e6, "m"),
     "Pos": Limit(-MAX_POS, MAX_POS, "m"),

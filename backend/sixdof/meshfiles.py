@@ -1,25 +1,50 @@
-"""Tiny readers for the shipped mesh formats (binary glTF, STL, Wavefront OBJ), numpy only.
+"""Mesh files read with trimesh: STL (binary and ASCII), Wavefront OBJ, PLY, glTF and GLB.
 
-They read what meshes/make_meshes.py writes and the plain files users drop beside it:
-triangles with positions and, where the file has them, normals. Coordinates are kept as
-stored: the shipped meshes are in the body frame (x forward, y starboard, z down),
-metres at MeshScale = Size = 1, and the notebook draws them inside the body group, as
-the page does. No materials, textures or animations are read.
+A mesh may come from someone else (an upload, a colleague's scenario folder), so the bytes
+are checked before trimesh parses them and the triangles after:
 
-Below every layer (numpy only, no pythreejs): the notebook draws with them and the
-scenario builds a floating body's hull from them (`sixdof.scenario.hull`).
-`sixdof.notebook.meshfiles` re-exports them.
+- at most MAX_MESH_BYTES bytes (the caller refuses a larger file before reading it whole);
+- a binary STL whose header claims more triangles than its bytes hold is refused (the claim
+  is what a reader would allocate);
+- a glTF that points at anything outside itself (a buffer or image `uri` that is not a
+  `data:` URI) or asks for a decompression extension (Draco, meshopt: a small file that
+  unpacks into a huge one) is refused;
+- at most MAX_TRIANGLES triangles, every vertex finite, at least one triangle of nonzero area.
+
+Coordinates are kept as stored, times the file's unit (`MeshUnits`: the shipped meshes are
+in metres, in the body frame: x forward, y starboard, z down). Two views of one file:
+`TriangleMesh` (vertices merged where they coincide, so closedness and winding can be
+judged; what is weighed and floated) and `MeshData` (as the file lays it out, with its
+normals; what the notebook draws). No materials, textures or animations are read.
+
+Below every layer (numpy and trimesh only): the scenario weighs and floats with it, the
+notebook draws with it (`sixdof.notebook.meshfiles` re-exports it).
 """
 
 from __future__ import annotations
 
+import io
 import json
 import struct
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 from numpy.typing import NDArray
+
+if TYPE_CHECKING:
+    import trimesh
+
+#: The formats read, by file suffix (trimesh's file_type).
+SUFFIXES = {".stl": "stl", ".obj": "obj", ".ply": "ply", ".glb": "glb", ".gltf": "gltf"}
+#: Triangles one mesh may have (a fine CAD part is ~10⁵; the page draws 5·10⁵ smoothly).
+MAX_TRIANGLES = 500_000
+#: Bytes one mesh file may hold: a binary STL of MAX_TRIANGLES is 25 MB.
+MAX_MESH_BYTES = 32 << 20
+#: `MeshUnits`: metres per unit of the file's coordinates.
+UNITS = {"m": 1.0, "mm": 1e-3, "in": 0.0254}
+_DECOMPRESSION = ("KHR_draco_mesh_compression", "EXT_meshopt_compression")
 
 
 class MeshFileError(ValueError):
@@ -28,7 +53,8 @@ class MeshFileError(ValueError):
 
 @dataclass(frozen=True)
 class MeshData:
-    """Triangles: positions (V, 3) float32, normals (V, 3) float32, index (3F,) uint32 or None."""
+    """Triangles as the file lays them out, for drawing: positions (V, 3) float32, normals
+    (V, 3) float32, index (3F,) uint32 or None (then every three positions are a triangle)."""
 
     positions: NDArray[np.float32]
     normals: NDArray[np.float32]
@@ -40,208 +66,253 @@ class MeshData:
         return p.min(0), p.max(0)
 
 
-def face_normals_per_vertex(positions: np.ndarray) -> np.ndarray:
-    """Flat normals for non-indexed triangles (3F, 3): each corner gets its face's normal."""
-    tri = positions.reshape(-1, 3, 3).astype(float)
-    n = np.cross(tri[:, 1] - tri[:, 0], tri[:, 2] - tri[:, 0])
-    length = np.linalg.norm(n, axis=1, keepdims=True)
-    n = n / np.where(length > 0, length, 1.0)
-    return np.repeat(n, 3, axis=0).astype(np.float32)
+@dataclass(frozen=True, eq=False)  # compared and hashed as itself: the arrays are large
+class TriangleMesh:
+    """A checked mesh with coinciding vertices merged: vertices (V, 3) float64 in the file's
+    coordinates, faces (F, 3) int64. `boundary_edges` counts edges with one face only (0: the
+    mesh is closed); `winding` is "consistent", "fixed" (trimesh turned faces to agree) or
+    "inconsistent" (it could not); an inside-out closed mesh has been turned outward."""
+
+    name: str
+    vertices: NDArray[np.float64]
+    faces: NDArray[np.int64]
+    boundary_edges: int
+    winding: str
+
+    @property
+    def closed(self) -> bool:
+        return self.boundary_edges == 0 and self.winding != "inconsistent"
+
+    def triangles(self) -> NDArray[np.float64]:
+        """(F, 3, 3) corner positions, file coordinates."""
+        return self.vertices[self.faces]
+
+    def bounds(self) -> tuple[NDArray[np.float64], NDArray[np.float64]]:
+        return self.vertices.min(0), self.vertices.max(0)
 
 
-def _finish(
-    positions: np.ndarray, normals: np.ndarray | None, index: np.ndarray | None, path: Path
-) -> MeshData:
-    positions = np.asarray(positions, dtype=np.float32).reshape(-1, 3)
-    if positions.size == 0:
-        raise MeshFileError(f"{path.name}: no triangles in file")
-    if not np.all(np.isfinite(positions)):
-        raise MeshFileError(f"{path.name}: vertex coordinates must be finite")
-    if index is not None:
-        index = np.asarray(index, dtype=np.uint32).ravel()
-        if index.size % 3 or (index.size and int(index.max()) >= len(positions)):
-            raise MeshFileError(f"{path.name}: triangle indices out of range")
-    if normals is None:
-        if index is not None:  # unshare, so each triangle can carry its own normal
-            positions, index = positions[index], None
-        normals = face_normals_per_vertex(positions)
-    normals = np.asarray(normals, dtype=float).reshape(-1, 3)
-    if len(normals) != len(positions):
-        raise MeshFileError(f"{path.name}: {len(normals)} normals for {len(positions)} vertices")
-    length = np.linalg.norm(normals, axis=1, keepdims=True)  # files round them (OBJ: 4 digits)
-    normals = normals / np.where(length > 0, length, 1.0)
-    return MeshData(positions, normals.astype(np.float32), index)
+def file_type(name: str) -> str:
+    """trimesh's file_type for `name`'s suffix, or MeshFileError naming the formats."""
+    kind = SUFFIXES.get(Path(name).suffix.lower())
+    if kind is None:
+        raise MeshFileError(
+            f"{Path(name).name}: unsupported mesh format, expected one of {sorted(SUFFIXES)}"
+        )
+    return kind
 
 
-_COMPONENTS = {5120: "i1", 5121: "u1", 5122: "<i2", 5123: "<u2", 5125: "<u4", 5126: "<f4"}
-_WIDTH = {"SCALAR": 1, "VEC2": 2, "VEC3": 3, "VEC4": 4}
+def _check_stl(data: bytes, name: str) -> None:
+    head = data[:512].lstrip()
+    if head[:5].lower() == b"solid" and b"facet" in data[:4096]:
+        return  # ASCII: bounded by its own bytes
+    if len(data) < 84:
+        raise MeshFileError(f"{name}: too short for a binary STL ({len(data)} bytes, need 84)")
+    (claimed,) = struct.unpack_from("<I", data, 80)
+    held = (len(data) - 84) // 50
+    if claimed > held:
+        raise MeshFileError(
+            f"{name}: its STL header claims {claimed:,} triangles, its {len(data):,} bytes "
+            f"hold {held:,}"
+        )
+    if claimed > MAX_TRIANGLES:
+        raise _too_many(name, claimed)
 
 
-def _rotmat_xyzw(quat_xyzw: tuple[float, ...]) -> np.ndarray:
-    """The rotation glTF's node (x, y, z, w) quaternion stands for, 3×3."""
-    x, y, z, w = (float(c) for c in quat_xyzw)
-    return np.array(
-        [
-            [1 - 2 * (y * y + z * z), 2 * (x * y - w * z), 2 * (x * z + w * y)],
-            [2 * (x * y + w * z), 1 - 2 * (x * x + z * z), 2 * (y * z - w * x)],
-            [2 * (x * z - w * y), 2 * (y * z + w * x), 1 - 2 * (x * x + y * y)],
-        ]
-    )
-
-
-def _node_matrix(node: dict) -> np.ndarray:
-    if "matrix" in node:
-        return np.asarray(node["matrix"], dtype=float).reshape(4, 4).T  # column-major
-    m = np.eye(4)
-    m[:3, :3] = _rotmat_xyzw(node.get("rotation", (0.0, 0.0, 0.0, 1.0)))
-    m[:3, :3] = m[:3, :3] * np.asarray(node.get("scale", (1.0, 1.0, 1.0)))
-    m[:3, 3] = node.get("translation", (0.0, 0.0, 0.0))
-    return m
-
-
-def read_glb(path: Path) -> MeshData:
-    """Triangles of every mesh in a binary glTF 2.0 file, with node transforms applied."""
-    raw = path.read_bytes()
+def _gltf_document(data: bytes, kind: str, name: str) -> dict[str, Any]:
     try:
-        magic, version, _length = struct.unpack_from("<4sII", raw, 0)
+        if kind == "gltf":
+            return dict(json.loads(data))
+        magic, version, _ = struct.unpack_from("<4sII", data, 0)
         if magic != b"glTF" or version != 2:
-            raise MeshFileError(f"{path.name}: not a binary glTF 2.0 file")
-        jlen, _jtype = struct.unpack_from("<I4s", raw, 12)
-        doc = json.loads(raw[20 : 20 + jlen])
-        blen, _btype = struct.unpack_from("<I4s", raw, 20 + jlen)
-        binary = raw[28 + jlen : 28 + jlen + blen]
-    except (struct.error, json.JSONDecodeError) as exc:
-        raise MeshFileError(f"{path.name}: unreadable glTF container ({exc})") from None
+            raise MeshFileError(f"{name}: not a binary glTF 2.0 file")
+        length, chunk = struct.unpack_from("<I4s", data, 12)
+        if chunk != b"JSON" or 20 + length > len(data):
+            raise MeshFileError(f"{name}: its glTF JSON chunk is missing or cut short")
+        return dict(json.loads(data[20 : 20 + length]))
+    except (struct.error, ValueError, TypeError) as exc:
+        if isinstance(exc, MeshFileError):
+            raise
+        raise MeshFileError(f"{name}: unreadable glTF ({exc})") from None
 
-    def accessor(i: int) -> np.ndarray:
-        acc = doc["accessors"][i]
-        view = doc["bufferViews"][acc["bufferView"]]
-        dtype = np.dtype(_COMPONENTS[acc["componentType"]])
-        width = _WIDTH[acc["type"]]
-        start = view.get("byteOffset", 0) + acc.get("byteOffset", 0)
-        stride = view.get("byteStride", 0) or dtype.itemsize * width
-        if stride == dtype.itemsize * width:  # tightly packed: one read
-            return np.frombuffer(binary, dtype, width * acc["count"], start).reshape(-1, width)
-        rows = [
-            np.frombuffer(binary, dtype, width, start + k * stride) for k in range(acc["count"])
-        ]
-        return np.array(rows)
 
-    positions, normals, indices, offset = [], [], [], 0
-    scene = doc.get("scenes", [{"nodes": list(range(len(doc.get("nodes", []))))}])[
-        doc.get("scene", 0)
-    ]
-    stack = [(n, np.eye(4)) for n in scene.get("nodes", [])]
+def _check_gltf(data: bytes, kind: str, name: str) -> None:
+    doc = _gltf_document(data, kind, name)
+    for part in ("buffers", "images"):
+        for i, item in enumerate(doc.get(part) or []):
+            uri = item.get("uri") if isinstance(item, dict) else None
+            if isinstance(uri, str) and not uri.startswith("data:"):
+                raise MeshFileError(
+                    f"{name}: {part}[{i}] points at another file ({uri[:60]!r}); a glTF is "
+                    "read on its own: embed its data (a .glb, or data: URIs)"
+                )
+    used = set(doc.get("extensionsUsed") or []) | set(doc.get("extensionsRequired") or [])
+    packed = sorted(used & set(_DECOMPRESSION))
+    if packed:
+        raise MeshFileError(
+            f"{name}: compressed with {packed[0]}, which is not read (a small file may unpack "
+            "into a huge one); export it uncompressed"
+        )
+
+
+def _too_many(name: str, count: int) -> MeshFileError:
+    return MeshFileError(f"{name}: {count:,} triangles, more than the {MAX_TRIANGLES:,} allowed")
+
+
+def parse(data: bytes, name: str) -> trimesh.Trimesh:
+    """The bytes of a mesh file as trimesh reads them (vertices as stored, nothing merged),
+    after the checks on its bytes; MeshFileError names the file and what is wrong."""
+    import trimesh
+
+    name = Path(name).name
+    kind = file_type(name)
+    if len(data) > MAX_MESH_BYTES:
+        raise MeshFileError(
+            f"{name}: {len(data):,} bytes, more than the {MAX_MESH_BYTES:,} allowed"
+        )
+    if kind == "stl":
+        _check_stl(data, name)
+    elif kind in ("glb", "gltf"):
+        _check_gltf(data, kind, name)
     try:
-        while stack:
-            n, parent = stack.pop()
-            node = doc["nodes"][n]
-            m = parent @ _node_matrix(node)
-            stack += [(c, m) for c in node.get("children", [])]
-            if "mesh" not in node:
-                continue
-            for prim in doc["meshes"][node["mesh"]]["primitives"]:
-                if prim.get("mode", 4) != 4:
-                    continue  # only triangle lists
-                p = accessor(prim["attributes"]["POSITION"]).astype(float)
-                positions.append(p @ m[:3, :3].T + m[:3, 3])
-                if "NORMAL" in prim["attributes"]:
-                    nrm = accessor(prim["attributes"]["NORMAL"]).astype(float) @ np.linalg.inv(
-                        m[:3, :3]
-                    )  # normals transform with the inverse transpose
-                    nrm /= np.maximum(np.linalg.norm(nrm, axis=1, keepdims=True), 1e-12)
-                    normals.append(nrm)
-                idx = accessor(prim["indices"]).ravel() if "indices" in prim else np.arange(len(p))
-                indices.append(idx.astype(np.int64) + offset)
-                offset += len(p)
-    except (KeyError, IndexError, ValueError) as exc:
-        raise MeshFileError(f"{path.name}: malformed glTF ({exc!r})") from None
-    if not positions:
-        raise MeshFileError(f"{path.name}: no triangle mesh in file")
-    all_normals = np.concatenate(normals) if len(normals) == len(positions) else None
-    return _finish(np.concatenate(positions), all_normals, np.concatenate(indices), path)
+        loaded = trimesh.load(
+            io.BytesIO(data), file_type=kind, force="mesh", process=False, resolver=None
+        )
+    except MeshFileError:
+        raise
+    except IndexError as exc:
+        if kind != "obj":
+            raise MeshFileError(f"{name}: cannot be read as {kind.upper()} ({exc})") from None
+        raise MeshFileError(  # an OBJ face indexes past its vertices
+            f"{name}: a face refers to a vertex that does not exist ({exc})"
+        ) from None
+    except Exception as exc:  # trimesh's readers raise what their parsers raise
+        raise MeshFileError(f"{name}: cannot be read as {kind.upper()} ({exc})") from None
+    if not isinstance(loaded, trimesh.Trimesh) or len(loaded.faces) == 0:
+        raise MeshFileError(f"{name}: no triangles in file")
+    if len(loaded.faces) > MAX_TRIANGLES:
+        raise _too_many(name, len(loaded.faces))
+    vertices = np.asarray(loaded.vertices, dtype=float)
+    if not np.all(np.isfinite(vertices)):
+        raise MeshFileError(f"{name}: vertex coordinates must be finite (a NaN or inf is there)")
+    faces = np.asarray(loaded.faces)
+    if faces.min() < 0 or faces.max() >= len(vertices):
+        raise MeshFileError(f"{name}: a face refers to a vertex that does not exist")
+    return loaded
 
 
-def read_stl(path: Path) -> MeshData:
-    """Triangles of a binary or ASCII STL file, with flat (per-facet) normals."""
-    raw = path.read_bytes()
-    if len(raw) >= 84:
-        (count,) = struct.unpack_from("<I", raw, 80)
-        if len(raw) == 84 + 50 * count:  # binary: the size says so whatever the header holds
-            rec = np.frombuffer(
-                raw,
-                dtype=[("n", "<f4", 3), ("v", "<f4", (3, 3)), ("a", "<u2")],
-                count=count,
-                offset=84,
-            )
-            return _finish(rec["v"].reshape(-1, 3), None, None, path)
-    text = raw.decode("ascii", errors="replace")
-    verts = [line.split()[1:4] for line in text.splitlines() if line.strip().startswith("vertex")]
-    try:
-        positions = np.array(verts, dtype=float)
-    except ValueError:
-        raise MeshFileError(f"{path.name}: bad vertex line in ASCII STL") from None
-    if positions.size == 0 or len(positions) % 3:
-        raise MeshFileError(f"{path.name}: no whole triangles in STL")
-    return _finish(positions, None, None, path)
+def _orient(mesh: trimesh.Trimesh) -> bool:
+    """Turn faces so that every pair sharing an edge runs it in opposite directions (walking
+    the face graph from one face per part); False when no choice does (a Möbius strip, an
+    edge of three faces), and then the faces are left as they were."""
+    from scipy.sparse import coo_matrix
+    from scipy.sparse.csgraph import breadth_first_order, connected_components
+
+    faces = np.asarray(mesh.faces)
+    pairs = np.asarray(mesh.face_adjacency)
+    edges = np.asarray(mesh.face_adjacency_edges)
+
+    def forward(f: np.ndarray) -> np.ndarray:  # does face f run the edge u -> v?
+        rows = faces[f]
+        at = np.argmax(rows == edges[:, :1], axis=1)
+        return rows[np.arange(len(f)), (at + 1) % 3] == edges[:, 1]
+
+    same = forward(pairs[:, 0]) == forward(pairs[:, 1])  # the pair disagrees as it is
+    n = len(faces)
+    graph = coo_matrix((same.astype(np.int8) + 1, (pairs[:, 0], pairs[:, 1])), shape=(n, n))
+    graph = (graph + graph.T).tocsr()
+    flip = np.zeros(n, dtype=bool)
+    _, label = connected_components(graph, directed=False)
+    for start in np.unique(label, return_index=True)[1]:
+        order, parent = breadth_first_order(graph, start, directed=False)
+        tree = order[1:]
+        turn = np.asarray(graph[parent[tree], tree]).ravel() == 2
+        for f, p, t in zip(tree.tolist(), parent[tree].tolist(), turn.tolist(), strict=True):
+            flip[f] = flip[p] ^ t  # parents come first in breadth-first order
+    if np.any(flip[pairs[:, 0]] ^ flip[pairs[:, 1]] != same):
+        return False
+    fixed = faces.copy()
+    fixed[flip] = fixed[flip][:, ::-1]
+    mesh.faces = fixed
+    return True
 
 
-def read_obj(path: Path) -> MeshData:
-    """Triangles of a Wavefront OBJ file (v, vn, f; polygons split as fans)."""
-    verts: list[list[float]] = []
-    norms: list[list[float]] = []
-    corners: list[tuple[int, int | None]] = []
-    for lineno, line in enumerate(path.read_text(errors="replace").splitlines(), start=1):
-        parts = line.split()
-        if not parts:
-            continue
-        try:
-            if parts[0] == "v":
-                verts.append([float(x) for x in parts[1:4]])
-            elif parts[0] == "vn":
-                norms.append([float(x) for x in parts[1:4]])
-            elif parts[0] == "f":
-                face = []
-                for item in parts[1:]:
-                    fields = item.split("/")
-                    vi = int(fields[0])
-                    vi = vi - 1 if vi > 0 else len(verts) + vi
-                    ni = None
-                    if len(fields) >= 3 and fields[2]:
-                        ni = int(fields[2])
-                        ni = ni - 1 if ni > 0 else len(norms) + ni
-                    face.append((vi, ni))
-                for k in range(1, len(face) - 1):
-                    corners += [face[0], face[k], face[k + 1]]
-        except ValueError:
-            raise MeshFileError(
-                f"{path.name}, line {lineno}: cannot read {line.strip()!r}"
-            ) from None
-    if not corners:
-        raise MeshFileError(f"{path.name}: no faces in OBJ")
-    v = np.asarray(verts, dtype=float)
-    vertex_index = np.array([c[0] for c in corners])
-    if vertex_index.min() < 0 or vertex_index.max() >= len(v):
-        raise MeshFileError(f"{path.name}: face refers to a vertex that does not exist")
-    positions = v[vertex_index]
-    normals = None
-    if norms and all(c[1] is not None and 0 <= c[1] < len(norms) for c in corners):
-        normal_index = np.array([c[1] for c in corners], dtype=np.intp)
-        normals = np.asarray(norms, dtype=float)[normal_index]
-    return _finish(positions, normals, None, path)
+def checked(data: bytes, name: str) -> TriangleMesh:
+    """The mesh in `data` with coinciding vertices merged, its winding made consistent where
+    trimesh can, a closed inside-out mesh turned outward; degenerate (zero-area) triangles are
+    dropped, a mesh of nothing else refused."""
+    import trimesh
+
+    name = Path(name).name
+    raw = parse(data, name)
+    mesh = trimesh.Trimesh(raw.vertices, raw.faces, process=True, validate=False)
+    area = mesh.area_faces
+    if not np.any(area > 0):
+        raise MeshFileError(f"{name}: every triangle is degenerate (zero area)")
+    if np.any(area <= 0):
+        mesh.update_faces(area > 0)
+        mesh.remove_unreferenced_vertices()
+    winding = "consistent"
+    if not mesh.is_winding_consistent:
+        winding = "fixed" if _orient(mesh) else "inconsistent"
+    boundary = len(trimesh.grouping.group_rows(mesh.edges_sorted, require_count=1))
+    if boundary == 0 and winding != "inconsistent" and mesh.volume < 0:
+        mesh.invert()
+    vertices = np.array(mesh.vertices, dtype=float)
+    faces = np.array(mesh.faces, dtype=np.int64)
+    vertices.setflags(write=False)
+    faces.setflags(write=False)
+    return TriangleMesh(name, vertices, faces, boundary, winding)
 
 
-READERS = {".glb": read_glb, ".stl": read_stl, ".obj": read_obj}
+def drawn(data: bytes, name: str) -> MeshData:
+    """The mesh in `data` as its file lays it out, with its normals (computed per face where
+    the file has none), for drawing."""
+    mesh = parse(data, name)
+    positions = np.asarray(mesh.vertices, dtype=np.float32)
+    faces = np.asarray(mesh.faces, dtype=np.uint32).ravel()
+    normals = np.asarray(mesh.vertex_normals, dtype=np.float64)
+    length = np.linalg.norm(normals, axis=1, keepdims=True)
+    normals = normals / np.where(length > 0, length, 1.0)
+    return MeshData(positions, normals.astype(np.float32), faces)
+
+
+def read_bytes(path: str | Path) -> bytes:
+    """A mesh file's bytes, refused before reading when it is not a known format, not a
+    file or larger than MAX_MESH_BYTES."""
+    path = Path(path)
+    file_type(path.name)
+    if not path.is_file():
+        raise MeshFileError(f"{path}: no such file")
+    size = path.stat().st_size
+    if size > MAX_MESH_BYTES:
+        raise MeshFileError(
+            f"{path.name}: {size:,} bytes, more than the {MAX_MESH_BYTES:,} allowed"
+        )
+    return path.read_bytes()
 
 
 def read_mesh(path: str | Path) -> MeshData:
-    """Read a .glb, .stl or .obj file; MeshFileError names the file and the problem."""
-    path = Path(path)
-    reader = READERS.get(path.suffix.lower())
-    if reader is None:
-        raise MeshFileError(
-            f"{path.name}: unsupported mesh format, expected one of {sorted(READERS)}"
-        )
-    if not path.is_file():
-        raise MeshFileError(f"{path}: no such file")
-    return reader(path)
+    """A mesh file for drawing; MeshFileError names the file and the problem."""
+    return drawn(read_bytes(path), Path(path).name)
+
+
+def load_mesh(path: str | Path) -> TriangleMesh:
+    """A mesh file checked and merged, for weighing and floating."""
+    return checked(read_bytes(path), Path(path).name)
+
+
+__all__ = [
+    "MAX_MESH_BYTES",
+    "MAX_TRIANGLES",
+    "SUFFIXES",
+    "UNITS",
+    "MeshData",
+    "MeshFileError",
+    "TriangleMesh",
+    "checked",
+    "drawn",
+    "file_type",
+    "load_mesh",
+    "parse",
+    "read_mesh",
+]

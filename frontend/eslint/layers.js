@@ -14,6 +14,7 @@
 //   record  the room's recorded run: timeline, clips
 //   panel   the controls around the view: lil-gui panel and its folders, toolbar, plots, share
 //   access  access without a pointer or without sight: description, sound, grab
+//   class   the lecturer's view (class/index.html): a page of its own over every room
 //   (root)  main.js (wiring), loop.js (the render loop), testhook.js: may import anything
 // and locales/ (the message catalogues, data) below them all.
 //
@@ -25,7 +26,7 @@
 import path from 'node:path';
 
 /** The folders of src/, bottom first. Changing the order changes what may import what. */
-export const LAYERS = ['locales', 'core', 'net', 'view', 'teach', 'input', 'record', 'panel', 'access'];
+export const LAYERS = ['locales', 'core', 'net', 'view', 'teach', 'input', 'record', 'panel', 'access', 'class'];
 
 /** The layer of src/'s own files (main.js, loop.js, testhook.js): above every folder. */
 const ROOT = LAYERS.length;

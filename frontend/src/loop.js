@@ -1,10 +1,16 @@
 // @ts-check
-// The render loop: one callback per display frame draws the newest interpolated sample (or the
-// past frame the timeline shows), moves the camera with the body, draws the overlays, the plots
-// and the HUD (the readouts of the newest state frame too), and feeds the clip recorder. It
-// counts what it draws: the tests wait on it.
+// The render loop: one callback per display frame poses the newest interpolated sample (or the
+// past frame the timeline shows), moves the camera with the body, updates the overlays, the plots
+// and the HUD (the readouts of the newest state frame too), then draws the view only if it would
+// differ from the frame drawn last (view/watch.js: a paused page draws nothing), and feeds the
+// clip recorder. It counts its callbacks and what it draws: the tests wait on them.
 
 import { nedToThree } from './core/frames.js';
+
+/** @param {import('./view/sync.js').BodyViews} bodies */
+function* meshesOf(bodies) {
+  for (const v of bodies.views.values()) yield v.mesh;
+}
 
 /**
  * @param {object} d
@@ -31,12 +37,13 @@ export function startRenderLoop(d) {
   /** @type {number | null} */
   let prev = null;
   let lastFlush = 0;
-  const frameMs = new Float64Array(600); // the last 600 render callbacks' durations (benchmarks read them)
+  const frameMs = new Float64Array(600); // the last 600 drawn frames' callbacks' durations (benchmarks read them)
   const stats = {
+    ticks: 0, // callbacks so far: all that changed before one is drawn when it returns
     rendered: 0, // frames drawn so far
-    drawnT: -1, // the simulated time of the pose drawn last
+    drawnT: -1, // the simulated time of the pose shown (drawn last, or unchanged since)
     frameCount: 0,
-    /** The durations (ms) of the last render callbacks, oldest first (at most 600). */
+    /** The durations (ms) of the last drawn frames' callbacks, oldest first (at most 600). */
     frameTimes() {
       const n = Math.min(stats.frameCount, frameMs.length);
       return Array.from({ length: n }, (_, k) => frameMs[(stats.frameCount - n + k) % frameMs.length]);
@@ -57,7 +64,6 @@ export function startRenderLoop(d) {
     prev = now;
     const live = buffer.sample(dt);
     const sample = timeline.past ? timeline.sample : live;
-    stats.rendered += 1;
     const hello = session.hello;
     if (sample) stats.drawnT = sample.t;
     if (sample && hello) {
@@ -65,7 +71,10 @@ export function startRenderLoop(d) {
       bodies.drawGhosts(sample.ghost ?? null, d.show);
       const v = d.selectedView();
       d.elements.draw(bodies.views, sample.elements, v); // before the overlays: the FBD draws their forces
-      if (v && session.pendingView !== null && sample.gen >= session.pendingView) {
+      // framing measures the meshes: one whose file is still loading would frame its stand-in
+      // (under load, the tennis racket framed as a sphere covered 11 % of a phone's height)
+      const posed = [...bodies.views.values()].every((b) => b.status.loaded);
+      if (v && posed && session.pendingView !== null && sample.gen >= session.pendingView) {
         session.pendingView = null;
         d.resetView();
       }
@@ -74,6 +83,8 @@ export function startRenderLoop(d) {
         if (stage.follow) stage.centreGround(v.cg);
         d.water.draw(sample.t, v, sample.bodies[d.selectedIndex()], time); // before the FBD: it asks where B is
         teach.drawOverlays(v, sample.bodies[d.selectedIndex()], time);
+        // on the screen as the camera stands (a moving orbit's damping step lags a frame)
+        teach.placeLabels(stage.camera, meshesOf(bodies), stage.canvas.clientWidth, stage.canvas.clientHeight, stage.insets);
       } else d.water.draw(sample.t, null, null, time); // at the drawn frame's simulated time
     }
     if (now - lastFlush > 1 / 30) {
@@ -81,10 +92,14 @@ export function startRenderLoop(d) {
       for (const v of bodies.views.values()) v.trail.flush();
     }
     d.plots.draw(now);
-    stage.render();
-    d.clip.capture(); // right after the render, while the WebGL buffer holds this frame
-    d.showState(); // the page's texts change at most once per drawn frame
+    // a clip being recorded copies the view every frame: it needs the WebGL buffer drawn
+    const drew = stage.render(d.clip.recording);
+    if (drew) d.clip.capture(); // right after the render, while the WebGL buffer holds this frame
+    d.showState(); // the page's texts change at most once per frame of this loop
     d.hud.tick(time);
+    stats.ticks += 1;
+    if (!drew) return;
+    stats.rendered += 1;
     frameMs[stats.frameCount++ % frameMs.length] = performance.now() - started;
   };
   if (!minGapMs) stage.renderer.setAnimationLoop(frame);

@@ -16,7 +16,7 @@ import { PushPad } from './input/pad.js';
 import { StateBuffer } from './net/interp.js';
 import { MeshLibrary } from './view/meshes.js';
 import { Panel } from './panel/panel.js';
-import { Plots } from './panel/plots.js';
+import { Plots, twinDiff } from './panel/plots.js';
 import { OVERLAYS, Teaching } from './teach/teach.js';
 import { Stage } from './view/scene.js';
 import { Timeline } from './record/timeline.js';
@@ -29,12 +29,20 @@ import { startRenderLoop } from './loop.js';
 import { installTestHook } from './testhook.js';
 import { Pushes } from './input/pushes.js';
 import { Toolbar } from './panel/toolbar.js';
+import { measureInsets } from './panel/insets.js';
 import { Gyro } from './teach/gyro.js';
 import { ElementViews } from './view/elements.js';
+import { TargetMarkers } from './view/targets.js';
+import { TargetDrag } from './input/targetdrag.js';
 import { ElementPanel } from './panel/elementpanel.js';
 import { StabilityView } from './teach/stability.js';
 import { WaterView } from './view/water.js';
 import { WaterPanel } from './panel/waterpanel.js';
+import { BemPanel } from './panel/bempanel.js';
+import { AnswerBox } from './view/answer.js';
+import { ViewState, parseView } from './panel/viewstate.js';
+import { MeshUpload } from './panel/meshupload.js';
+import { say, uploaded } from './panel/lookpanel.js';
 
 /** @typedef {import('./net/messages.gen.js').ServerMessage} ServerMessage */
 /** @typedef {import('./net/messages.gen.js').Hello} Hello */
@@ -58,6 +66,7 @@ const bodies = new BodyViews({ stage, library, hud });
 const show = { triad: true, velocity: true, trail: true };
 
 const conn = new Connection({ room, token, onMessage: receive, onStatus: (s) => hud.connection(s) });
+const answerBox = new AnswerBox(mustGet('answer', HTMLFormElement), (msg, handlers) => conn.send(msg, handlers));
 const timeline = new Timeline($('timeline'), { room, send: (msg, handlers) => conn.send(msg, handlers), onShow: showPast, onError: flash });
 
 // ---------------------------------------------------------------- pushes (keys, held button, drag)
@@ -99,7 +108,9 @@ const actions = {
     teach.set(p);
     stage.setWorldAxes(p.worldAxes);
     setFollow(p.follow);
+    const projecting = document.body.classList.contains('projector');
     toolbar.setProjector(p.projector);
+    if (projecting !== p.projector && session.hello) viewState.frame(); // the back row sees the body too
   },
   camera: (name) => {
     if (name === 'follow') {
@@ -112,13 +123,34 @@ const actions = {
 };
 const teach = new Teaching(stage.ned, { energy: $('energy'), flips: $('flips'), legend: $('fbd-legend') });
 const stability = new StabilityView($('flips')); // eigenvalues of the axes, flip period (issue 31)
-const panel = new Panel($('panel'), { conn, library, actions });
+// a mesh file dropped on the view or opened from Look → Mesh: uploaded, then offered there
+const upload = new MeshUpload({
+  view: $('view'), token, library, readOnly: () => conn.readOnly,
+  onUploaded: (mesh) => uploaded(panel, mesh),
+  onError: (text) => (panel.errors.show(panel.c.meshFile, text), say(panel, ''), flash(text)),
+  onBusy: (text) => say(panel, text),
+}); // prettier-ignore
+const panel = new Panel($('panel'), { conn, library, actions, upload });
 // pivots, springs, dampers, the ground: drawn (their forces in the FBD) and listed in the panel
 const elements = new ElementViews(stage.ned, teach.fbd);
-const elementPanel = new ElementPanel(panel, { below: () => (selectedView()?.cg.z ?? 0) + 0.6 * (selectedView()?.extent() ?? 1) });
+teach.moreLabels = () => elements.labels(); // placed clear of the overlays' labels
+const elementPanel = new ElementPanel(panel, {
+  below: () => (selectedView()?.cg.z ?? 0) + 0.6 * (selectedView()?.extent() ?? 1),
+  anchor: () => {
+    const v = selectedView();
+    if (!v) return null;
+    const point = [0, 0, Math.round(v.bodyBox().min[2] * 1000) / 1000]; // the top of its mesh (NED z down)
+    const world = new Vector3(...point).applyQuaternion(v.group.quaternion).add(v.group.position).toArray();
+    return { point, world, size: Math.max(0.5, v.extent()) };
+  },
+});
 // the water: its surface, current and waterline card (view/water.js), tuned in the panel (waterpanel.js)
 const water = new WaterView(stage, $('view'));
 const waterPanel = new WaterPanel(panel, elementPanel.folder.domElement);
+// a BEM job for the floating body, and its radiation damping added (bempanel.js)
+const bemPanel = new BemPanel(panel, waterPanel.folder, { room, token, view: $('view') });
+// a PID's target: drawn, and dragged to a new one (a live element change, sent as the panel does)
+const targets = new TargetMarkers(stage.ned);
 
 /** Flip one display setting (a key), as its checkbox would. @param {string} key */
 function toggleShow(key) {
@@ -149,12 +181,19 @@ new Keyboard({
     reset: actions.reset,
     help: () => toolbar.toggleHelp(),
     view: () => resetView(),
+    frame: () => viewState.frame(),
     follow: () => setFollow(!stage.follow),
     overlay: (/** @type {string} */ code) => {
       const entry = OVERLAYS.find(([, , c]) => c === code);
       if (entry) toggleShow(entry[0]);
     },
     projector: () => toggleShow('projector'),
+    presets: () => {
+      const narrow = window.matchMedia('(max-width: 900px)').matches;
+      const closed = narrow ? !document.body.classList.contains('panel-open') : document.body.classList.contains('panel-closed');
+      if (closed) $('btn-panel').click();
+      panel.focusPreset();
+    },
     camera: (/** @type {string} */ name) => actions.camera(name),
   },
 });
@@ -167,6 +206,9 @@ const drag = new DragPush({
   container: $('view'),
   getView: selectedView,
   getFrame: selectedFrame,
+  // any body can be grabbed (a link of a mechanism pulls the rest through its joints)
+  getViews: () => bodies.views,
+  select: (name) => panel.c.body.setValue(name),
   push,
   drawArrow: (/** @type {Vector3 | null} */ from, /** @type {Vector3} */ to) => {
     if (!from) return void (dragArrow.visible = false);
@@ -176,12 +218,31 @@ const drag = new DragPush({
     dragArrow.set(a, d.clone().normalize(), d.length());
   },
 });
+new TargetDrag({
+  stage,
+  container: $('view'),
+  markers: targets,
+  canDrag: () => !conn.readOnly,
+  send: (k, pos) => {
+    const list = elementPanel.copy();
+    const e = /** @type {Record<string, any>} */ (list[k]);
+    e.target = { ...e.target, Pos: pos };
+    elementPanel.send(list, k);
+  },
+});
 const pad = new PushPad({ container: $('view'), stage, getBody: selectedView, getFrame: selectedFrame, getPanel: () => panel.p, push: (_, input) => push('pad', input) });
 const time = () => session.lastState?.t ?? 0;
-const share = new Share($('share'), { room, token, onError: flash });
-const toolbar = new Toolbar({ room, token, stage, plots, teach, panel, pad, timeline, conn, share, actions, selectedView, time });
+// the scenario's view (its file's camera, follow, overlays, plots) or a Share link's
+const viewState = new ViewState({ stage, bodies, panel, plots, setFollow: (on) => setFollow(on), showChanged: () => actions.show(panel.p), linked: parseView(query.get('view')) });
+const share = new Share($('share'), { room, token, onError: flash, view: () => viewState.current() });
+const toolbar = new Toolbar({ room, token, stage, plots, teach, panel, pad, timeline, conn, share, actions, view: viewState, time });
 const setFollow = (/** @type {boolean} */ on) => toolbar.setFollow(on);
-const resetView = () => toolbar.resetView();
+// the cards as they stand now: a new preset's caption and answer box change them in the
+// frame that first draws it, before the observer in panel/toolbar.js hears of it
+const resetView = () => {
+  stage.setInsets(measureInsets($('view')));
+  viewState.reset();
+};
 actions.show(panel.p);
 // a gyroscope recording dropped or opened: fitted and plotted against the body (gyro.js)
 const gyro = new Gyro({ view: $('view'), toolbar: $('toolbar'), room, token, bodyName: () => panel.bodyName, send: (msg, h) => conn.send(msg, h), readOnly: () => conn.readOnly });
@@ -209,12 +270,13 @@ function receive(msg) {
   switch (msg.type) {
     case 'state': {
       // what counts or measures sees every frame (plots, flips, periods, the description);
-      // the readouts are written once per drawn frame, with the newest (showState)
+      // the readouts are written once per frame of the render loop, with the newest (showState)
       const frame = Object.assign(msg, { gen: session.helloCount });
       session.lastState = frame;
       buffer.push(frame, performance.now() / 1000);
       const body = selectedFrame();
-      if (body) plots.push(msg.t, Object.assign(body, { GhostDiff: msg.ghost?.diff[selectedIndex()] ?? null }));
+      // a ghost run's distance, or else the scenario's own ghost's (a body named Ghost<name>)
+      if (body) plots.push(msg.t, Object.assign(body, { GhostDiff: msg.ghost?.diff[selectedIndex()] ?? twinDiff(msg.bodies, body) }));
       timeline.status(msg.status, msg.t);
       if (!timeline.past) {
         teach.frame(body, msg.bodies);
@@ -254,9 +316,12 @@ function onHello(msg) {
   const bodyName = panel.bodyName != null && names.includes(panel.bodyName) ? panel.bodyName : names[0];
   panel.fromHello(msg, bodyName);
   elements.setElements(msg.scenario.elements);
+  targets.setElements(msg.scenario.elements, (name) => bodies.views.get(name)?.extent() ?? 1);
   elementPanel.fromHello(msg);
   water.fromHello(msg, bodyName);
+  answerBox.fromHello(msg.question, msg.presets);
   waterPanel.fromHello(msg);
+  bemPanel.fromHello();
   stage.setScale(selectedView()?.extent() ?? 1);
   const where = Object.assign(document.createElement('span'), { textContent: t('version.room', { room: msg.room }) + (msg.can_control === false ? t('version.watching') : '') });
   $('version').replaceChildren(`sixdof ${msg.version}`, where);
@@ -272,6 +337,7 @@ function onHello(msg) {
       plots.clear();
     }
     session.lastScenarioName = name;
+    viewState.load(msg.scenario.view);
     session.pendingView = session.helloCount; // reset the view once a frame sent after this hello is drawn
   }
   // a preset's caption describes the preset's motion: once the room's physics differs from it
@@ -308,7 +374,7 @@ function showPast(frame) {
 }
 
 /**
- * Once per drawn frame (the render loop): the HUD, the timeline and the pause button show the
+ * Once per frame of the render loop: the HUD, the timeline and the pause button show the
  * newest state frame, if one came since. The server sends 60 a second; writing the page for
  * each made the browser restyle, lay out and composite it 60 times a second, whatever `?fps=`.
  */
@@ -318,11 +384,12 @@ function showState() {
   stateUnshown = false;
   timeline.flush();
   if (!timeline.past) hud.state(msg, selectedFrame());
+  hud.shape(selectedView()?.spec); // whether Mass and Inertia follow the shape (Look)
   setText(pauseButton, t(msg.status.running ? 'toolbar.pause' : 'toolbar.resume'));
 }
 
 const stats = startRenderLoop({ stage, buffer, timeline, bodies, session, show, teach, plots, hud, clip, elements, water, selectedView, selectedIndex, resetView, showState, maxFps });
-installTestHook({ room, session, conn, timeline, share, clip, gyro, elements, water, hud, plots, stage, teach, bodies, drag, stats, selectedView, setFollow, resetView });
+installTestHook({ room, session, viewState, conn, timeline, share, clip, gyro, hydro: bemPanel.card, upload, describer: access.describer, elements, targets, water, hud, plots, stage, teach, bodies, drag, stats, selectedView, setFollow, resetView });
 
 library
   .init()

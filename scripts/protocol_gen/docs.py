@@ -19,14 +19,17 @@ from fastapi.routing import APIRoute
 from pydantic import BaseModel
 
 from sixdof.server import binary
+from sixdof.server.bem import router as bem_router
 from sixdof.server.error_codes import ERROR_CODES
 from sixdof.server.gyro import router as gyro_router
+from sixdof.server.hydro import router as hydro_router
 from sixdof.server.protocol import (
     CLIENT_MESSAGES,
     PROTOCOL_VERSION,
     SERVER_MESSAGES,
     BodyFrame,
     BodyState,
+    Hydrodynamics,
     HydroPeriods,
     HydrostaticsInfo,
     Limits,
@@ -90,7 +93,10 @@ def _messages(messages: Mapping[str, type[BaseModel]], direction: str) -> list[s
 
 def _parts() -> list[str]:
     out: list[str] = []
-    for model in (Status, BodyFrame, Limits, PresetInfo, HydrostaticsInfo, HydroPeriods, BodyState):
+    for model in (
+        Status, BodyFrame, Limits, PresetInfo, HydrostaticsInfo, HydroPeriods, BodyState,
+        Hydrodynamics,
+    ):  # fmt: skip
         out += ["", f"### `{model.__name__}`", "", describe(model), "", *_fields(model)]
     return out[1:]
 
@@ -102,7 +108,7 @@ def _error_codes() -> list[str]:
 
 def _rest() -> list[str]:
     rows = ["| method | path | what |", "|---|---|---|"]
-    for route in [*router.routes, *gyro_router.routes]:
+    for route in [*router.routes, *gyro_router.routes, *bem_router.routes, *hydro_router.routes]:
         if isinstance(route, APIRoute):
             doc = " ".join((route.endpoint.__doc__ or route.name.replace("_", " ")).split())
             rows += [f"| {m} | `{route.path}` | {doc} |" for m in sorted(route.methods or ())]

@@ -48,6 +48,14 @@ _BODY = {
     "Trim": 0.0,
     "WaveElevation": 0.0,
     "StoredEnergy": 0.0,
+    "RadiatedEnergy": 0.0,
+    "JointGap": 0.0,
+    "JointGapAngle": 0.0,
+    "JointForce": [0.0, 0.0, 0.0],
+    "JointMoment": [0.0, 0.0, 0.0],
+    "CableForce": [0.0, 0.0, 0.0],
+    "CableTension": 0.0,
+    "CableSeabedLength": 0.0,
     "Loads": [
         {
             "source": "constant",
@@ -94,7 +102,25 @@ def examples() -> dict[str, list[dict[str, Any]]]:
                 "status": _STATUS,
             }
         ],
-        "state": [{"type": "state", "seq": 123, "t": 2.05, "status": _STATUS, "bodies": [_BODY]}],
+        "state": [
+            {"type": "state", "seq": 123, "t": 2.05, "status": _STATUS, "bodies": [_BODY]},
+            {
+                "type": "state",
+                "seq": 124,
+                "t": 2.0667,
+                "status": _STATUS,
+                "bodies": [_BODY],
+                "elements": [  # a hinge of B to the world: its reaction, moment and gap
+                    {
+                        "point": [0.0, 0.0, -2.5],
+                        "force": [0.0, 0.0, -9.81],
+                        "other": [0.0, 0.0, -2.5],
+                        "moment": [0.0, 0.0, 0.4],
+                        "gap": [1.2e-13, 3.1e-14],
+                    }
+                ],
+            },
+        ],
         "ack": [{"type": "ack", "id": "7", "of": "set_params"}],
         "error": [
             {
@@ -177,6 +203,7 @@ def examples() -> dict[str, list[dict[str, Any]]]:
         "auth": [{"type": "auth", "token": "s3cret", "id": 1}],
         "go_back": [{"type": "go_back", "t": 12.5, "id": 9}],
         "undo_go_back": [{"type": "undo_go_back", "id": 10}],
+        "answer": [{"type": "answer", "question": 3, "text": "It flips over", "id": 12}],
         "set_ghost": [
             {"type": "set_ghost", "changes": {"model": "fhsim"}, "id": 11},
             {"type": "set_ghost", "changes": {"integrator": "euler", "step": 0.01}},

@@ -8,9 +8,9 @@ page keeps no list of kinds of its own; scripts/gen_protocol.py writes this file
 from __future__ import annotations
 
 import json
-from typing import Any
+from typing import Any, get_args
 
-from sixdof.scenario.kind import DRAWINGS
+from sixdof.scenario.kind import DRAWINGS, AddField
 from sixdof.scenario.kinds import KIND_TABLE
 
 HEADER = """\
@@ -42,6 +42,7 @@ def render_kinds() -> str:
     """frontend/src/core/kinds.gen.js."""
     names = " | ".join(json.dumps(k.name) for k in KIND_TABLE)
     drawings = " | ".join(json.dumps(d) for d in DRAWINGS)
+    asks = " | ".join(f"'{a}'" for a in get_args(AddField))
     rows = [
         f"  {json.dumps(k.name)}: {json.dumps(_facts(k), ensure_ascii=False)}," for k in KIND_TABLE
     ]
@@ -57,7 +58,7 @@ def render_kinds() -> str:
             " * @property {string[]} numbers",
             " * @property {[string, number][]} vectors",
             " * @property {string | null} summary",
-            " * @property {('point' | 'to' | 'height')[] | null} add",
+            f" * @property {{({asks})[] | null}} add",
             " * @property {Record<string, unknown>} defaults",
             " * @property {Record<string, string>} releases",
             " */",

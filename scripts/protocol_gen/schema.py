@@ -14,7 +14,7 @@ from pydantic import BaseModel
 from pydantic.json_schema import GenerateJsonSchema, models_json_schema
 from pydantic_core import core_schema
 
-from sixdof.server.protocol import CLIENT_MESSAGES, SERVER_MESSAGES
+from sixdof.server.protocol import CLIENT_MESSAGES, SERVER_MESSAGES, Hydrodynamics
 
 
 @dataclass(frozen=True)
@@ -151,6 +151,7 @@ def message_definitions() -> dict[str, dict[str, Any]]:
     as `Name` (sent) and `NameInput` (accepted)."""
     models = [(m, "serialization") for m in SERVER_MESSAGES.values()]
     models += [(m, "validation") for m in CLIENT_MESSAGES.values()]
+    models += [(Hydrodynamics, "serialization")]  # a REST answer the page reads (server/hydro.py)
     _, schema = models_json_schema(models, schema_generator=_AsSent)  # type: ignore[arg-type]
     return {_name(key): _rename(value) for key, value in schema["$defs"].items()}
 

@@ -8,7 +8,8 @@ from the worker's pool (support/pagepool.py): a fresh document in a page already
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
+from typing import Any
 
 import pytest
 from support import pagepool
@@ -46,3 +47,25 @@ def page_run(browser: object, server: Served) -> Iterator[PageRun]:
     run = open_page(browser, server.url)  # type: ignore[arg-type]
     yield run
     run.close()
+
+
+@pytest.fixture(scope="session")
+def preset_sweep(browser: object, server: Served) -> Callable[[str], Any]:
+    """`preset_sweep(size)`: every preset visited once at `size` by the probes of the collected
+    tests (presetsweep.py), run the first time a test of that size asks; its failure too is
+    kept, so the size's other tests report it instead of sweeping again."""
+    from presetsweep import run_sweep
+
+    done: dict[str, Any] = {}
+
+    def of(size: str) -> Any:
+        if size not in done:
+            try:
+                done[size] = run_sweep(browser, server, size)  # type: ignore[arg-type]
+            except Exception as exc:
+                done[size] = exc
+        if isinstance(done[size], Exception):
+            raise AssertionError(f"the {size} sweep failed") from done[size]
+        return done[size]
+
+    return of

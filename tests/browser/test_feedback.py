@@ -157,7 +157,7 @@ def test_phone_toolbar_fits_and_plots_hide_the_caption(browser: Browser, server:
     load_preset(page, "hover")
     # every control of the toolbar but the language picker (Access → Language in the sheet)
     buttons = page.locator("#toolbar > *:not(#lang-picker)")
-    assert buttons.count() == 15
+    assert buttons.count() == 16
     assert page.locator("#lang-picker").is_hidden()
     for i in range(buttons.count()):
         box = buttons.nth(i).bounding_box()

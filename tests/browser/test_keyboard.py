@@ -70,12 +70,13 @@ def test_keyboard_only_session(browser: Browser, server: Served) -> None:
     page = run.page
     page.evaluate(NO_POINTER)
     state = "__sixdof.lastState"
-    # pick a preset: Tab to the panel's Preset menu and type its first letter
+    # pick a preset: Tab to the panel's Preset menu, type its first letter and Enter
     tab_to(
         page,
         "el.tagName === 'SELECT' && el.closest('.lil-controller')?.textContent.includes('Preset')",
     )
-    page.keyboard.press("T")  # Tennis racket (Dzhanibekov) effect
+    page.keyboard.press("T")  # Tennis racket (Dzhanibekov) effect, chosen: loaded on Enter
+    page.keyboard.press("Enter")
     page.wait_for_function("__sixdof.hello.scenario.name === 'tennis_racket'")
     # the preset asks its question paused; Space on the view resumes it, and pauses it again
     tab_to(page, "el.id === 'scene'")

@@ -19,6 +19,7 @@ from support.pagekit import (
     Served,
     body,
     decode_png,
+    distant_view,
     load_preset,
     open_page,
     wait_drawn,
@@ -56,6 +57,7 @@ def fresh(run: PageRun, preset: str, *overlays_on: str) -> Page:
     for label in OVERLAYS:
         page.locator("#panel").get_by_label(label, exact=True).set_checked(label in overlays_on)
     load_preset(page, preset)
+    distant_view(page)  # the regions around the CG below were sized for it
     return page
 
 
@@ -240,6 +242,26 @@ def test_energy_bars_show_what_a_spring_stores(shared: PageRun) -> None:
     assert drift < 1e-9 * abs(total)
     assert "J" in page.inner_text("#energy .energy-row.stored .energy-value")
     assert "all bodies" in page.inner_text("#energy")
+    assert run.errors == []
+
+
+def test_energy_bars_show_what_a_hull_radiates(shared: PageRun) -> None:
+    """The OES sphere released 1 m above the water with its radiation memory: the radiated
+    row appears (hidden without radiation) with the frame's RadiatedEnergy, growing as the
+    sphere bobs (issue 43)."""
+    run = shared
+    page = fresh(run, "floating_box", "Energy")
+    page.wait_for_function("Number.isFinite(__sixdof.teach.energy.lastDrift)")
+    assert page.locator("#energy .energy-row.radiated").is_hidden()
+    page = fresh(run, "oes_sphere_1m", "Energy")
+    page.wait_for_function("!document.querySelector('#energy .energy-row.radiated').hidden")
+    seen = []
+    for _ in range(3):
+        wait_sim(page, 0.4)
+        seen.append(body(page)["RadiatedEnergy"])
+    assert seen == sorted(seen) and seen[0] > 0.0 and seen[-1] > seen[0], seen
+    assert "J" in page.inner_text("#energy .energy-row.radiated .energy-value")
+    assert "radiated" in page.inner_text("#energy .energy-row.radiated .energy-name")
     assert run.errors == []
 
 

@@ -22,6 +22,7 @@ from support.pagekit import (
     PageRun,
     Served,
     decode_png,
+    distant_view,
     load_preset,
     wait_drawn,
     wait_frames,
@@ -124,6 +125,7 @@ def test_water_is_drawn_with_the_hull_seen_through_it(run: PageRun) -> None:
     )
     state = paused(page)
     body = state["bodies"][0]
+    distant_view(page)  # the view the pixels below were chosen in
     drawn = page.evaluate("__sixdof.water(0, 0)")
     assert drawn["visible"] and drawn["size"] >= 20
     box = page.evaluate("__sixdof.bodyBox()")

@@ -111,8 +111,10 @@ class Cluster:
         nats_max_payload: int | None = None,
         worker_limits: tuple[str, ...] = (),
         nats_password: str | None = None,
+        gateway_limits: tuple[str, ...] = (),
     ) -> None:
-        """`worker_limits`: more `--limit NAME=VALUE` of every worker; `nats_password`:
+        """`worker_limits`, `gateway_limits`: more `--limit NAME=VALUE` of every worker, of
+        every gateway; `nats_password`:
         NATS lets in only NATS_USER with it, and the workers and gateways log in so."""
         self.token = token
         self.worker_limits = worker_limits
@@ -132,7 +134,9 @@ class Cluster:
         self.gateways: list[str] = []
         for _ in range(gateways):
             proc = Proc([sys.executable, "-m", "sixdof", "gateway", *self.bus,
-                         "--port", "0", "--token", token], env=self.env)  # fmt: skip
+                         "--port", "0", "--token", token,
+                         *(a for limit in gateway_limits for a in ("--limit", limit))],
+                        env=self.env)  # fmt: skip
             self.gateways.append(proc.wait_for(URL_LINE.pattern).group(1) + "/")
             self.gateway_procs.append(proc)
 

@@ -35,6 +35,11 @@ import sixdof
 from sixdof.scenario.presets import FOLDER as PRESET_FOLDER
 from sixdof.scenario.presets import PRESETS
 
+#: Whichever test comes first builds the wheel, installs it into a fresh venv and starts it
+#: (the module's fixtures): minutes of pip beside the rest of the suite, more than the
+#: suite's 300 s a test at a load of 25, so every test here has the cold compile's bound.
+pytestmark = pytest.mark.timeout(900)
+
 REPO = Path(__file__).resolve().parents[2]
 URL_LINE = re.compile(r"sixdof: serving (http://127\.0\.0\.1:(\d+)/)")
 #: Files a built JS or CSS file loads: "./x" and "../x" relative to that file (chunks, CSS

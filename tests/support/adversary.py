@@ -43,10 +43,13 @@ TOKEN = "adv-s3cret-token"
 BYSTANDER = "bystander"
 
 
-#: The timing tier's figures: the frame rate the bystander keeps during an attack (the server
-#: runs at 60 Hz) and its longest wait for a frame.
-MIN_FPS = 55.0
-MAX_GAP_S = 0.100
+#: The timing tier's figures (issue 40's): the frame rate the bystander keeps during an attack
+#: (the server runs at 60 Hz), its longest wait for a frame, and the longest the server's event
+#: loop may be held at a stretch, in CPU seconds (the live tier asserts MAX_HELD_S, with a
+#: margin for a garbage collection on a loaded machine).
+MIN_FPS = 58.0
+MAX_GAP_S = 0.050
+ISSUE_HELD_S = 0.005
 
 
 def put_scenario(server: Served, room: str, scenario: dict[str, Any]) -> int:
@@ -207,7 +210,7 @@ def wait_for_quiet(bystander: Bystander, seconds: float = 60.0) -> tuple[float, 
         start = time.monotonic()
         wait_for_frames_after(bystander, start + 2.0)
         fps, gap = frame_gaps(bystander, start, start + 2.0)
-        if (fps >= MIN_FPS + 2 and gap <= MAX_GAP_S / 2) or time.monotonic() > deadline:
+        if (fps >= MIN_FPS + 1 and gap <= MAX_GAP_S / 2) or time.monotonic() > deadline:
             return fps, gap
 
 

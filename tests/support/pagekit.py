@@ -150,15 +150,17 @@ def wait_drawn(page: Page, timeout: float = WAIT_MS) -> None:
 
 
 def wait_frames(page: Page, n: int, timeout: float = WAIT_MS) -> None:
-    """Wait until the page has rendered `n` more frames (layout and drawing settled)."""
-    k = page.evaluate("__sixdof.rendered")
-    page.wait_for_function("(k) => __sixdof.rendered >= k", arg=k + n, timeout=timeout)
+    """Wait until the page's render loop has run `n` more times (layout and drawing settled):
+    each run draws the view if anything changed since the frame drawn last, and only then
+    (`__sixdof.rendered` counts those), so a paused page still answers."""
+    k = page.evaluate("__sixdof.ticks")
+    page.wait_for_function("(k) => __sixdof.ticks >= k", arg=k + n, timeout=timeout)
 
 
 def wait_shown(page: Page, timeout: float = WAIT_MS) -> None:
     """Wait until the page's texts (HUD, timeline, pause button) show the newest state frame:
-    the page writes them once per drawn frame, with the newest, not for every frame received
-    (issue 38), so a frame drawn after now has shown it."""
+    the page writes them once per run of its render loop, with the newest, not for every
+    frame received (issue 38), so a run after now has shown it."""
     wait_frames(page, 1, timeout)
 
 
@@ -184,7 +186,9 @@ def wait_plot_redraw(page: Page, timeout: float = WAIT_MS) -> None:
 
 
 def load_preset(page: Page, name: str) -> None:
-    """Choose a preset in the panel, as a user would, and wait for its scenario to arrive."""
+    """Choose a preset in the panel, as a user would, and wait for its scenario to arrive and
+    its view to be applied (camera, follow, plots: a test that turns follow off before then
+    has it turned on again by the preset's view, late on a loaded machine)."""
     select = page.get_by_label("Preset", exact=True)
     opened = not select.is_visible()
     if opened:  # a phone: the panel is a collapsed bottom sheet
@@ -198,13 +202,28 @@ def load_preset(page: Page, name: str) -> None:
     select.select_option(label=title)
     page.wait_for_function(
         "([n, before]) => __sixdof.hello.scenario.name === n && __sixdof.helloCount > before"
-        " && __sixdof.lastState.gen === __sixdof.helloCount && __sixdof.bodyBox().loaded",
+        " && __sixdof.lastState.gen === __sixdof.helloCount && __sixdof.bodyBox().loaded"
+        " && __sixdof.pendingView === null",
         arg=[name, before],
         timeout=WAIT_MS,
     )
     if opened:  # as the user left it
         page.click("#sheet-handle")
     show_me(page)
+
+
+def distant_view(page: Page) -> None:
+    """The camera as it was before presets were framed (issue 45): from the default direction,
+    six sizes of the selected body away from its CG. Tests that compare pixels near the body
+    were made for it (framed, the body fills their regions, hiding what is drawn inside)."""
+    page.evaluate(
+        """() => { const s = __sixdof.stage; const b = __sixdof.hello.scenario.bodies[0];
+        const p = __sixdof.lastState.bodies[0].CGPos;
+        const size = (b.MeshScale ?? [1, 1, 1])
+          .map((m, i) => Math.abs(m * (b.Size ?? [1, 1, 1])[i]));
+        s.resetView(s.camera.position.clone().set(p[0], p[1], p[2]), Math.max(0.05, ...size)); }"""
+    )
+    wait_drawn(page)
 
 
 def show_me(page: Page) -> None:

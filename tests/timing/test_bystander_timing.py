@@ -1,6 +1,7 @@
 """The bystander's frames on the clock while the attacks of tests/live/adversarial run: at
-least 55 fps, no wait over 100 ms for a frame, a tick error p99 under 20 ms. The live tier
-asserts the cause of these (the server's loop never held long, its probe); these are the
+least 58 fps, no wait over 50 ms for a frame, a tick error p99 under 20 ms, and the server's
+event loop never held over 5 ms of CPU at a stretch (issue 40's figures). The live tier
+asserts the cause of these with a margin (the loop's probe under MAX_HELD_S); these are the
 figures a user sees, which another program on the same cores can bend too, so each burst is
 measured after 2 s in which the bystander met them unattacked, and measured again once if a
 figure was missed."""
@@ -14,6 +15,7 @@ from collections.abc import Callable
 from typing import Any
 
 from support.adversary import (
+    ISSUE_HELD_S,
     MAX_GAP_S,
     MIN_FPS,
     Bystander,
@@ -28,7 +30,7 @@ from support.adversary import (
     wait_for_frames_after,
     wait_for_quiet,
 )
-from support.serving import Served
+from support.serving import HeldLoop, Served
 
 MAX_TICK_ERROR_P99_S = 0.020
 
@@ -52,7 +54,8 @@ def test_the_bystander_keeps_its_frames_while_others_look_back(
         return lookback_burst(server, bystander, until_t, seconds=10.0)
 
     got = twice(measure, lambda g: g["fps"] >= MIN_FPS and g["gap"] <= MAX_GAP_S
-                and g["p99"] <= MAX_TICK_ERROR_P99_S)  # fmt: skip
+                and g["p99"] <= MAX_TICK_ERROR_P99_S and g["held"] <= ISSUE_HELD_S)  # fmt: skip
+    assert got["held"] <= ISSUE_HELD_S, f"the loop was held {got['held'] * 1e3:.1f} ms"
     assert got["fps"] >= MIN_FPS, f"the bystander fell to {got['fps']:.1f} fps"
     assert got["gap"] <= MAX_GAP_S, f"the bystander waited {got['gap'] * 1000:.0f} ms for a frame"
     assert got["p99"] <= MAX_TICK_ERROR_P99_S, f"tick error p99 {got['p99'] * 1000:.1f} ms"
@@ -67,7 +70,9 @@ def test_the_bystander_keeps_its_frames_through_seek_undo_resume(
         wait_for_quiet(bystander)
         return seek_undo_resume(server, bystander, until_t, seconds=6.0)
 
-    got = twice(measure, lambda g: g["fps"] >= MIN_FPS and g["gap"] <= MAX_GAP_S)
+    got = twice(measure, lambda g: g["fps"] >= MIN_FPS and g["gap"] <= MAX_GAP_S
+                and g["held"] <= ISSUE_HELD_S)  # fmt: skip
+    assert got["held"] <= ISSUE_HELD_S, f"the loop was held {got['held'] * 1e3:.1f} ms"
     assert got["fps"] >= MIN_FPS, f"the bystander fell to {got['fps']:.1f} fps"
     assert got["gap"] <= MAX_GAP_S, f"the bystander waited {got['gap'] * 1000:.0f} ms"
 
@@ -87,20 +92,24 @@ def test_the_bystander_keeps_its_frames_through_many_ghosts(
             nonlocal refilled
             wait_for_quiet(bystander)
             time.sleep(max(0.0, refilled - time.monotonic()))  # the budget whole again
-            t0 = time.monotonic()
-            burst = {next(ids) for _ in range(60)}
-            for mid in burst:
-                changes = {"model": "fhsim"} if mid % 2 else {"Mass": 1.0 + mid % 7}
-                ws.send(json.dumps({"type": "set_ghost", "changes": changes, "id": mid}))
-            got = replies(ws, burst, timeout=60)
-            refilled = time.monotonic() + full_refill(got)
-            t1 = max(time.monotonic(), t0 + 3.0)
-            wait_for_frames_after(bystander, t1)
+            with HeldLoop(server) as held:
+                t0 = time.monotonic()
+                burst = {next(ids) for _ in range(60)}
+                for mid in burst:
+                    changes = {"model": "fhsim"} if mid % 2 else {"Mass": 1.0 + mid % 7}
+                    ws.send(json.dumps({"type": "set_ghost", "changes": changes, "id": mid}))
+                got = replies(ws, burst, timeout=60)
+                refilled = time.monotonic() + full_refill(got)
+                t1 = max(time.monotonic(), t0 + 3.0)
+                wait_for_frames_after(bystander, t1)
             fps, gap = frame_gaps(bystander, t0, t1)
-            print(f"60 ghosts: bystander {fps:.1f} fps, longest gap {gap * 1000:.0f} ms")
-            return {"fps": fps, "gap": gap}
+            print(f"60 ghosts: bystander {fps:.1f} fps, longest gap {gap * 1000:.0f} ms, "
+                  f"loop held {held.longest * 1e3:.1f} ms")  # fmt: skip
+            return {"fps": fps, "gap": gap, "held": held.longest}
 
-        got = twice(measure, lambda g: g["fps"] >= MIN_FPS and g["gap"] <= MAX_GAP_S)
+        got = twice(measure, lambda g: g["fps"] >= MIN_FPS and g["gap"] <= MAX_GAP_S
+                    and g["held"] <= ISSUE_HELD_S)  # fmt: skip
+    assert got["held"] <= ISSUE_HELD_S, f"the loop was held {got['held'] * 1e3:.1f} ms"
     assert got["fps"] >= MIN_FPS, f"the bystander fell to {got['fps']:.1f} fps"
     assert got["gap"] <= MAX_GAP_S, f"the bystander waited {got['gap'] * 1000:.0f} ms for a frame"
 
@@ -124,6 +133,7 @@ def test_the_bystander_keeps_its_frames_through_a_burst_of_long_steps(
         wait_for_quiet(bystander)
         handshake, cost = bystander.during(attack)
     assert handshake < 1.0, f"a new client waited {handshake:.2f} s for its hello"
+    assert cost.held <= ISSUE_HELD_S, f"the loop was held {cost.held * 1e3:.1f} ms"
     assert cost.fps >= MIN_FPS, f"the bystander fell to {cost.fps:.1f} fps"
 
 

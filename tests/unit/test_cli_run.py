@@ -335,6 +335,7 @@ def test_serve_passes_its_options_and_loads_the_scenario(
             allowed_origins=["http://a", "http://b", "http://c"],
             open_browser=True,
             limits={"max_rooms": "3"},
+            data=":memory:",  # SIXDOF_DATA, as tests/conftest.py sets it
         )
     ]
     assert main(["serve"]) == 0
@@ -346,6 +347,7 @@ def test_serve_passes_its_options_and_loads_the_scenario(
         allowed_origins=[],
         open_browser=False,
         limits={},
+        data=":memory:",
     )
     path.write_text("<Contents>")
     assert main(["serve", "--scenario", str(path)]) == 2 and len(calls) == 2

@@ -151,7 +151,8 @@ def test_run_of_the_xml_is_bit_identical_to_the_json(name: str, tmp_path: Path) 
 def test_examples_are_their_presets(name: str) -> None:
     example = read_fhsim_xml(ROOT / "examples" / f"{name}.xml")
     preset = PRESETS[name].scenario()
-    assert example.model_copy(update={"caption": preset.caption}) == preset
+    # the examples are FhSim's files: no caption, no page view (the preset's file has them)
+    assert example.model_copy(update={"caption": preset.caption, "view": preset.view}) == preset
 
 
 def test_example_drift_in_current_reaches_the_current(tmp_path: Path) -> None:
@@ -277,7 +278,8 @@ BAD_WATER = [
     (water_xml(element='SimObject="Element/Pivot"'), 9, "<Connection>", "E1.Water",
      "'E1' (Element/Pivot) has no input Water"),
     (water_xml(wires='B.Force="Sea.Water"'), 9, "<Connection>", "B.Force",
-     "'Sea' is the water: its output Water goes to the input Water of a buoyancy or a damper"),
+     "'Sea' is the water: its output Water goes to the input Water of a buoyancy or a "
+     "cable or a damper"),
     (water_xml(wires='Sea.Water="1"'), 9, "<Connection>", "Sea.Water",
      "'Sea' is the water (Environment/Water): it has no inputs or states"),
     (water_xml(initial='Sea.Pos="0,0,0"'), 10, "<InitialCondition>", "Sea.Pos",

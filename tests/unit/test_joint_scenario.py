@@ -82,3 +82,22 @@ def test_joints_run_with_euler_or_rk4_and_refuse_pivots() -> None:
     pivot = {**DOUBLE, "elements": [*DOUBLE["elements"], {"kind": "pivot", "body": "Upper"}]}  # type: ignore[list-item]
     with pytest.raises(ValueError, match="has a pivot"):
         Scenario.model_validate(pivot)
+
+
+def test_the_readme_s_mechanism_runs_and_stays_joined() -> None:
+    """README.md's "Mechanisms" JSON, as written, runs headless (1 s of its 5) with its
+    hinges held."""
+    import json
+    from pathlib import Path
+
+    text = (Path(__file__).parents[2] / "README.md").read_text(encoding="utf-8")
+    block = text.split("### Mechanisms", 1)[1].split("```json", 1)[1].split("```", 1)[0]
+    spec = json.loads(block)
+    spec["integration"]["TOutput"] = "0:0.1:1"
+    scenario = Scenario.model_validate(spec)
+    x = np.asarray(run_scenario(scenario).states)[-1]
+    system = scenario.system()
+    assert system is not None
+    poses = Poses.of(scenario.batch(), x)
+    assert max(max(gaps(e, poses)) for e in system.elements) < 1e-9  # type: ignore[arg-type]
+    assert abs(x[1, 0]) > 1e-2  # the lower link swung

@@ -12,11 +12,14 @@ from sixdof.dynamics import Bodies, BodyParams
 from sixdof.dynamics.elements import (
     AddedMass,
     Buoyancy,
+    Cable,
     ContactShape,
+    Controller,
     Damper,
     Ground,
     Joint,
     Pivot,
+    Radiation,
     Spring,
     TimedLoad,
     concat_systems,
@@ -48,7 +51,14 @@ def one_of_each() -> list[object]:
         Buoyancy(1, CUBE),
         AddedMass(1, tuple(tuple(float(i == j) for j in range(6)) for i in range(6))),
         Joint(0, "hinge", (0.0, 0.0, 0.5), (0.0, 0.0, -0.5), other=1),
-    ]
+        Controller(1, "pid", kp=(1.0,) * 6),
+        Radiation(
+            1, ((-1.0,),), ((0.0, 0.0, 1.0, 0.0, 0.0, 0.0),),
+            ((0.0,), (0.0,), (1.0,), (0.0,), (0.0,), (0.0,)),
+            ((0.0,) * 6,) * 6, tuple(tuple(float(i == j) for j in range(6)) for i in range(6)),
+        ),
+        Cable(1, (0.0, 0.0, 0.5), (30.0, 0.0, 20.0), 40.0, 8, 20.0, 1e7, 0.05),
+    ]  # fmt: skip
 
 
 def test_the_kinds_are_the_scenarios_kinds_by_name_in_order() -> None:
@@ -87,6 +97,8 @@ def test_each_kind_has_its_compiled_force_and_says_what_it_stores() -> None:
             assert all(hasattr(m, f) for f in ("derivative", "held", "reaction"))
         elif kind.name == "joint":  # constraints: their rows, rates and errors, and its gaps
             assert all(callable(getattr(m, f)) for f in ("count", "fill", "error", "gaps"))
+        elif kind.name in ("controller", "radiation", "cable"):  # states_compiled dispatches
+            assert callable(m.act_states) and callable(kind.states)
         elif kind.name != "buoyancy":  # buoyancy is summed apart (system_compiled)
             assert callable(m.act)
         assert kind.stored is None or callable(kind.stored)

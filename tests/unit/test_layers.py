@@ -11,6 +11,9 @@ FORBIDDEN = {
     # the scenario models import numpy only to validate (the dynamics' checks) or to run
     "sixdof.scenario": ["fastapi", "uvicorn", "sixdof.simulation", "sixdof.server", "numpy"],
     "sixdof.simulation": ["fastapi", "uvicorn", "sixdof.server", "sixdof.cli", "numba"],
+    # the store is the standard library's sqlite3: `sixdof export/import` run without the
+    # web stack or the numerics
+    "sixdof.store": ["fastapi", "pydantic", "numpy", "sixdof.server", "sixdof.simulation"],
     "sixdof": ["fastapi", "uvicorn", "pythreejs", "ipywidgets", "numba"],
     # numpy and numba (~90 MiB) load with the first room (Rooms.physics_ready), scipy with
     # Radau: a server nobody has joined, and the command line, hold none of them

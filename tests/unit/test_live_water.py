@@ -215,21 +215,38 @@ def test_hello_limits_are_what_the_server_accepts_and_say_which_ends_are_open() 
     def water(field: str) -> Any:
         def change(x: float) -> None:
             value = [x, x, x] if field == "current" else x
-            sim.set_water({"waves": [{field: value}]} if field in waves else {field: value})
+            wave = {field: value}
+            # a wave steeper than 1/7 is refused whatever its height or period: the ends of
+            # each are taken with the other where the wave is gentle
+            if field == "amplitude":
+                wave["period"] = 1000.0
+            elif field == "period":
+                wave["amplitude"] = 1e-4
+            sim.set_water({"waves": [wave]} if field in waves else {field: value})
 
         return change
 
     spring = {"kind": "spring", "body": "Barge", "to": [0, 0, -5]}
     ground = {"kind": "ground", "body": "Barge", "height": 5.0}
     damper = {"kind": "damper", "body": "Barge"}
+    pid = {"kind": "controller", "body": "Barge"}
+    cable = {"kind": "cable", "body": "Barge", "to": [30, 0, 20], "length": 40, "segments": 4,
+             "mass_per_length": 20, "axial_stiffness": 1e7, "diameter": 0.05}  # fmt: skip
+    hinge = {"kind": "joint", "type": "hinge", "body": "Barge"}  # joined where it is
     kinds = {"stiffness": spring, "damping": spring, "rest_length": spring,
              "linear": damper, "quadratic": damper,
-             "height": ground, "restitution": ground, "friction": ground}  # fmt: skip
+             "height": ground, "restitution": ground, "friction": ground,
+             "kp": pid, "ki": pid, "kd": pid,
+             "pay_out_speed": cable, "pay_out_speed_b": cable, "rest": hinge,
+             "limits": hinge}  # fmt: skip
 
     def element(field: str) -> Any:
         def change(x: float) -> None:
             e = kinds[field]
-            sim.set_elements([{**e, field: [x] * 6 if e is damper else x}])
+            if field == "limits":  # [lo, hi] with lo < hi: x and a radian inside the range
+                sim.set_elements([{**e, field: [x, x + 1.0] if x < 0.0 else [x - 1.0, x]}])
+                return
+            sim.set_elements([{**e, field: [x] * 6 if e is damper or e is pid else x}])
 
         return change
 
@@ -239,7 +256,7 @@ def test_hello_limits_are_what_the_server_accepts_and_say_which_ends_are_open() 
     pairs = [(f"water.{f}", water(f)) for f in limits["water"]]
     pairs += [(f"elements.{f}", element(f)) for f in limits["elements"]]
     pairs += [(f"step.{m}", step(m)) for m in limits["step"]]
-    assert len(pairs) == 7 + 8 + 4
+    assert len(pairs) == 7 + 15 + 4
     for path, change in pairs:
         group, name = path.split(".")
         lo, hi = limits[group][name]

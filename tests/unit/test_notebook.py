@@ -20,6 +20,7 @@ pytest.importorskip("pythreejs")
 pytest.importorskip("ipywidgets")
 
 import pythreejs as p3
+from support.notebook_runs import status_while_running
 
 from sixdof.dynamics.quaternion import from_euler, to_rotmat
 from sixdof.notebook import BodyView, VisualWarning, as_scenario, load_catalogue
@@ -435,26 +436,12 @@ def test_view_and_panel_wrap_instead_of_overlapping() -> None:
     assert all(child.layout.flex == "0 0 auto" for child in view.widget.children)
 
 
-def test_pause_is_released_when_a_live_run_ends_and_the_rate_is_the_scaled_one() -> None:
+def test_pause_is_released_when_a_live_run_ends_and_the_status_says_the_time_scale() -> None:
+    """The pacing itself (the real-time factor it reaches) is a wall-clock figure:
+    tests/timing/test_notebook_timing.py measures it."""
     view = BodyView(body_scenario())
     view.set_time_scale(0.11)
-
-    def during() -> str:
-        return view.status.value
-
-    async def scenario() -> str:
-        loop = view.run(0.05)
-        for _ in range(200):  # until the pacing has a second of samples or the run ends
-            await asyncio.sleep(0.02)
-            if "real-time factor" in during() and view.sim.rtf > 0.5:
-                break
-        seen = during()
-        await loop.task
-        return seen
-
-    seen = asyncio.run(scenario())
-    match = re.search(r"real-time factor ([0-9.]+)", seen)
-    assert match is not None and float(match.group(1)) == pytest.approx(0.11, abs=0.02), seen
+    seen = asyncio.run(status_while_running(view))
     assert "time scale 0.11" in seen
     assert not view.live and not view.sim.running
     assert view.controls.pause_button.value is False  # released, not left pressed

@@ -46,3 +46,39 @@ def test_the_pivot_and_ground_are_drawn_and_a_spring_follows_the_body() -> None:
     with pytest.raises(FieldError):
         view.set_elements([{"kind": "spring", "body": "P", "stiffness": -1.0}])
     assert view.elements.group is group and len(view.sim.scenario.elements) == 3
+
+
+DOUBLE = {
+    "bodies": [
+        {"Name": "Upper", "Mass": 1.0, "InertiaRadi": [0.29, 0.29, 0.01], "Pos": [0, 0, 0.5]},
+        {"Name": "Lower", "Mass": 1.0, "InertiaRadi": [0.29, 0.29, 0.01], "Pos": [0, 0, 1.5],
+         "AngVel": [0, 2.0, 0]},
+    ],
+    "elements": [
+        {"kind": "joint", "type": "hinge", "body": "Upper", "point": [0, 0, -0.5]},
+        {"kind": "joint", "type": "slider", "body": "Lower", "point": [0, 0, -0.5],
+         "to": {"body": "Upper"}, "axis": [0, 0, 1]},
+    ],
+}  # fmt: skip
+
+
+def test_joints_are_drawn_at_their_points_with_a_hinge_s_pin_and_a_slider_s_rail() -> None:
+    """The hinge's pin lies along its axis (east) through the top point; the slider's rail
+    along the lower link's axis as it is turned now, longer than the pin."""
+    view = BodyView(DOUBLE)
+    assert [o.name for o in view.elements.objects] == ["joint", "joint"]
+    view.step(300)
+    records = view.sim.element_records()
+    x = view.sim.state_array()
+    for k, obj in enumerate(view.elements.objects):
+        assert np.allclose(obj.position, records[k, 0:3], atol=1e-12)
+    pin = np.asarray(view.elements.objects[0].children[1].geometry.attributes["position"].array)
+    rail = np.asarray(view.elements.objects[1].children[1].geometry.attributes["position"].array)
+    assert np.allclose(pin[1] / np.linalg.norm(pin[1]), [0.0, 1.0, 0.0], atol=1e-6)
+    q = x[1, 3:7]
+    w, v = q[0], q[1:]
+    down = np.array([0.0, 0.0, 1.0])
+    turned = down + 2 * w * np.cross(v, down) + 2 * np.cross(v, np.cross(v, down))
+    assert np.allclose(rail[1] / np.linalg.norm(rail[1]), turned, atol=1e-6)
+    assert abs(turned[0]) > 0.01  # the lower link has swung: the rail turned with it
+    assert np.linalg.norm(rail[1]) > 2 * np.linalg.norm(pin[1])

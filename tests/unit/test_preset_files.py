@@ -110,9 +110,9 @@ def test_messages_outside_the_subset_are_refused() -> None:
 
 
 def _held(scenario: Scenario) -> np.ndarray:
-    """Where each pivot's body point is in the world at the start."""
+    """Where the first body's pivot holds its body point in the world at the start."""
     b = scenario.bodies[0]
-    (pivot,) = (e for e in scenario.elements if isinstance(e, PivotElement))
+    (pivot,) = (e for e in scenario.elements if isinstance(e, PivotElement) and e.body == b.Name)
     return np.asarray(b.Pos) + rotate(np.asarray(b.Quater), np.asarray(pivot.point))
 
 
@@ -127,12 +127,17 @@ def test_the_files_hold_what_the_captions_assume() -> None:
     bar = s["compound_pendulum"].bodies[0]
     assert v["compound_pendulum"]["angle"] == pytest.approx(math.degrees(1.0))  # released at 1 rad
     # the two balls: their CG at the origin, the spring stretched by 0.2 m, same density
-    light, heavy = s["two_masses_spring"].bodies
+    light, heavy, lone = s["two_masses_spring"].bodies
     assert light.Mass * light.Pos[0] + heavy.Mass * heavy.Pos[0] == pytest.approx(0.0, abs=1e-9)
-    (spring,) = s["two_masses_spring"].elements
+    spring, wall = s["two_masses_spring"].elements
     assert isinstance(spring, SpringElement)
     gap = heavy.Pos[0] - light.Pos[0] - (light.Size[0] + heavy.Size[0]) / 2
     assert gap - spring.rest_length == pytest.approx(0.2, abs=1e-9)
+    # the light ball alone beside them on the same spring, tied to a wall point, stretched alike
+    assert isinstance(wall, SpringElement) and isinstance(wall.to, tuple)
+    assert (lone.Mass, lone.Size, wall.stiffness) == (light.Mass, light.Size, spring.stiffness)
+    stretch = wall.to[0] - (lone.Pos[0] + wall.point[0]) - wall.rest_length
+    assert stretch == pytest.approx(0.2, abs=1e-9) and wall.to[1] == lone.Pos[1]
     assert heavy.Size[0] ** 3 / light.Size[0] ** 3 == pytest.approx(heavy.Mass / light.Mass)
     # the mount at rest at Pos 0: the two springs carry its weight
     box = s["spring_mount"].bodies[0]

@@ -53,6 +53,20 @@ EXTRA = [
     "Trim",
     "WaveElevation",
     "StoredEnergy",
+    "RadiatedEnergy",
+    "JointGap",
+    "JointGapAngle",
+    "JointForce[0]",
+    "JointForce[1]",
+    "JointForce[2]",
+    "JointMoment[0]",
+    "JointMoment[1]",
+    "JointMoment[2]",
+    "CableForce[0]",
+    "CableForce[1]",
+    "CableForce[2]",
+    "CableTension",
+    "CableSeabedLength",
 ]
 
 
@@ -180,11 +194,11 @@ def test_a_float32_history_takes_half_the_memory() -> None:
     exact, short = _twin_runs()
     rows = exact.history.capacity
     assert short.history.capacity == rows == 3600
-    assert exact.history.nbytes == rows * (8 + 2 * WIDTH * 8)  # WIDTH = 39 numbers a body
+    assert exact.history.nbytes == rows * (8 + 2 * WIDTH * 8)  # WIDTH = 53 numbers a body
     assert short.history.nbytes == rows * (8 + 2 * WIDTH * 4)
     # bounded in bytes, float32 keeps twice the rows (t's 8 bytes aside)
     a, b = _twin_runs(history_bytes=100_000, history_seconds=600)
-    assert a.history.capacity == 100_000 // 632 and b.history.capacity == 100_000 // 320
+    assert a.history.capacity == 100_000 // 856 and b.history.capacity == 100_000 // 432
 
 
 def test_a_float32_history_csv_gives_back_every_stored_number() -> None:

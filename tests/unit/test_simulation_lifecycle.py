@@ -213,6 +213,14 @@ def test_frame_is_the_state_payload_in_plain_python() -> None:
         "Trim",
         "WaveElevation",
         "StoredEnergy",
+        "RadiatedEnergy",
+        "JointGap",
+        "JointGapAngle",
+        "JointForce",
+        "JointMoment",
+        "CableForce",
+        "CableTension",
+        "CableSeabedLength",
         "Loads",
     }
     for entry in frame["bodies"]:
@@ -230,9 +238,9 @@ def test_one_kernel_call_for_all_bodies_per_round(monkeypatch: pytest.MonkeyPatc
     calls = []
     advance = engine_module.kernel.advance
 
-    def counting(pk, x, u, h, n, method, t=0.0):  # type: ignore[no-untyped-def]
+    def counting(pk, x, u, h, n, method, t=0.0, z=None):  # type: ignore[no-untyped-def]
         calls.append((x.shape, u.shape, np.asarray(n).tolist()))
-        return advance(pk, x, u, h, n, method, t)
+        return advance(pk, x, u, h, n, method, t, z)
 
     monkeypatch.setattr(engine_module.kernel, "advance", counting)
     scenario = two_bodies()

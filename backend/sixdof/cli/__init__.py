@@ -2,12 +2,15 @@
 
     sixdof run --input-file MODEL.xml [--output-file modeloutput.csv|-] [--t-end T] [--quiet]
     sixdof serve [--host 127.0.0.1] [--port 8000] [--scenario FILE] [--token T]
-                 [--allow-origin ORIGIN ...] [--open]
+                 [--allow-origin ORIGIN ...] [--open] [--data DIR]
     sixdof warm
     sixdof presets [NAME] [--json]
     sixdof convert IN OUT
     sixdof fmu SCENARIO -o OUT.fmu
     sixdof fit GYRO.csv [--json] [--scenario-file FILE]
+    sixdof bem SCENARIO -o OUT.nc [--body NAME] [--omega FIRST:LAST:COUNT] [--heading DEG]
+    sixdof export|import FILE.sixdof [--data DIR]
+    sixdof inspect MESH [--density RHO | --mass KG] [--shell] [--units mm] [--json]
     sixdof --version
 
 Exit status: 0 on success, 2 for bad input (command line or scenario file: the
@@ -17,10 +20,12 @@ Warnings (unknown attributes, impossible inertia) go to stderr and the run
 goes on.
 
 Environment: SIXDOF_TOKEN is `serve`'s --token when the option is not given (empty: no
-token), so a container or service file can hold the secret instead of the command line.
+token), so a container or service file can hold the secret instead of the command line;
+SIXDOF_DATA is the data directory when --data is not given.
 
 The parser is in `parser`; each sub-command is the `handle(args, err)` of the module of its
-name (`run`, `serve`, `gateway`, `worker`, `warm`, `presets`, `convert`, `fmu`, `fit`),
+name (`run`, `serve`, `gateway`, `worker`, `warm`, `presets`, `convert`, `fmu`, `fit`, `bem`,
+`inspect`),
 imported only when that command runs: numpy, the integrators and the web stack load with the
 commands that use them, and `serve` answers its first request without the numerics (its first
 room loads them).
@@ -46,9 +51,14 @@ __all__ = ["EXIT_BAD_INPUT", "EXIT_FAILED", "EXIT_OK", "TOKEN_ENV", "build_parse
 Handler = Callable[[argparse.Namespace, TextIO], int]
 
 
+#: Sub-commands whose module is not named after them (`import` is a keyword).
+MODULES = {"export": "data", "import": "data"}
+
+
 def _handler(command: str) -> Handler:
     """The sub-command's `handle`, from the module named after it (imported now, not before)."""
-    return cast(Handler, importlib.import_module(f"{__name__}.{command}").handle)
+    module = MODULES.get(command, command)
+    return cast(Handler, importlib.import_module(f"{__name__}.{module}").handle)
 
 
 @contextlib.contextmanager

@@ -14,6 +14,7 @@ from ..scenario import Scenario, ScenarioFileError, load_scenario_file
 
 EXIT_OK, EXIT_FAILED, EXIT_BAD_INPUT = 0, 1, 2
 TOKEN_ENV = "SIXDOF_TOKEN"
+DATA_ENV = "SIXDOF_DATA"
 
 
 class BadInput(Exception):
@@ -59,6 +60,13 @@ def room_settings(args: argparse.Namespace) -> dict[str, Any]:
         "scenario": load(scenario) if scenario is not None else None,
         **limits,
     }
+
+
+def data_dir(args: argparse.Namespace) -> str:
+    """The data directory of --data, else $SIXDOF_DATA, else the user's data folder."""
+    from ..store.paths import default_data_dir
+
+    return str(args.data or os.environ.get(DATA_ENV) or default_data_dir())
 
 
 def serve_page(args: argparse.Namespace, serve: Callable[..., None], **options: Any) -> int:

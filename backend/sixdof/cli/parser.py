@@ -14,7 +14,9 @@ from .. import __version__
 from ..cluster.urls import parse_urls
 from ..scenario.csv_columns import DEFAULT_OUTPUT_FILE
 from ..scenario.presets import DEFAULT_PRESET, PRESETS
-from .common import TOKEN_ENV
+from ..store import MEMORY
+from ..store.paths import default_data_dir
+from .common import DATA_ENV, TOKEN_ENV
 
 
 def _port(text: str) -> int:
@@ -25,6 +27,14 @@ def _port(text: str) -> int:
     if not 0 <= port <= 65535:
         raise argparse.ArgumentTypeError(f"expected a port number 0–65535, got {port}")
     return port
+
+
+def _shown(path: Path) -> str:
+    """`path` with the home folder written ~ (help texts)."""
+    try:
+        return str(Path("~") / path.relative_to(Path.home()))
+    except ValueError:
+        return str(path)
 
 
 def _positive_int(text: str) -> int:
@@ -139,6 +149,28 @@ def _nats_option(parser: argparse.ArgumentParser) -> None:
     )
 
 
+#: `export` and `import`: a data directory's lessons and meshes, as one file.
+DATA_COMMANDS = [
+    (
+        "export",
+        "write a data directory's lessons, their scenarios and shares, and meshes to a file",
+        "Write the lessons of a data directory (`serve --data`), the saved scenarios and "
+        "Share links their steps name, and the uploaded meshes, into FILE: a SQLite "
+        "database of its own (docs/data.md), to carry to another machine and `import` "
+        "there. The server may keep running meanwhile.",
+        ["sixdof export lessons.sixdof", "sixdof export --data /srv/sixdof week3.sixdof"],
+    ),
+    (
+        "import",
+        "add the lessons and meshes of an exported file to a data directory",
+        "Add what `sixdof export` wrote into FILE to a data directory: its lessons (pinned), "
+        "their scenarios and Share links, and its meshes. A record of the same id is "
+        "replaced; anything that is not an export of sixdof is refused by name.",
+        ["sixdof import lessons.sixdof", "sixdof import --data /srv/sixdof week3.sixdof"],
+    ),
+]
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="sixdof",
@@ -210,6 +242,13 @@ def build_parser() -> argparse.ArgumentParser:
     )
     _listening_options(serve)
     _room_options(serve, scenario=True)
+    serve.add_argument(
+        "--data",
+        metavar="DIR",
+        help=f"keep Share links, saved scenarios and lessons in DIR/sixdof.db (default: "
+        f"${DATA_ENV}, else the user's data folder, {_shown(default_data_dir())}; "
+        f"{MEMORY}: in memory only, gone when the server stops). docs/data.md",
+    )
 
     gateway = _command(
         sub,
@@ -262,6 +301,15 @@ def build_parser() -> argparse.ArgumentParser:
         help="compile in N processes (default: one per core this process may use)",
     )
 
+    for verb, summary, description, examples in DATA_COMMANDS:
+        data_command = _command(sub, verb, summary, description, examples)
+        data_command.add_argument("file", type=Path, metavar="FILE.sixdof")
+        data_command.add_argument(
+            "--data",
+            metavar="DIR",
+            help=f"the data directory (default: ${DATA_ENV}, else the user's data folder)",
+        )
+
     presets = _command(
         sub,
         "presets",
@@ -313,6 +361,30 @@ def build_parser() -> argparse.ArgumentParser:
     )
     fmu.add_argument("--quiet", action="store_true", help="no summary line")
 
+    inspect = _command(
+        sub,
+        "inspect",
+        "print a mesh file's mass properties (volume, CG, inertia, principal axes)",
+        "Read a mesh (STL, OBJ, PLY, glTF/GLB) with the checks a scenario's mesh gets and print "
+        "its triangles, whether it is closed, its bounds, volume and area, and the mass "
+        "properties of the uniform solid (or, with --shell, the thin shell) it makes: mass, "
+        "CG from the file's origin, the inertia tensor about the CG (Ixy = −∫xy dm), its "
+        "principal moments and axes (docs/physics.md).",
+        [
+            "sixdof inspect bracket.stl --units mm --density 2700",
+            "sixdof inspect hull.glb --mass 1200 --json",
+        ],
+    )
+    inspect.add_argument("input", type=Path, metavar="FILE", help="the mesh file")
+    weight = inspect.add_mutually_exclusive_group()
+    weight.add_argument("--density", type=float, metavar="RHO",
+                        help="kg/m³ (kg/m² with --shell); default 1000")  # fmt: skip
+    weight.add_argument("--mass", type=float, metavar="KG", help="the body's mass instead")
+    inspect.add_argument("--shell", action="store_true", help="a thin shell, not a solid")
+    inspect.add_argument("--units", choices=["m", "mm", "in"], default="m",
+                         help="the file's unit (default m)")  # fmt: skip
+    inspect.add_argument("--json", action="store_true", help="print the result as JSON")
+
     fit = _command(
         sub,
         "fit",
@@ -347,4 +419,7 @@ def build_parser() -> argparse.ArgumentParser:
         help="the scenario's radius of gyration about z (default 0.05 m, a phone's scale; "
         "the fit gives only the ratios)",
     )
+    from . import bem
+
+    bem.add_parser(sub, _command)
     return parser

@@ -5,7 +5,8 @@ from __future__ import annotations
 import argparse
 from typing import TextIO
 
-from .common import EXIT_FAILED, serve_page
+from ..store import StoreRefused
+from .common import EXIT_FAILED, BadInput, data_dir, serve_page
 
 COLD_CACHE = (
     "sixdof: numba's cache is cold: compiling the kernels now, in the background (~1 min, a "
@@ -24,4 +25,9 @@ def handle(args: argparse.Namespace, err: TextIO) -> int:
 
     if is_cold():
         print(COLD_CACHE, file=err, flush=True)
-    return serve_page(args, serve)
+    data = data_dir(args)
+    print(f"sixdof: Share links and lessons are kept in {data}", file=err, flush=True)
+    try:
+        return serve_page(args, serve, data=data)
+    except StoreRefused as exc:  # a foreign, corrupt or newer database: left untouched
+        raise BadInput(str(exc)) from None

@@ -38,6 +38,8 @@ Buckets (JetStream key-value, one value per key):
   recording's latest segments, written every SNAPSHOT_EVERY s; a worker that takes a lease
   over resumes the room from it.
 
+The store's records (links, lessons, meshes) have buckets of their own: records.py.
+
 All three are created with `--nats-replicas` copies (1 on one server, 3 on a cluster of
 three: any one server may then be lost without losing a lease or a snapshot).
 """

@@ -25,6 +25,8 @@ from fastapi import FastAPI
 from ..server.app import create_app
 from ..server.settings import Settings
 from . import bus
+from .classes import Classes
+from .records import NatsStore
 from .relay import RoomRequests
 from .remote import RemoteRoom, RemoteRooms
 from .shares import SharedSnapshots
@@ -42,17 +44,22 @@ def create_gateway_app(
     """`sixdof serve`'s app with its rooms on the workers of the bus at `urls` (the servers
     of one NATS cluster); `replicas`: the buckets' copies, if this gateway makes them."""
     servers = parse_urls(urls)
-    app = create_app(settings)
-    rooms = RemoteRooms(settings, gateway_id or f"g-{secrets.token_hex(4)}")
-    snapshots = SharedSnapshots(settings.recording_bytes)
+    name = gateway_id or f"g-{secrets.token_hex(4)}"
+    # the cluster's records (lessons, meshes, links), the same through every gateway
+    records = NatsStore(servers, replicas, f"sixdof-{name}-store")
+    app = create_app(settings, records)
+    rooms = RemoteRooms(settings, name)
+    snapshots = SharedSnapshots(settings.recording_bytes, records)
     app.state.snapshots = snapshots
+    classes = Classes(rooms)  # /api/class: every worker's rooms (classes.py)
+    app.state.class_relay = classes
     served = app.router.lifespan_context
 
     @asynccontextmanager
     async def lifespan(app_: FastAPI) -> AsyncIterator[Any]:
         await rooms.connect(servers)
         assert rooms.nc is not None
-        _, _, snapshots.bucket = await bus.open_buckets(rooms.nc, replicas)
+        classes.leases, _, snapshots.bucket = await bus.open_buckets(rooms.nc, replicas)
         app.state.rooms = rooms
         try:
             async with served(app_) as state:

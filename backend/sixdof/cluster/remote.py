@@ -136,6 +136,20 @@ class RemoteRoom:
         data = bus.decode(reply)
         return list(data["replies"]), float(data["spent"])
 
+    async def answer_on_owner(self, client: int, msg: Any) -> list[tuple[str, str]]:
+        """A viewer's answer (no control needed) taken by the room's owner, which keeps
+        the room's answers: sent with who answered (this gateway and the viewer) and no
+        proof, so the owner takes nothing else from it."""
+        text = msg.model_dump_json(exclude_unset=True)
+        request = bus.encode({"text": text, "answerer": f"{self.rooms.id}:{client}"})
+        try:
+            reply = await self.rooms.request(bus.room_subject(self.name, "cmd"), request,
+                                             COMMAND_WAIT)  # fmt: skip
+        except (NoRespondersError, NatsTimeout):
+            raise Refusal("internal", f"room: {self.name} is moving to another worker; "
+                          "answer again in a moment", None, msg.id) from None  # fmt: skip
+        return [(str(text), "reply") for text in bus.decode(reply)["replies"]]
+
 
 class RemoteRooms(ByName[RemoteRoom]):
     """The rooms this gateway has viewers in (`ws.LiveRooms`), and its presence messages."""

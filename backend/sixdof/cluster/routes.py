@@ -44,6 +44,14 @@ ROUTES: dict[tuple[str, str], Route] = {
     # a Share link is open to watchers (the page's Share button), its recording is not
     ("POST", "share"): Route(control=lambda query: query.get("what") == "recording", body=True),
     ("POST", "gyro"): Route(control=True, body=True),
+    # a BEM run for the room's floating body (server/bem.py): its progress open, its start not
+    ("GET", "bem"): Route(control=False),
+    ("POST", "bem"): Route(control=True, body=True),
+    # the Hydrodynamics card's data (server/hydro.py): open, as the scenario is
+    ("GET", "hydrodynamics"): Route(control=False),
+    # the class view's (server/classroom.py), asked by a gateway's /api/class
+    ("GET", "tile"): Route(control=True),
+    ("POST", "act"): Route(control=True, body=True),
 }
 
 PATHS = frozenset(path for _, path in ROUTES)

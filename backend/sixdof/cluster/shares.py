@@ -16,6 +16,7 @@ from nats.js.kv import KeyValue
 
 from ..server.snapshots import Snapshot, Snapshots
 from ..simulation.recording import Recording, RecordingFormatError
+from ..store import Store
 from . import bus
 
 #: Of a shared or a failover snapshot's recording: its latest segments, about this many bytes.
@@ -53,15 +54,22 @@ async def fetch_share(shares: KeyValue, sid: str, recording_bytes: int) -> Snaps
     return decode_share(sid, entry.value or b"", recording_bytes)
 
 
-class SharedSnapshots(Snapshots):
-    """A gateway's snapshot store: what workers put in the `sixdof-shares` bucket."""
+async def find_share(shares: KeyValue, records: Snapshots, sid: str) -> Snapshot | None:
+    """A link's snapshot: from the bucket, or (past its TTL) from the cluster's store."""
+    found = await fetch_share(shares, sid, records.recording_bytes)
+    return found if found is not None else await records.fetch(sid)
 
-    def __init__(self, recording_bytes: int) -> None:
-        super().__init__()
-        self.recording_bytes = recording_bytes
+
+class SharedSnapshots(Snapshots):
+    """A gateway's snapshot store: what workers put in the `sixdof-shares` bucket, and
+    behind it the cluster's store (`records`), where a link outlives the bucket's TTL."""
+
+    def __init__(self, recording_bytes: int, records: Store | None = None) -> None:
+        super().__init__(store=records, recording_bytes=recording_bytes)
         self.bucket: KeyValue | None = None
 
     async def fetch(self, sid: str) -> Snapshot | None:
-        if self.bucket is None:
-            return None
-        return await fetch_share(self.bucket, sid, self.recording_bytes)
+        found = None
+        if self.bucket is not None:
+            found = await fetch_share(self.bucket, sid, self.recording_bytes)
+        return found if found is not None else await super().fetch(sid)

@@ -40,6 +40,7 @@ from nats.errors import MaxPayloadError
 from nats.js.errors import KeyNotFoundError
 from nats.js.kv import KeyValue
 
+from ..meshstore import use_store
 from ..server.app import create_app
 from ..server.control import handle
 from ..server.errors import Refusal
@@ -48,6 +49,8 @@ from ..server.pools import off_loop
 from ..server.registry import Rooms
 from ..server.settings import Settings
 from ..server.snapshots import Snapshot
+from ..server.ws import take_answer
+from ..store.meshes import StoredMeshes
 from . import bus
 from .answers import LargeAnswers, error
 from .asgi import call_asgi
@@ -56,7 +59,8 @@ from .heartbeat import Heartbeat
 from .leases import Leases
 from .login import login, shown
 from .proof import Checker, budget, forbidden
-from .shares import encode_share, fetch_share
+from .records import NatsStore
+from .shares import encode_share, find_share
 from .urls import parse_urls
 from .viewer import BusViewer, resume, snapshot_of
 
@@ -80,7 +84,9 @@ class Worker(Failover):
         self.settings = settings
         self.replicas = replicas
         self.id = worker_id or f"w-{secrets.token_hex(4)}"
-        self.app = create_app(settings)
+        # the cluster's records (links, lessons, meshes: cluster/records.py), not --data's
+        self.records = NatsStore(self.urls, replicas, f"sixdof-{self.id}-store")
+        self.app = create_app(settings, self.records)
         self.rooms: Rooms = self.app.state.rooms
         self.app.state.server_id = self.id  # in its probe's readings
         # the app's own probe: its lifespan never runs here, so `run()` starts it
@@ -157,6 +163,8 @@ class Worker(Failover):
 
     async def run(self) -> None:
         self.probe.start()
+        # what the app's lifespan (which never runs here) does: meshes from the records
+        meshes_before = use_store(StoredMeshes(self.records))
         await self.connect()
         log.info("worker %s on %s (%s)", self.id, shown(self.urls), login(self.urls).how)
         loops = [
@@ -181,6 +189,8 @@ class Worker(Failover):
                 await self.nc.drain()
             await self.rooms.close()
             self.probe.stop()
+            use_store(meshes_before)
+            await off_loop(self.records.close)
 
     def stop(self) -> None:
         self._stop.set()
@@ -220,8 +230,7 @@ class Worker(Failover):
         by_watcher = self.proofs.check(request.get("proof"), "open", name) is not None
         shared = None
         if request.get("share") and self.shares is not None:  # a Share link: a new room of it
-            shared = await fetch_share(self.shares, str(request["share"]),
-                                       self.settings.recording_bytes)  # fmt: skip
+            shared = await find_share(self.shares, self.app.state.snapshots, str(request["share"]))
         if name in self.owned:
             await msg.respond(bus.encode({"owner": self.id}))
             return
@@ -336,7 +345,7 @@ class Worker(Failover):
         """Put the snapshot this worker's app just made for a Share link where every
         gateway and worker finds it."""
         assert self.shares is not None
-        snapshot = self.app.state.snapshots.get(sid)
+        snapshot = await self.app.state.snapshots.fetch(sid)
         if snapshot is not None:
             await self.shares.put(sid, encode_share(snapshot))
 
@@ -381,6 +390,10 @@ class Worker(Failover):
             text = str(data["text"])
         except (ValueError, KeyError, TypeError):
             data, text = {}, ""
+        if isinstance(data.get("answerer"), str):  # a viewer's answer: no control needed
+            texts = take_answer(text, owned.room, data["answerer"][:80])
+            await msg.respond(bus.encode({"replies": texts, "spent": 0.0}))
+            return
         why = self.proofs.check(data.get("proof"), "cmd", name, text)
         if why is not None:
             if time.monotonic() > self._refused_logged + 10.0:  # a flood: one line in 10 s

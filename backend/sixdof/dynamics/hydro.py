@@ -6,6 +6,8 @@ an import circle; `model.outputs` adds these to every body's outputs.
 
 from __future__ import annotations
 
+from weakref import WeakKeyDictionary
+
 import numpy as np
 
 from .elements import Buoyancy, System
@@ -13,20 +15,46 @@ from .params import Bodies
 from .quaternion import Array, to_euler, to_rotmat
 from .water import elevation
 
+#: Each hull's vertices once (body axes), by element: a closed mesh's corners repeat each
+#: vertex ~6 times, and the Draft of a 4,000-triangle hull is a quarter of the cost on them.
+_VERTICES: WeakKeyDictionary[Buoyancy, Array] = WeakKeyDictionary()
+
+
+def hull_vertices(e: Buoyancy) -> Array:
+    """(V, 3): the distinct corners of the element's hull, body axes."""
+    vertices = _VERTICES.get(e)
+    if vertices is None:
+        corners = np.asarray(e.triangles, dtype=float).reshape(-1, 3)
+        vertices = _VERTICES[e] = np.unique(corners, axis=0)
+    return vertices
+
 
 def hydro_outputs(
     system: System | None, bodies: Bodies, x: Array, t: float = 0.0
 ) -> dict[str, Array]:
     """Per body of `bodies` (states x (N, 13) at time t) and the elements acting on them
-    (`system`, packed for these bodies alone, not concatenated): Draft, the depth of the
-    hull's lowest point below the local surface level − η (0 when clear of the water, 0
-    without a buoyancy element); Heel and Trim, the roll and pitch Euler angles (z-y-x, rad);
-    WaveElevation, η at the CG's (x, y), m, positive up (of the body's buoyancy's water,
-    else the first buoyancy's, else 0)."""
+    (`system`, packed for these bodies alone, not concatenated): `draft_and_wave`'s Draft
+    and WaveElevation, and Heel and Trim, the roll and pitch Euler angles (z-y-x, rad)."""
+    xs = np.atleast_2d(np.asarray(x, dtype=float))
+    q = xs[:, 3:7] / np.linalg.norm(xs[:, 3:7], axis=1, keepdims=True)
+    euler = to_euler(q)
+    out = draft_and_wave(system, bodies, xs, t)
+    out["Heel"] = euler[:, 0].copy()
+    out["Trim"] = euler[:, 1].copy()
+    return out
+
+
+def draft_and_wave(
+    system: System | None, bodies: Bodies, x: Array, t: float = 0.0
+) -> dict[str, Array]:
+    """`hydro_outputs` without the angles (a room's tick has them with the other outputs,
+    and the Euler angles cost more than the rest): Draft, the depth of the hull's lowest
+    point below the local surface level − η (0 when clear of the water, 0 without a
+    buoyancy element); WaveElevation, η at the CG's (x, y), m, positive up (of the body's
+    buoyancy's water, else the first buoyancy's, else 0)."""
     xs = np.atleast_2d(np.asarray(x, dtype=float))
     n = len(xs)
     q = xs[:, 3:7] / np.linalg.norm(xs[:, 3:7], axis=1, keepdims=True)
-    euler = to_euler(q)
     rot = to_rotmat(q).reshape(n, 3, 3)
     cg = xs[:, 0:3] + np.einsum("nij,nj->ni", rot, bodies.r_cg_body)
     hulls = [] if system is None else [e for e in system.elements if isinstance(e, Buoyancy)]
@@ -41,11 +69,10 @@ def hydro_outputs(
             wave[i] = float(elevation(water, g, t, cg[i, 0:1], cg[i, 1:2])[0])
     for e in hulls:  # a body with several hulls: the deepest
         i = e.body
-        corners = xs[i, 0:3] + np.asarray(e.triangles, dtype=float).reshape(-1, 3) @ rot[i].T
+        corners = xs[i, 0:3] + hull_vertices(e) @ rot[i].T
         eta = elevation(e.water, float(bodies.gravity[i]), t, corners[:, 0], corners[:, 1])
         draft[i] = max(draft[i], float(np.max(corners[:, 2] - (e.water.level - eta))))
-    return {"Draft": draft, "Heel": euler[:, 0].copy(), "Trim": euler[:, 1].copy(),
-            "WaveElevation": wave}  # fmt: skip
+    return {"Draft": draft, "WaveElevation": wave}
 
 
 def place_buoyancy(system: System, bodies: Bodies, x: Array, t: float, records: Array) -> None:
@@ -79,4 +106,4 @@ def place_buoyancy(system: System, bodies: Bodies, x: Array, t: float, records: 
         records[j, 6:9] = point
 
 
-__all__ = ["hydro_outputs", "place_buoyancy"]
+__all__ = ["draft_and_wave", "hydro_outputs", "place_buoyancy"]

@@ -156,6 +156,9 @@ def integrate(
         raise ValueError("output times must be a non-empty ascending list")
     x = np.array(x0, dtype=float).reshape(len(bodies), STATE_SIZE)
     u = np.broadcast_to(np.asarray(u, dtype=float), (len(bodies), 6))
+    if system is not None and system.n_states and settings.method not in FIXED_STEP_METHODS:
+        # their states step in the kernels' stages alone (system_compiled)
+        raise ValueError("method: elements that carry states (a controller) run with euler or rk4")
     if settings.method == "radau":
         return _integrate_radau(bodies, x, u, t_out, settings, progress, system)
     if settings.method in FIXED_STEP_METHODS:
@@ -204,6 +207,8 @@ def _integrate_kernel(
     from . import kernel  # imported on first use, as in step_fixed
 
     pk = kernel.packed(bodies, system)
+    # the elements' states (a controller's) run on from chunk to chunk, as the bodies' do
+    z = None if pk.system is None else kernel.element_states(pk, None)
     work = np.cumsum(counts) * n_bodies
     start = 0
     while start < spans.size:
@@ -212,7 +217,7 @@ def _integrate_kernel(
         part = out[start + 1 : stop + 1]
         kernel.integrate_fixed(
             pk, state, u, h[start:stop], counts[start:stop], settings.method, part,
-            t0=float(t_out[start]),
+            t0=float(t_out[start]), z=z,
         )  # fmt: skip
         finite = np.isfinite(part).all(axis=(1, 2))
         if not finite.all():

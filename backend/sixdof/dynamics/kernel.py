@@ -43,10 +43,24 @@ from types import ModuleType
 import numpy as np
 from numpy.typing import ArrayLike
 
-from .elements import Buoyancy
+from .elements import Buoyancy, System
 from .hydro import place_buoyancy
+from .kernel_args import (
+    _NAMES,
+    _c_array,
+    _check_steps,
+    _codes,
+    _counts,
+    _is_scalar,
+    _writable_state,
+    load_rows,
+    writable_z,
+)
+from .kernel_args import element_states as element_states
+from .kernel_args import method_code as method_code
 from .kernel_warm import warm_up as warm_up  # re-exported: callers warm up the kernel
-from .layout import L_M_GLOBAL, LOAD_SIZE, PARALLEL_MIN_WORK, PARAM_SIZE, RECORD_SIZE, STAGES
+from .kinds.joint import CODE as JOINT_CODE
+from .layout import E_KIND, LOAD_SIZE, PARALLEL_MIN_WORK, PARAM_SIZE, RECORD_SIZE
 from .layout import P_BLOCK as P_BLOCK  # the layout, re-exported for tests and benchmarks
 from .layout import P_CORIOLIS as P_CORIOLIS
 from .layout import P_GRAVITY as P_GRAVITY
@@ -54,14 +68,14 @@ from .layout import P_INERTIA_O as P_INERTIA_O
 from .layout import P_MASS as P_MASS
 from .layout import P_MASS_INV as P_MASS_INV
 from .layout import P_R_CG as P_R_CG
-from .methods import TABLEAUS, check_step
-from .model import INPUT_SIZE, STATE_SIZE
-from .names import METHOD_CODES, NORM_TIME_CONSTANT, Method
+from .methods import check_step
+from .names import METHOD_CODES
 from .packing import PackedBodies as PackedBodies  # re-exported: the kernels' one input
 from .packing import concat as concat
 from .packing import pack as pack
 from .packing import packed as packed
-from .quaternion import Array, BoolArray, IntArray
+from .quaternion import Array, IntArray
+from .sizes import INPUT_SIZE, STATE_SIZE
 
 # --------------------------------------------------------------------------- the compiled core
 
@@ -91,103 +105,6 @@ def _system_core() -> ModuleType:
     return _system_compiled
 
 
-# --------------------------------------------------------------------------- checked wrappers
-
-
-def _writable_state(x: Array, n: int) -> Array:
-    if not isinstance(x, np.ndarray) or x.dtype != np.float64 or x.shape != (n, STATE_SIZE):
-        shape = getattr(x, "shape", None)
-        raise ValueError(f"x: expected a float64 array of shape ({n}, 13), got {shape}")
-    if not (x.flags.c_contiguous and x.flags.writeable):
-        raise ValueError("x: must be C-contiguous and writeable (it is advanced in place)")
-    return x
-
-
-def _c_array(a: ArrayLike, shape: tuple[int, ...], name: str) -> Array:
-    """A C-contiguous, writeable float64 array of `shape` (broadcast, copied if needed)."""
-    arr = np.asarray(a, dtype=np.float64)
-    if arr.shape != shape and shape[0] == 1 and arr.shape == shape[1:]:
-        arr = arr[None]  # one body: a view, no copy (the per-step hot path)
-    if arr.shape != shape:
-        try:
-            arr = np.broadcast_to(arr, shape)
-        except ValueError:
-            raise ValueError(f"{name}: expected shape {shape}, got {arr.shape}") from None
-    if not (arr.flags.c_contiguous and arr.flags.writeable):
-        arr = np.array(arr, dtype=np.float64, order="C")
-    return arr
-
-
-def load_rows(u: ArrayLike, n: int) -> Array:
-    """u as C-contiguous load rows (n, LOAD_SIZE): (n, 6) or (6,) global Force and Moment at
-    the CG are padded with zeros (nothing state-dependent); load rows pass as they are."""
-    arr = np.asarray(u, dtype=np.float64)
-    if arr.shape[-1:] == (LOAD_SIZE,):
-        return _c_array(arr, (n, LOAD_SIZE), "u")
-    rows = np.zeros((n, LOAD_SIZE))
-    rows[:, : L_M_GLOBAL + 3] = _c_array(arr, (n, INPUT_SIZE), "u")
-    return rows
-
-
-def method_code(method: str | int) -> int:
-    """0 for "euler", 1 for "rk4" (FhSim's IntegratorMethod numbers); anything else is refused."""
-    if isinstance(method, str) and method in METHOD_CODES:
-        return METHOD_CODES[method]
-    if isinstance(method, int | np.integer) and int(method) in STAGES:
-        return int(method)
-    raise ValueError(
-        f"integrator: the kernels run {list(METHOD_CODES)} (codes 0, 1), got {method!r}; "
-        "use integrators.integrate for dopri5 and radau"
-    )
-
-
-_NAMES: dict[int, Method] = {code: name for name, code in METHOD_CODES.items()}
-
-
-def _codes(method: str | int | Sequence[str | int] | IntArray, n: int) -> IntArray:
-    """Method codes, (n,) int64; an integer array of codes is taken as is (no Python loop)."""
-    if isinstance(method, np.ndarray) and method.dtype.kind in "iu":
-        codes = method.astype(np.int64)
-        bad = ~np.isin(codes, list(STAGES))
-        if np.any(bad):
-            method_code(int(codes[np.argmax(bad)]))  # raises, naming the bad code
-    else:
-        items = np.atleast_1d(np.asarray(method, dtype=object))
-        codes = np.array([method_code(m) for m in items], dtype=np.int64)
-    try:
-        return np.array(np.broadcast_to(codes, (n,)), order="C")
-    except ValueError:
-        raise ValueError(f"integrator: expected 1 or {n} methods, got {codes.size}") from None
-
-
-def _check_steps(h: Array, codes: IntArray, active: BoolArray, field: str) -> None:
-    """Every active step must satisfy check_step; raise for the first that does not."""
-    stability = np.array([TABLEAUS[_NAMES[int(c)]].real_stability for c in STAGES])
-    limit = stability[codes] * NORM_TIME_CONSTANT
-    ok = ~active | (np.isfinite(h) & (h > 0.0) & (h < limit))
-    if not np.all(ok):
-        j = int(np.argmin(ok))
-        name = field if h.size == 1 else f"{field}[{j}]"
-        check_step(_NAMES[int(codes.flat[j])], float(h.flat[j]), name)  # raises
-
-
-def _counts(n_steps: ArrayLike, shape: tuple[int, ...], field: str) -> Array:
-    """Step counts as a writeable int64 array of `shape` (numba types read-only arrays apart)."""
-    arr = np.asarray(n_steps)
-    if arr.dtype.kind not in "iu" or np.any(arr < 0):
-        raise ValueError(f"{field}: expected whole numbers ≥ 0, got {n_steps!r}")
-    try:
-        return np.array(np.broadcast_to(arr, shape), dtype=np.int64, order="C")
-    except ValueError:
-        raise ValueError(f"{field}: expected shape {shape}, got {arr.shape}") from None
-
-
-def _is_scalar(value: object) -> bool:
-    return isinstance(value, int | float | np.number) or (
-        isinstance(value, np.ndarray) and value.ndim == 0
-    )
-
-
 def _use_parallel(n_bodies: int, work: int) -> bool:
     return n_bodies > 1 and work >= PARALLEL_MIN_WORK and _core().threads() > 1
 
@@ -195,10 +112,18 @@ def _use_parallel(n_bodies: int, work: int) -> bool:
 # --------------------------------------------------------------------------- public API
 
 
-def derivative(pk: PackedBodies, x: ArrayLike, u: ArrayLike, t: float = 0.0) -> Array:
+def derivative(
+    pk: PackedBodies,
+    x: ArrayLike,
+    u: ArrayLike,
+    t: float = 0.0,
+    z: ArrayLike | None = None,
+    dz: Array | None = None,
+) -> Array:
     """ẋ = f(x, u) for N bodies, shape (N, 13): the compiled twin of model.derivative
     (u: (N, 6) global Force/Moment or (N, LOAD_SIZE) load rows), with pk's elements at
-    time t."""
+    time t, their states at z (None: their initial ones); `dz` (Z,), when given, gets the
+    rates of those states."""
     n = len(pk)
     xs = _c_array(x, (n, STATE_SIZE), "x")
     us = load_rows(u, n)
@@ -207,6 +132,7 @@ def derivative(pk: PackedBodies, x: ArrayLike, u: ArrayLike, t: float = 0.0) -> 
         _core()._derivative_batch(pk.params, xs, us, out)
     else:
         s = pk.system
+        zs = element_states(pk, z)
         _system_core().system_derivative(
             pk.params,
             xs,
@@ -219,19 +145,29 @@ def derivative(pk: PackedBodies, x: ArrayLike, u: ArrayLike, t: float = 0.0) -> 
             1e-3,
             out,
             np.empty((0, RECORD_SIZE)),
+            zs,
+            s.state_bounds,
+            np.empty_like(zs) if dz is None else dz,
         )
     return out
 
 
 def element_records(
-    pk: PackedBodies, x: ArrayLike, u: ArrayLike, t: float = 0.0, h: float = 1e-3
+    pk: PackedBodies,
+    x: ArrayLike,
+    u: ArrayLike,
+    t: float = 0.0,
+    h: float = 1e-3,
+    z: ArrayLike | None = None,
 ) -> Array:
-    """What each element does at states x and time t, (M, 9) in the order the elements were
+    """What each element does at states x and time t, (M, 12) in the order the elements were
     given: its point of application (NED), the force it puts on its body there (N, global;
     a pivot's reaction, a ground's total at the centre of pressure, a damper's at the
     reference point, a buoyancy's at the centre of buoyancy: hydro.place_buoyancy) and its
-    other end (a spring's; else the point again). Empty without elements. h: the step (the
-    ground's friction regularisation depends on it)."""
+    other end (a spring's; else the point again), and a joint's reaction moment on its body
+    about its point (N·m, global; 0 for the other kinds). Empty without elements. h: the step
+    (the ground's friction regularisation depends on it); z: the elements' states (None:
+    their initial ones)."""
     if pk.system is None:
         return np.zeros((0, RECORD_SIZE))
     n = len(pk)
@@ -239,6 +175,7 @@ def element_records(
     us = load_rows(u, n)
     s = pk.system
     rec = np.zeros((len(s.rows), RECORD_SIZE))
+    zs = element_states(pk, z)
     _system_core().system_derivative(
         pk.params,
         xs,
@@ -251,11 +188,46 @@ def element_records(
         float(h),
         np.empty((n, STATE_SIZE)),
         rec,
+        zs,
+        s.state_bounds,
+        np.empty_like(zs),
     )
     out = rec[s.order]
     if any(isinstance(e, Buoyancy) for e in s.elements):
         place_buoyancy(s, pk.bodies, xs, float(t), out)
     return out
+
+
+def joint_paths(pk: PackedBodies, u: ArrayLike | None = None) -> list[str]:
+    """Per group of pk's bodies that joints join (in the packed order), the way its steps
+    go: "tree", in its hinges' angles (tree_compiled: a tree of plain hinges hung from the
+    world), or "general", the constraint solve (constraints_compiled). u: the loads (a load
+    that turns with a body keeps it on the general path); None: none."""
+    s = pk.system
+    if s is None:
+        return []
+    from . import tree_compiled  # compiled on its first use
+
+    n = len(pk)
+    us = load_rows(np.zeros((n, 6)) if u is None else u, n)
+    paths = []
+    for g, (first, cnt) in enumerate(s.groups):
+        e0, e1 = int(s.bounds[g]), int(s.bounds[g + 1])
+        if not any(s.rows[e, E_KIND] == JOINT_CODE for e in range(e0, e1)):
+            continue
+        tree = tree_compiled.order(pk.params, us, s.rows, e0, e1, int(first), int(cnt))
+        paths.append("tree" if len(tree) else "general")
+    return paths
+
+
+def joint_gaps(system: System, x: ArrayLike) -> Array:
+    """(M, 2): each element's gap (m, rad) at states x (N, 13), in the order the elements were
+    given, zeros for kinds other than a joint (constraints_compiled.gaps, one compiled loop
+    for a frame's joints: a 20-link chain's took ~2 ms a frame in numpy)."""
+    xs = _c_array(x, (system.n_bodies, STATE_SIZE), "x")
+    out = np.zeros((len(system.rows), 2))
+    _system_core().joints.gaps(system.rows, system.groups, system.bounds, xs, out)
+    return out[system.order]
 
 
 def applied(u: ArrayLike, x: ArrayLike) -> Array:
@@ -275,6 +247,7 @@ def advance(
     n_steps: int | ArrayLike = 1,
     method: str | int | Sequence[str | int] | IntArray = "rk4",
     t: float | ArrayLike = 0.0,
+    z: Array | None = None,
 ) -> None:
     """Advance N bodies in place: body i takes n_steps[i] steps of h[i] s with method[i].
 
@@ -286,13 +259,15 @@ def advance(
     count and method, in one call per tick. Bad input raises (FieldError / ValueError
     naming the field) before any state changes. t: each body's simulated time at the start
     (one value or per body), read by time-varying elements only; bodies a two-body spring
-    joins step with the h, count, method and t of the first body of their group.
+    joins step with the h, count, method and t of the first body of their group. z (Z,):
+    the states of pk's elements (a controller's; `element_states`), advanced in place with
+    the bodies, stage by stage; required when they carry any.
     """
     n = len(pk)
     _writable_state(x, n)
     us = load_rows(u, n)
     if pk.system is not None:
-        _advance_system(pk, x, us, h, n_steps, method, t)
+        _advance_system(pk, x, us, h, n_steps, method, t, writable_z(pk, z))
         return
     if isinstance(method, str | int) and _is_scalar(h) and _is_scalar(n_steps):
         _advance_uniform(pk, x, us, h, n_steps, method)  # type: ignore[arg-type]  # scalars: checked just above
@@ -315,6 +290,7 @@ def _advance_system(
     n_steps: int | ArrayLike,
     method: str | int | Sequence[str | int] | IntArray,
     t: float | ArrayLike,
+    z: Array,
 ) -> None:
     """`advance` for bodies with elements: each group steps its bodies stage by stage."""
     n = len(pk)
@@ -328,8 +304,9 @@ def _advance_system(
     # Serial: a hundred rooms with elements take ~0.4 ms a tick on one core, and a parallel
     # twin would add ~10 s of compiling to every cold start.
     _system_core().system_serial(
-        pk.params, x, us, s.groups, s.rows, s.bounds, s.aux, ts, hs_arr, counts, codes
-    )
+        pk.params, x, us, s.groups, s.rows, s.bounds, s.aux, ts, hs_arr, counts, codes, z,
+        s.state_bounds,
+    )  # fmt: skip
 
 
 def _advance_uniform(
@@ -359,6 +336,7 @@ def integrate_fixed(
     method: str | int = "rk4",
     out: Array | None = None,
     t0: float = 0.0,
+    z: Array | None = None,
 ) -> Array:
     """Run all bodies through S spans; return the states after each span, (S, N, 13).
 
@@ -367,7 +345,8 @@ def integrate_fixed(
     row of u (constant). x (N, 13) is advanced in place to the final state.
     `out`, if given, must be a C-contiguous float64 array (S, N, 13) to fill.
     With h = span/n per output interval this is `integrate`'s fixed-step path; time runs
-    from t0 (for pk's time-varying elements).
+    from t0 (for pk's time-varying elements); z: the elements' states, advanced in place
+    (None: from their initial values).
     """
     n = len(pk)
     _writable_state(x, n)
@@ -390,6 +369,7 @@ def integrate_fixed(
         raise ValueError(f"out: expected a writeable C-contiguous float64 array ({s}, {n}, 13)")
     if pk.system is not None:  # span by span: one compiled entry point fewer to build
         sy = pk.system
+        zs = element_states(pk, None) if z is None else writable_z(pk, z)
         t = float(t0)
         ts, hs_n, codes = np.empty(n), np.empty(n), np.full(n, code, dtype=np.int64)
         for j in range(s):
@@ -397,8 +377,9 @@ def integrate_fixed(
             hs_n.fill(hs[j])
             steps = np.full(n, counts[j], dtype=np.int64)
             _system_core().system_serial(
-                pk.params, x, us, sy.groups, sy.rows, sy.bounds, sy.aux, ts, hs_n, steps, codes
-            )
+                pk.params, x, us, sy.groups, sy.rows, sy.bounds, sy.aux, ts, hs_n, steps, codes,
+                zs, sy.state_bounds,
+            )  # fmt: skip
             out[j] = x
             t += float(hs[j]) * int(counts[j])
         return out
@@ -419,7 +400,9 @@ __all__ = [
     "concat",
     "derivative",
     "element_records",
+    "element_states",
     "integrate_fixed",
+    "joint_gaps",
     "load_rows",
     "method_code",
     "pack",

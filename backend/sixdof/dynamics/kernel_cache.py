@@ -53,6 +53,10 @@ KERNELS: tuple[tuple[Path, tuple[str, ...]], ...] = (
     # compiled into the kernels above, not called on their own: listed for their stamps
     (Path(__file__).with_name("stepper_compiled.py"), ()),
     (Path(__file__).with_name("constraints_compiled.py"), ()),
+    (Path(__file__).with_name("tree_compiled.py"), ()),
+    (Path(__file__).with_name("tree_run_compiled.py"), ()),
+    (Path(__file__).with_name("states_compiled.py"), ()),
+    (Path(__file__).with_name("lone_compiled.py"), ()),
     *(
         (path, ())
         for path in sorted(_KINDS.glob("*.py"))

@@ -45,7 +45,7 @@ from .stepper_compiled import store as _store
 
 #: Hash of the modules compiled in here (kernel_cache.STAMP_NAME: numba keys its cache on this
 #: file's text alone); `python scripts/stamp_kernels.py` keeps it current.
-COMPILED_FROM = "2f7a19aee53ac99e"
+COMPILED_FROM = "2021b6ca24a9c609"
 
 
 def threads() -> int:

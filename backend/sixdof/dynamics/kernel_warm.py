@@ -22,8 +22,8 @@ from dataclasses import dataclass
 import numpy as np
 
 from .layout import ELEMENT_SIZE, LOAD_SIZE, P_MASS, P_MASS_INV, PARAM_SIZE, RECORD_SIZE
-from .model import INPUT_SIZE, STATE_SIZE
 from .quaternion import Array, IntArray
+from .sizes import INPUT_SIZE, STATE_SIZE
 
 #: Told the name of each kernel as it is ready (a progress bar counts them).
 Done = Callable[[str], None]
@@ -97,17 +97,24 @@ def warm_system_serial(done: Done) -> None:
 
     p, x, u = _bodies()
     h, n, m = np.full(2, 1e-3), np.ones(2, dtype=np.int64), np.ones(2, dtype=np.int64)
-    s.system_serial(p, x, u, *_elements(), np.zeros(2), h, n, m)
+    z, zb = np.zeros(0), np.zeros(2, dtype=np.int64)
+    s.system_serial(p, x, u, *_elements(), np.zeros(2), h, n, m, z, zb)
     done("system_serial")
 
 
 def warm_system_derivative(done: Done) -> None:
-    """The elements' derivative and records (a frame's element table, the stored energy)."""
+    """The elements' derivative and records (a frame's element table, the stored energy), and
+    the joints' gaps."""
     from . import system_compiled as s
 
     p, x, u = _bodies()
+    z, zb = np.zeros(0), np.zeros(2, dtype=np.int64)
     for records in (np.zeros((1, RECORD_SIZE)), np.empty((0, RECORD_SIZE))):
-        s.system_derivative(p, x, u, *_elements(), 0.0, 1e-3, np.empty_like(x), records)
+        s.system_derivative(
+            p, x, u, *_elements(), 0.0, 1e-3, np.empty_like(x), records, z, zb, np.zeros(0)
+        )
+    groups, rows, bounds, _ = _elements()
+    s.joints.gaps(rows, groups, bounds, x, np.zeros((1, 2)))
     done("system_derivative")
 
 

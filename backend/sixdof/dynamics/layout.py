@@ -52,7 +52,14 @@ E_KIND = 0  # one of the K_* codes
 E_BODY = 1  # the body it acts on, local index in its group
 E_OTHER = 2  # a spring's other body (local index), or -1 for a world point
 E_DATA = 3  # the kind's own numbers start here
-ELEMENT_SIZE = 32
+# An element that carries states of its own (a controller's integral, a linear system's x;
+# later a cable's lumped masses): where they start in its group's block of states, and how
+# many (0: none). Its group then steps them with its bodies, stage by stage
+# (system_compiled); the states of all groups sit in one flat array z, group g's at
+# z[zb[g]:zb[g + 1]] (elements.System.state_bounds).
+E_STATES = 32
+E_N_STATES = 33
+ELEMENT_SIZE = 34
 # Each kind's code (E_KIND) and the layout of the rest of its row are its module's, in
 # kinds/ (kinds/__init__.py lists them).
 # Layout of one node of a hull's tree (hull_tree.py), NODE_SIZE numbers at EB_TREE + k · NODE_SIZE:
@@ -62,5 +69,6 @@ N_CENTRE, N_HALF, N_SKIP, N_FIRST, N_COUNT = 0, 3, 6, 7, 8
 N_P, N_S, N_T, N_U = 9, 18, 21, 30
 NODE_SIZE = 33
 #: Width of one element's record of what it does (elements.element_forces): point of
-#: application (3, NED), force on the body there (3, N), other end (3, NED).
-RECORD_SIZE = 9
+#: application (3, NED), force on the body there (3, N), other end (3, NED), and a joint's
+#: reaction moment on its body about its point (3, N·m, global; 0 for the other kinds).
+RECORD_SIZE = 12

@@ -29,15 +29,14 @@ from numpy.typing import ArrayLike
 
 from . import quaternion as quat
 from .elements import Buoyancy, System
-from .hydro import hydro_outputs
+from .hydro import draft_and_wave
 from .names import NORM_TIME_CONSTANT
 from .output_table import PORTS
 from .params import Bodies
 from .quaternion import Array
-from .stored import stored_energy
+from .sizes import INPUT_SIZE, STATE_SIZE
+from .stored import radiated_energy, stored_energy
 
-STATE_SIZE = 13
-INPUT_SIZE = 6
 POS = slice(0, 3)
 QUATER = slice(3, 7)
 LOCAL_VEL = slice(7, 10)
@@ -148,7 +147,12 @@ def laid_out(outs: Mapping[str, Array], layout: Sequence[tuple[str, int]], n: in
 
 
 def outputs(
-    x: ArrayLike, u: ArrayLike, bodies: Bodies, system: System | None = None, t: float = 0.0
+    x: ArrayLike,
+    u: ArrayLike,
+    bodies: Bodies,
+    system: System | None = None,
+    t: float = 0.0,
+    z: ArrayLike | None = None,
 ) -> dict[str, Array]:
     """All outputs of DESIGN.md section 1 for a state (13,) or batch (N, 13).
 
@@ -157,11 +161,15 @@ def outputs(
     (½ νᵀ M_RB ν, J) and its parts TranslationalEnergy (½ m |v_CG|²) and RotationalEnergy
     (½ ωᵀ I_g ω),
     PotentialEnergy (−m g_nᵀ p_CG, J), StoredEnergy (what the elements `system` hold:
-    stored.stored_energy), TotalEnergy (their sum), LinearMomentum (global,
+    stored.stored_energy), TotalEnergy (their sum), RadiatedEnergy (the work done on the water
+    through radiation elements: stored.radiated_energy), LinearMomentum (global,
     m R (v + ω × r_g), kg·m/s), AngularMomentum (about the CG, global,
     R I_g ω, kg·m²/s), Force and Moment (the applied global inputs); Draft, Heel, Trim and
-    WaveElevation of a floating body (water.hydro_outputs, with the elements `system`
-    acting on these bodies alone and the time t; Draft and WaveElevation 0 without one).
+    WaveElevation of a floating body (hydro.hydro_outputs, with the elements `system`
+    acting on these bodies alone and the time t; Draft and WaveElevation 0 without one);
+    JointGap, JointGapAngle, JointForce and JointMoment (joint_outputs, 0 without joints);
+    CableForce, CableTension and CableSeabedLength (cable_lines, 0 without cables). z: the
+    elements' states (a cable's nodes; None: their initial ones).
     """
     xb, ub, single = _as_batch(x, u)
     q = xb[:, QUATER]
@@ -199,16 +207,22 @@ def outputs(
         "Force": ub[:, 0:3].copy(),
         "Moment": ub[:, 3:6].copy(),
     }
-    stored = stored_energy(system, bodies, xb)
+    zs = None if z is None else np.asarray(z, dtype=float)
+    stored = stored_energy(system, bodies, xb, zs)
     out["StoredEnergy"] = stored
     out["TotalEnergy"] = out["TotalEnergy"] + stored
+    out["RadiatedEnergy"] = radiated_energy(system, len(xb), zs)
+    euler = out["Euler"]
+    out.update(Heel=euler[:, 0].copy(), Trim=euler[:, 1].copy())
     if system is not None and any(isinstance(e, Buoyancy) for e in system.elements):
-        out.update(hydro_outputs(system, bodies, xb, t))
+        out.update(draft_and_wave(system, bodies, xb, t))
     else:
-        zero = np.zeros(len(xb))
-        euler = out["Euler"]
-        out.update(Draft=zero, Heel=euler[:, 0].copy(), Trim=euler[:, 1].copy(),
-                   WaveElevation=zero.copy())  # fmt: skip
+        out.update(Draft=np.zeros(len(xb)), WaveElevation=np.zeros(len(xb)))
+    from .cable_lines import cable_outputs
+    from .joint_outputs import joint_outputs  # it reaches the kernels, which import this
+
+    out.update(joint_outputs(system, bodies, xb, ub, t))
+    out.update(cable_outputs(system, bodies, xb, zs))
     if single:
         return {k: a[0] for k, a in out.items()}
     return out

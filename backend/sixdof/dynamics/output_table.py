@@ -88,6 +88,75 @@ OUTPUTS: tuple[Output, ...] = (
         "added mass), J; 0 without elements",
         history=True,
     ),
+    # the work the body's motion has done on the water through its radiation elements (their
+    # last state, E_rad: radiated away or held in the memory), stored.radiated_energy
+    Output(
+        "RadiatedEnergy",
+        1,
+        "J",
+        "work the body's motion has done on the water through its radiation elements since "
+        "the start (waves radiated away, or held in the memory), J; 0 without radiation",
+        history=True,
+    ),
+    # what the joints naming the body as their `body` measure (joint_outputs.py): the
+    # largest over the bodies is a mechanism's drift; 0 on a body without joints
+    Output(
+        "JointGap",
+        1,
+        "m",
+        "how far apart its joints' ends are (a slider's across its axis), the largest of "
+        "the joints naming the body as `body`, m; 0 without joints",
+        history=True,
+    ),
+    Output(
+        "JointGapAngle",
+        1,
+        "rad",
+        "how far its joints' bodies are turned off what they hold (a hinge's axes, a "
+        "slider's or a weld's turn), the largest, rad; 0 without joints",
+        history=True,
+    ),
+    Output(
+        "JointForce",
+        3,
+        "N",
+        "the reaction force its joints put on the body (global; the other end feels the "
+        "opposite), N",
+        history=True,
+    ),
+    Output(
+        "JointMoment",
+        3,
+        "N·m",
+        "the reaction moment its joints put on the body about their points (global; 0 for "
+        "a ball), N·m",
+        history=True,
+    ),
+    # what the cables ending on the body measure (cable_lines.py); each cable's own force at
+    # either end, tensions and nodes are the state frame's elements
+    Output(
+        "CableForce",
+        3,
+        "N",
+        "the force its cables put on the body at their ends (global, with the half end "
+        "segments' weight), N; 0 without cables",
+        history=True,
+    ),
+    Output(
+        "CableTension",
+        1,
+        "N",
+        "the largest segment tension of the cables ending on the body, N; 0 without cables",
+        history=True,
+    ),
+    Output(
+        "CableSeabedLength",
+        1,
+        "m",
+        "the length of line lying on the seabed, of the cables naming the body as `body`, "
+        "m; 0 without cables",
+        history=True,
+    ),
 )
 
 Columns = tuple[tuple[str, int], ...]

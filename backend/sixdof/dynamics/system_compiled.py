@@ -17,24 +17,36 @@ importing it compiles the kinds' marked functions (kinds/jit.py).
 
 from __future__ import annotations
 
-from typing import Any
-
 import numpy as np
 
 from . import constraints_compiled as joints
+from . import tree_compiled, tree_run_compiled
 from .borrow import borrowed
-from .kernel_compiled import _applied, _rigid_body, _step, _step_turning, njit
-from .kinds import added_mass, buoyancy, damper, geometry, ground, joint, load, pivot, spring
+from .kernel_compiled import _applied, _rigid_body, njit
+from .kinds import (
+    added_mass,
+    buoyancy,
+    cable,
+    damper,
+    geometry,
+    ground,
+    joint,
+    load,
+    pivot,
+    spring,
+)
 from .kinds.jit import compile_kinds
 from .kinds.table import COMPILED
-from .layout import E_BODY, E_KIND, E_OTHER, L_STATE_DEPENDENT, P_R_CG
+from .layout import E_BODY, E_KIND, E_N_STATES, E_OTHER, L_STATE_DEPENDENT, P_R_CG
+from .lone_compiled import _loads, _run_free, _run_pivot, _run_spring
+from .states_compiled import state_act, with_states, without_states
 from .stepper_compiled import add6, rk_step
 from .stepper_compiled import load as _load
 from .stepper_compiled import store as _store
 
 #: Hash of the modules compiled in here (kernel_cache.STAMP_NAME: numba keys its cache on this
 #: file's text alone); `python scripts/stamp_kernels.py` keeps it current.
-COMPILED_FROM = "137f4e330b623f6c"
+COMPILED_FROM = "ea9491cc518acf72"
 
 compile_kinds(COMPILED)  # the kinds' forces are numba's from here on (kinds/jit.py)
 
@@ -48,15 +60,6 @@ def _record(rec, e, c):
             rec[e, j] = c[6 + j]
             rec[e, 3 + j] = c[j]
             rec[e, 6 + j] = c[9 + j]
-
-
-@njit(cache=True, nogil=True, fastmath=False, error_model="numpy", inline="always")
-def _loads(u, i, y, turning):
-    """Load row u[i] at state y (13-tuple): global (F_n, M_n) about the CG; `turning`: the
-    row has state-dependent parts (decided once per run, as kernel_compiled does)."""
-    if turning:
-        return _applied(u, i, y)
-    return u[i, 0], u[i, 1], u[i, 2], u[i, 3], u[i, 4], u[i, 5]
 
 
 @njit(cache=True, nogil=True, fastmath=False, error_model="numpy")
@@ -95,12 +98,15 @@ def _act(p, el, e, aux, i, y, r, yo, ro, t, h, left):
 @njit(cache=True, nogil=True, fastmath=False, error_model="numpy")
 def _element_forces(p, el, e0, e1, aux, i, b, y, t, h, left):
     """The elements that act on body i alone (everything but a spring joining it to another
-    body, a pivot and buoyancy, `_hull_forces`): global (F, M) about its CG at state y (a
-    13-tuple); b is its index in its group (the elements' E_BODY)."""
+    body, a pivot, buoyancy, `_hull_forces`, and what carries states, `_group_derivative`):
+    global (F, M) about its CG at state y (a 13-tuple); b is its index in its group (the
+    elements' E_BODY)."""
     acc = (0.0, 0.0, 0.0, 0.0, 0.0, 0.0)
     r = geometry.rotation(y)
     for e in range(e0, e1):
         if el[e, E_BODY] != b or el[e, E_KIND] == pivot.CODE or el[e, E_KIND] == buoyancy.CODE:
+            continue
+        if el[e, E_N_STATES] > 0.0 or el[e, E_KIND] == joint.CODE:
             continue
         if el[e, E_KIND] == spring.CODE and el[e, E_OTHER] >= 0.0:
             continue
@@ -140,77 +146,6 @@ def _step_one(p, u, el, e0, e1, aux, i, held_by, forces, hulls, turning, y, t, h
     new 13-tuple (kept in registers, as kernel_compiled's `_step`)."""
     args = (e0, e1, i, held_by, forces, hulls, turning)
     return rk_step(_one_stage, p, u, el, aux, args, y, t, h, method, None)
-
-
-# The two commonest elements, a pivot or one world spring alone on a body, step as straight
-# code: their derivative is inlined into the step, as kernel_compiled inlines _rigid_body
-# (a pivot 254 → 130 ns a step, a spring 252 → 190 ns; a free body ~105 ns). Inlined twins,
-# not inline="always" on the originals, so the general paths keep their calls and compile
-# as fast as before.
-_TWIN: Any = {"fastmath": False, "error_model": "numpy", "inline": "always"}
-_pivot_body_inline = njit(**_TWIN)(pivot.derivative.py_func)
-_spring_inline = njit(**_TWIN)(spring.force.py_func)
-_moment_inline = njit(**_TWIN)(geometry.moment.py_func)
-
-
-@njit(cache=True, nogil=True, fastmath=False, error_model="numpy", inline="always")
-def _pivot_stage(p, u, el, aux, args, y, t, h, left, ws, s):
-    """ẋ of a body held by a pivot and nothing else (a pendulum, a top)."""
-    i, row, turning = args
-    fx, fy, fz, mx, my, mz = _loads(u, i, y, turning)
-    return _pivot_body_inline(p, i, row, y, fx, fy, fz, mx, my, mz)
-
-
-@njit(cache=True, nogil=True, fastmath=False, error_model="numpy")
-def _step_pivot(p, u, i, row, turning, y, h, method):
-    """`_step_one` for a body held by a pivot and nothing else, kept back on it."""
-    return pivot.held(
-        row, rk_step(_pivot_stage, p, u, p, p, (i, row, turning), y, 0.0, h, method, None)
-    )
-
-
-@njit(cache=True, nogil=True, fastmath=False, error_model="numpy", inline="always")
-def _spring_stage(p, u, el, aux, args, y, t, h, left, ws, s):
-    """ẋ of a body on one spring to a world point and nothing else."""
-    i, row, turning = args
-    fx, fy, fz, mx, my, mz = _loads(u, i, y, turning)
-    r = geometry.rotation(y)
-    sx, sy, sz, _, _, _, _, _, _ = _spring_inline(row, y, r, y, r, False)
-    k = spring.ES_A
-    ax, ay, az = _moment_inline(p, i, r, row[k], row[k + 1], row[k + 2], sx, sy, sz)
-    return _rigid_body(p, i, y, fx + sx, fy + sy, fz + sz, mx + ax, my + ay, mz + az)
-
-
-@njit(cache=True, nogil=True, fastmath=False, error_model="numpy")
-def _step_spring(p, u, i, row, turning, y, h, method):
-    """`_step_one` for a body on one spring to a world point and nothing else."""
-    return rk_step(_spring_stage, p, u, p, p, (i, row, turning), y, 0.0, h, method, None)
-
-
-@njit(cache=True, nogil=True, fastmath=False, error_model="numpy")
-def _run_pivot(p, u, i, row, turning, y, h, n, method):
-    y = pivot.held(row, y)
-    for _ in range(n):
-        y = _step_pivot(p, u, i, row, turning, y, h, method)
-    return y
-
-
-@njit(cache=True, nogil=True, fastmath=False, error_model="numpy")
-def _run_spring(p, u, i, row, turning, y, h, n, method):
-    for _ in range(n):
-        y = _step_spring(p, u, i, row, turning, y, h, method)
-    return y
-
-
-@njit(cache=True, nogil=True, fastmath=False, error_model="numpy")
-def _run_free(p, u, i, turning, y, h, n, method):
-    if turning:
-        for _ in range(n):
-            y = _step_turning(p, u, i, y, h, method)
-    else:
-        for _ in range(n):
-            y = _step(p, u, i, y, h, method)
-    return y
 
 
 @njit(cache=True, nogil=True, fastmath=False, error_model="numpy")
@@ -270,16 +205,39 @@ def _add_into(F, b, c):
 
 
 @njit(cache=True, nogil=True, fastmath=False, error_model="numpy")
-def _group_derivative(p, u, el, e0, e1, aux, first, cnt, pivots, Y, t, h, left, F, K, C, m):
+def _present(el, e0, e1):
+    """Whether a group has elements `_element_forces` takes, and buoyancy: a stage skips
+    the loops (and their bodies' rotations) it has none for."""
+    light = False
+    hulls = False
+    for e in range(e0, e1):
+        kind = el[e, E_KIND]
+        if kind == buoyancy.CODE:
+            hulls = True
+        elif not (kind == pivot.CODE or kind == joint.CODE or el[e, E_N_STATES] > 0.0
+                  or (kind == spring.CODE and el[e, E_OTHER] >= 0.0)):  # fmt: skip
+            light = True
+    return light, hulls
+
+
+@njit(cache=True, nogil=True, fastmath=False, error_model="numpy")
+def _group_derivative(p, u, el, e0, e1, aux, first, cnt, pivots, kinds, Y, t, h, left, F, K, C,
+                      m):  # fmt: skip
     """K (cnt, 13) ← ẋ of a group's bodies at stage rows Y (cnt, 13) and time t; C the
-    scratch of its m joint rows (constraints_compiled)."""
+    scratch of its m joint rows (constraints_compiled); kinds: `_present`'s. When its
+    elements carry states, Y and K have rows past the bodies' holding them, 13 a row
+    (`states_compiled`), and K's get their rates."""
+    light, hulls = kinds
     for b in range(cnt):
         y = _load(Y[b])
         a = _applied(u, first + b, y)
-        c = _element_forces(p, el, e0, e1, aux, first + b, float(b), y, t, h, left)
-        w = _hull_forces(p, el, e0, e1, aux, first + b, float(b), y, t)
         for j in range(6):
-            F[b, j] = a[j] + c[j] + w[j]
+            F[b, j] = a[j]
+        if light:
+            _add_into(F, b, _element_forces(p, el, e0, e1, aux, first + b, float(b), y, t, h,
+                                            left))  # fmt: skip
+        if hulls:
+            _add_into(F, b, _hull_forces(p, el, e0, e1, aux, first + b, float(b), y, t))
     for e in range(e0, e1):  # springs joining two bodies: equal and opposite
         if el[e, E_KIND] != spring.CODE or el[e, E_OTHER] < 0.0:
             continue
@@ -296,7 +254,19 @@ def _group_derivative(p, u, el, e0, e1, aux, first, cnt, pivots, Y, t, h, left, 
         )
         _add_into(F, a, (c[0], c[1], c[2], c[3], c[4], c[5]))
         _add_into(F, o, (-c[0], -c[1], -c[2], w[0], w[1], w[2]))
+    if Y.shape[0] > cnt:  # elements with states: their forces, and the states' rates
+        K[cnt:] = 0.0
+        for e in range(e0, e1):
+            if el[e, E_N_STATES] > 0.0:
+                b = int(el[e, E_BODY])
+                y = _load(Y[b])
+                c = state_act(p, el, e, aux, first + b, y, geometry.rotation(y), Y, cnt, K, t)
+                _add_into(F, b, (c[0], c[1], c[2], c[3], c[4], c[5]))
+                o = int(el[e, E_OTHER])
+                if el[e, E_KIND] == cable.CODE and o >= 0:  # a cable's other end on a body
+                    _add_into(F, o, cable.act_other(p, el, e, aux, first + o, _load(Y[o]), Y, cnt))
     if m > 0:  # the joints' forces, from everything else that acts
+        joints.drives(p, el, e0, e1, first, Y, F)
         joints.constrain(p, el, e0, e1, first, cnt, Y, F, K, C, m)
     for b in range(cnt):
         y = _load(Y[b])
@@ -320,20 +290,23 @@ def _keep_alive(*arrays):
 @njit(cache=True, nogil=True, fastmath=False, error_model="numpy", inline="always")
 def _group_stage(p, u, el, aux, args, Y, t, h, left, ws, s):
     """`_group_derivative` as `stepper_compiled.rk_step` calls a derivative: k_s into ws[s]."""
-    e0, e1, first, cnt, pivots, F, C, m = args
-    _group_derivative(p, u, el, e0, e1, aux, first, cnt, pivots, Y, t, h, left, F, ws[s], C, m)
+    e0, e1, first, cnt, pivots, kinds, F, C, m = args
+    _group_derivative(p, u, el, e0, e1, aux, first, cnt, pivots, kinds, Y, t, h, left, F, ws[s],
+                      C, m)  # fmt: skip
     return ws[s]
 
 
 @njit(cache=True, nogil=True, fastmath=False, error_model="numpy")
 def _group_run(p, u, el, e0, e1, aux, first, cnt, pivots, Y, t0, h, n, method):
     """Advance a group's rows Y (cnt, 13) in place by n steps of h from time t0, every stage
-    of every body together (a spring or a joint joins them)."""
-    S_ = np.empty((cnt, 13))  # owned here, lent below
-    K1_ = np.empty((cnt, 13))
-    K2_ = np.empty((cnt, 13))
-    K3_ = np.empty((cnt, 13))
-    K4_ = np.empty((cnt, 13))
+    of every body together (a spring or a joint joins them); rows of Y past cnt hold its
+    elements' states, stepped with the bodies by the same stages."""
+    rows = Y.shape[0]
+    S_ = np.empty((rows, 13))  # owned here, lent below
+    K1_ = np.empty((rows, 13))
+    K2_ = np.empty((rows, 13))
+    K3_ = np.empty((rows, 13))
+    K4_ = np.empty((rows, 13))
     F_ = np.empty((cnt, 6))
     m = joints.joint_rows(el, e0, e1)
     C_ = np.empty((m, joint.C_G + 2 * m))
@@ -344,36 +317,50 @@ def _group_run(p, u, el, e0, e1, aux, first, cnt, pivots, Y, t0, h, n, method):
     K4 = borrowed(K4_)
     F = borrowed(F_)
     C = borrowed(C_)
-    joints.hold(p, el, e0, e1, first, pivots, Y, F, C, m)
-    args = (e0, e1, first, cnt, pivots, F, C, m)
+    bodies = Y[:cnt]
+    joints.hold(p, el, e0, e1, first, pivots, bodies, F, C, m)
+    args = (e0, e1, first, cnt, pivots, _present(el, e0, e1), F, C, m)
     ws = (S, K1, K2, K3, K4)
     for s in range(n):
         rk_step(_group_stage, p, u, el, aux, args, Y, t0 + s * h, h, method, ws)
-        joints.hold(p, el, e0, e1, first, pivots, Y, F, C, m)
+        joints.hold(p, el, e0, e1, first, pivots, bodies, F, C, m)
     # numba frees an array after its last use: the owned scratch must outlive its loans
     _keep_alive(S_, K1_, K2_, K3_, K4_, F_, C_)
 
 
 @njit(cache=True, nogil=True, fastmath=False, error_model="numpy")
-def _advance_group(p, x, u, groups, el, bounds, aux, g, t0, h, n, method):
-    """Group g's rows of x advanced in place by n steps of h from time t0."""
+def _advance_group(p, x, u, groups, el, bounds, aux, g, t0, h, n, method, z, zb):
+    """Group g's rows of x, and its elements' states z[zb[g]:zb[g + 1]], advanced in place
+    by n steps of h from time t0."""
     first = groups[g, 0]
     cnt = groups[g, 1]
     e0 = bounds[g]
     e1 = bounds[g + 1]
+    nz = zb[g + 1] - zb[g]
+    if nz > 0:  # its states step with its bodies: rows of their own after the bodies'
+        W = with_states(x, first, cnt, z, zb[g], nz)
+        pivots = joints.pivots_of(el, e0, e1, cnt)
+        _group_run(p, u, el, e0, e1, aux, first, cnt, pivots, W, t0, h, n, method)
+        without_states(W, x, first, cnt, z, zb[g], nz)
+        return
     if cnt == 1 and joints.joint_rows(el, e0, e1) == 0:  # alone: its state stays in registers
         y = _run_one(p, u, el, e0, e1, aux, first, _load(x[first]), t0, h, n, method)
         _store(x[first], y)
         return
     Y = x[first : first + cnt]
+    T = tree_compiled.order(p, u, el, e0, e1, first, cnt)
+    if T.shape[0] > 0:  # a tree of hinges: in its hinges' angles
+        tree_run_compiled.run(p, u, el, e0, e1, aux, first, T, Y, t0, h, n, method)
+        return
     pivots = joints.pivots_of(el, e0, e1, cnt)
     _group_run(p, u, el, e0, e1, aux, first, cnt, pivots, Y, t0, h, n, method)
 
 
 @njit(cache=True, nogil=True, fastmath=False, error_model="numpy")
-def system_serial(p, x, u, groups, el, bounds, aux, t, h, n, method):
+def system_serial(p, x, u, groups, el, bounds, aux, t, h, n, method, z, zb):
     """Advance every group g by n[first] steps of h[first] from t[first] (first = its first
-    body): per-body arrays, as `kernel.advance` takes them, read at each group's first row."""
+    body): per-body arrays, as `kernel.advance` takes them, read at each group's first row;
+    z (Z,): the elements' states, group g's at z[zb[g]:zb[g + 1]], advanced with them."""
     p = borrowed(p)  # alive for this call: no reference counting in the calls below
     x = borrowed(x)
     u = borrowed(u)
@@ -381,13 +368,14 @@ def system_serial(p, x, u, groups, el, bounds, aux, t, h, n, method):
     aux = borrowed(aux)
     for g in range(groups.shape[0]):
         f = groups[g, 0]
-        _advance_group(p, x, u, groups, el, bounds, aux, g, t[f], h[f], n[f], method[f])
+        _advance_group(p, x, u, groups, el, bounds, aux, g, t[f], h[f], n[f], method[f], z, zb)
 
 
 @njit(cache=True, nogil=True, fastmath=False, error_model="numpy")
-def system_derivative(p, x, u, groups, el, bounds, aux, t, h, out, rec):
-    """out (N, 13) ← ẋ of every body at states x and time t; rec (M, 9) ← each element's
-    point, force and other end (when rec has rows; a pivot's reaction force)."""
+def system_derivative(p, x, u, groups, el, bounds, aux, t, h, out, rec, z, zb, dz):
+    """out (N, 13) ← ẋ of every body at states x (the elements' at z, `system_serial`) and
+    time t; dz (Z,) ← the elements' states' rates; rec (M, 12) ← each element's point, force,
+    other end and a joint's moment (when rec has rows; a pivot's or a joint's reaction)."""
     p = borrowed(p)
     x = borrowed(x)
     u = borrowed(u)
@@ -398,27 +386,38 @@ def system_derivative(p, x, u, groups, el, bounds, aux, t, h, out, rec):
         cnt = groups[g, 1]
         e0 = bounds[g]
         e1 = bounds[g + 1]
-        Y = x[first : first + cnt]
+        nz = zb[g + 1] - zb[g]
+        Y = with_states(x, first, cnt, z, zb[g], nz)
         pivots = joints.pivots_of(el, e0, e1, cnt)
         F = np.zeros((cnt, 6))
-        K = np.empty((cnt, 13))
+        K = np.empty((Y.shape[0], 13))
         m = joints.joint_rows(el, e0, e1)
         C = np.empty((m, joint.C_G + 2 * m))
-        _group_derivative(p, u, el, e0, e1, aux, first, cnt, pivots, Y, t, h, False, F, K, C, m)
-        out[first : first + cnt] = K
-        if rec.shape[0] > 0:
-            _records(p, u, el, e0, e1, aux, first, pivots, Y, t, h, F, K, C, rec)
+        _group_derivative(p, u, el, e0, e1, aux, first, cnt, pivots, _present(el, e0, e1), Y, t,
+                          h, False, F, K, C, m)  # fmt: skip
+        out[first : first + cnt] = K[:cnt]
+        for k in range(nz):
+            dz[zb[g] + k] = K[cnt + k // 13, k % 13]
+        T = tree_compiled.order(p, u, el, e0, e1, first, cnt)
+        if rec.shape[0] > 0 and T.shape[0] > 0:  # its joints' reactions from its own equations
+            tree_run_compiled.reactions(p, u, el, first, T, Y, rec)
+        elif rec.shape[0] > 0:
+            _records(p, u, el, e0, e1, aux, first, cnt, pivots, Y, t, h, F, K, C, rec)
 
 
 @njit(cache=True, nogil=True, fastmath=False, error_model="numpy")
-def _records(p, u, el, e0, e1, aux, first, pivots, Y, t, h, F, K, C, rec):
+def _records(p, u, el, e0, e1, aux, first, cnt, pivots, Y, t, h, F, K, C, rec):
     """What each element of a group does at rows Y: rec[e] = point, force, other end."""
+    none = np.empty((0, 13))
     for e in range(e0, e1):
         kind = el[e, E_KIND]
         b = int(el[e, E_BODY])
         i = first + b
         if kind == joint.CODE:
-            _record(rec, e, joints.reaction(el, e0, e, Y, C))
+            c = joints.reaction(el, e0, e, Y, C)
+            _record(rec, e, c)
+            for j in range(3):  # its moment about its point
+                rec[e, 9 + j] = c[3 + j]
             continue
         if kind == pivot.CODE:
             _record(rec, e, pivot.reaction(p, i, el, e, Y, b, K, F))
@@ -427,7 +426,9 @@ def _records(p, u, el, e0, e1, aux, first, pivots, Y, t, h, F, K, C, rec):
         r = geometry.rotation(y)
         o = int(el[e, E_OTHER]) if kind == spring.CODE else -1
         yo = _load(Y[o]) if o >= 0 else y
-        if kind == buoyancy.CODE:
+        if el[e, E_N_STATES] > 0.0:
+            c = state_act(p, el, e, aux, i, y, r, Y, cnt, none, t)
+        elif kind == buoyancy.CODE:
             c = buoyancy.force(p, el, e, aux, i, y, r, t)
             c = (c[0], c[1], c[2], c[3], c[4], c[5], y[0], y[1], y[2], y[0], y[1], y[2])
         else:

@@ -40,6 +40,20 @@ INPUTS: tuple[tuple[str, int], ...] = (("Force", 3), ("Moment", 3))
 _IDENT = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 
 
+def check_fmu_elements(scenario: Scenario) -> None:
+    """FieldError for a controller or a cable: its states (dynamics' element states) would
+    start afresh at every communication step, `advance` integrating each step on its own."""
+    for k, e in enumerate(scenario.elements):
+        if e.kind in ("controller", "cable"):
+            raise FieldError(
+                f"elements[{k}]",
+                "invalid",
+                f"elements[{k}]: a {e.kind}'s states are not carried from one communication "
+                "step of an FMU to the next; run it with `sixdof run`, or close the loop in "
+                "the co-simulation with a controller FMU of its own",
+            )
+
+
 def check_fmu_names(scenario: Scenario) -> None:
     """FieldError when a body's Name cannot start an FMI structured variable name (a `-`
     is allowed in a scenario, not in an unquoted FMI name)."""
@@ -89,6 +103,7 @@ class ScenarioModel:
 
     def __init__(self, scenario: Scenario) -> None:
         check_fmu_names(scenario)
+        check_fmu_elements(scenario)
         self.scenario = scenario
         self.settings = scenario.integration.settings()
         self.initial = np.ascontiguousarray(scenario.initial_states(), dtype=float)

@@ -12,7 +12,7 @@ import tempfile
 from pathlib import Path
 
 from ..scenario import Scenario
-from .body import check_fmu_names
+from .body import check_fmu_elements, check_fmu_names
 from .slave import SCENARIO_RESOURCE
 
 #: The script the FMU runs: a class named after the scenario (the FMU's model identifier,
@@ -42,6 +42,7 @@ def build_fmu(scenario: Scenario, out: str | Path) -> Path:
     """Write the FMU of `scenario` to `out` (atomically: a failure leaves no file there and
     an existing one untouched); returns `out`. FieldError for a body Name that cannot
     name FMU variables; ImportError without pythonfmu (the `fmu` extra)."""
+    check_fmu_elements(scenario)
     from pythonfmu import FmuBuilder  # the `fmu` extra: imported only to build
 
     check_fmu_names(scenario)

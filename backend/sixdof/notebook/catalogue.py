@@ -6,7 +6,10 @@ the same files the page reads through GET /api/meshes. The rules are the page's
 (frontend/src/view/meshes.js):
 
 - `Mesh`: the last path component, any case, matched against each entry's name, file and
-  aliases ("fhSphere.mesh" → sphere). Unknown → the sphere, with a warning.
+  aliases ("fhSphere.mesh" → sphere). A stored mesh (`sha256:…`: an upload, or a file beside
+  a scenario file, read with it) is an entry of its own, drawn from the process's mesh store
+  by the file name it came with (its size: its bounds, file units). Unknown → the sphere,
+  with a warning.
 - `Material`: an exact or caseless key of materials.json; otherwise any CSS colour
   ("tomato", "#ff8800", "rgb(…)") with metalness 0.1 and roughness 0.5; otherwise a grey
   fallback with a warning.
@@ -22,6 +25,8 @@ import re
 from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
+
+import numpy as np
 
 FALLBACK_MESH = "sphere"
 FALLBACK_MATERIAL = {"color": "#8a9099", "metalness": 0.1, "roughness": 0.55}
@@ -108,6 +113,7 @@ class MeshEntry:
     file: str
     aliases: tuple[str, ...] = ()
     size: tuple[float, float, float] = (1.0, 1.0, 1.0)
+    stored: bool = False  # kept in the mesh store by its content: `file` is its id
 
 
 @dataclass(frozen=True)
@@ -131,6 +137,8 @@ class Catalogue:
 
     def resolve_mesh(self, name: str) -> MeshEntry | None:
         """The entry for a `Mesh` parameter (name, file or alias; any case; any folder)."""
+        if is_mesh_id(str(name or "")):
+            return _stored_entry(str(name))
         key = re.split(r"[\\/]", str(name or ""))[-1].lower()
         if not key:
             return None
@@ -145,6 +153,11 @@ class Catalogue:
         if entry is not None:
             return entry, None
         fallback = self.resolve_mesh(FALLBACK_MESH) or self.meshes[0]
+        if is_mesh_id(str(name or "")):
+            return fallback, (
+                f"Mesh {name[:15]}…: no such mesh in this process's mesh store (upload it or "
+                f"load the scenario file that names it): drawn as a {fallback.name}"
+            )
         known = sorted(e.name for e in self.meshes)
         return fallback, (
             f"Mesh {name!r} is not a shipped mesh (one of {known} or their FhSim "
@@ -177,6 +190,29 @@ class Catalogue:
 
     def mesh_path(self, entry: MeshEntry) -> Path | None:
         return None if self.folder is None else self.folder / entry.file
+
+
+def is_mesh_id(name: str) -> bool:
+    from ..meshstore import is_mesh_id as stored_id
+
+    return stored_id(name)
+
+
+def _stored_entry(key: str) -> MeshEntry | None:
+    """The entry of a stored mesh, None when the store does not hold it (or it is unreadable)."""
+    from ..meshfiles import MeshFileError
+    from ..meshstore import display_name
+    from ..scenario.body_mesh import find_mesh
+
+    try:
+        mesh = find_mesh(key)
+    except MeshFileError:
+        return None
+    if mesh is None:
+        return None
+    low, high = mesh.bounds()
+    size = tuple(float(x) for x in np.subtract(high, low))
+    return MeshEntry(display_name(key), key, size=(size[0], size[1], size[2]), stored=True)
 
 
 def _entries(raw: list[dict]) -> tuple[MeshEntry, ...]:

@@ -9,11 +9,14 @@ kind's drawing (`scenario.kind.Drawing`, the registry's `drawing`):
         floor      a translucent plane at z = height (NED) (the ground)
         arrow      an arrow at its point along its force, scaled like the page's (1 m per
                    the body's weight) (a timed load)
+        joint      a sphere at its point; a hinge's axis through it as a short pin, a
+                   slider's as a longer rail (turning with its body)
 
 A "tag" (the page's label at the CG) and "none" draw nothing here.
 
 Positions come from `LiveSimulation.element_records()` (where each element acts now and a
-spring's other end), so the drawing shows exactly what the physics computed.
+spring's other end), and a joint's axis from its body's pose (`joint_axes`), so the drawing
+shows exactly what the physics computed.
 """
 
 from __future__ import annotations
@@ -23,6 +26,8 @@ from collections.abc import Sequence
 import numpy as np
 import pythreejs as p3
 
+from ..dynamics.elements import Joint, System
+from ..dynamics.quaternion import to_rotmat
 from ..scenario.elements import ElementSpec
 from ..scenario.kinds import BY_NAME
 
@@ -30,6 +35,9 @@ PIVOT_COLOUR = "#f2c14e"
 SPRING_COLOUR = "#2a9d8f"
 GROUND_COLOUR = "#8d9aa6"
 LOAD_COLOUR = "#e76f51"
+JOINT_COLOUR = "#6c5ce7"
+#: Half lengths of a hinge's pin and a slider's rail, per unit of the scene's size.
+PIN, RAIL = 0.15, 0.6
 GROUND_SIZE = 40.0  # m: the floor plane's side
 
 
@@ -49,13 +57,15 @@ class ElementDrawing:
 
     def _make(self, e: ElementSpec) -> p3.Object3D | None:
         drawing = BY_NAME[e.kind].drawing
+        if drawing == "joint":
+            return self._joint()
         if drawing == "ball":
             return p3.Mesh(
                 p3.SphereGeometry(radius=0.06 * self.size, widthSegments=16, heightSegments=12),
                 p3.MeshStandardMaterial(color=PIVOT_COLOUR, metalness=0.3, roughness=0.4),
                 name=e.kind,
             )
-        if drawing == "coil":
+        if drawing == "coil" or drawing == "line":  # a cable: its chord (the page: its nodes)
             geometry = p3.BufferGeometry(
                 attributes={"position": p3.BufferAttribute(np.zeros((2, 3), dtype=np.float32))}
             )
@@ -77,16 +87,40 @@ class ElementDrawing:
                                   color=LOAD_COLOUR, name=e.kind)  # fmt: skip
         return None  # a damper has no place to draw: it acts on the whole body
 
-    def update(self, records: np.ndarray, weight: float = 1.0) -> None:
-        """Move the objects to `records` (M, 9): point, force, other end (NED)."""
-        for e, obj, rec in zip(self.elements, self.objects, records, strict=True):
+    def _joint(self) -> p3.Group:
+        """A sphere at its point and a line through it (empty for a ball or a weld)."""
+        line = p3.Line(
+            p3.BufferGeometry(
+                attributes={"position": p3.BufferAttribute(np.zeros((2, 3), dtype=np.float32))}
+            ),
+            p3.LineBasicMaterial(color=JOINT_COLOUR, linewidth=4),
+            name="axis",
+        )
+        ball = p3.Mesh(
+            p3.SphereGeometry(radius=0.05 * self.size, widthSegments=16, heightSegments=12),
+            p3.MeshStandardMaterial(color=JOINT_COLOUR, metalness=0.3, roughness=0.4),
+        )
+        return p3.Group(children=[ball, line], name="joint")
+
+    def update(
+        self, records: np.ndarray, weight: float = 1.0, axes: np.ndarray | None = None
+    ) -> None:
+        """Move the objects to `records` (M, 12): point, force, other end (NED), …; `axes`
+        (M, 3): each joint's axis in the world now (`joint_axes`; other rows unread)."""
+        for k, (e, obj, rec) in enumerate(zip(self.elements, self.objects, records, strict=True)):
             if obj is None:
                 continue
             point = tuple(float(c) for c in rec[0:3])
             drawing = BY_NAME[e.kind].drawing
-            if drawing == "ball":
+            if drawing == "joint":
                 obj.position = point
-            elif drawing == "coil":
+                half = {"hinge": PIN, "slider": RAIL}.get(getattr(e, "type", ""), 0.0)
+                axis = np.zeros(3) if axes is None else np.asarray(axes[k], dtype=float)
+                ends = np.array([-axis, axis], dtype=np.float32) * half * self.size
+                obj.children[1].geometry.attributes["position"].array = ends
+            elif drawing == "ball":
+                obj.position = point
+            elif drawing == "coil" or drawing == "line":
                 ends = np.array([rec[0:3], rec[6:9]], dtype=np.float32)
                 obj.geometry.attributes["position"].array = ends
             elif drawing == "arrow":
@@ -104,7 +138,7 @@ class ElementDrawing:
         for e, obj in zip(self.elements, self.objects, strict=True):
             if obj is None:
                 out.append(None)
-            elif BY_NAME[e.kind].drawing == "coil":
+            elif BY_NAME[e.kind].drawing in ("coil", "line"):
                 out.append(
                     tuple(float(c) for c in obj.geometry.attributes["position"].array.ravel())
                 )
@@ -113,9 +147,23 @@ class ElementDrawing:
         return out
 
 
+def joint_axes(system: System | None, x: np.ndarray) -> np.ndarray:
+    """(M, 3): each joint's axis (a hinge's, a slider's) in the world at states x (N, 13),
+    turning with its body; zeros for the other elements."""
+    if system is None:
+        return np.zeros((0, 3))
+    out = np.zeros((len(system.elements), 3))
+    for k, e in enumerate(system.elements):
+        if isinstance(e, Joint):
+            q = x[e.body, 3:7] / np.linalg.norm(x[e.body, 3:7])
+            axis = np.asarray(e.axis, dtype=float)
+            out[k] = to_rotmat(q) @ (axis / np.linalg.norm(axis))
+    return out
+
+
 def body_weight(masses: Sequence[float], gravity: float = 9.81) -> float:
     """The weight the load arrows are scaled by (1 m per the heaviest body's weight)."""
     return max(masses) * (abs(gravity) if gravity else 9.81) if masses else 1.0
 
 
-__all__ = ["ElementDrawing", "body_weight"]
+__all__ = ["ElementDrawing", "body_weight", "joint_axes"]

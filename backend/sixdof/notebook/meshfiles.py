@@ -1,24 +1,8 @@
-"""The mesh readers, re-exported: they live in `sixdof.meshfiles` (numpy only), so the
-scenario can build a floating body's hull from them without importing the notebook."""
+"""The mesh readers, re-exported: they live in `sixdof.meshfiles` (trimesh), so the
+scenario can weigh and float a body's mesh without importing the notebook."""
 
 from __future__ import annotations
 
-from ..meshfiles import (
-    MeshData,
-    MeshFileError,
-    face_normals_per_vertex,
-    read_glb,
-    read_mesh,
-    read_obj,
-    read_stl,
-)
+from ..meshfiles import MeshData, MeshFileError, read_mesh
 
-__all__ = [
-    "MeshData",
-    "MeshFileError",
-    "face_normals_per_vertex",
-    "read_glb",
-    "read_mesh",
-    "read_obj",
-    "read_stl",
-]
+__all__ = ["MeshData", "MeshFileError", "read_mesh"]

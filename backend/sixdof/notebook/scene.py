@@ -5,8 +5,8 @@
       NED root (rotated by C)        children in NED coordinates (frames.py)
         ground: grid in the N-E plane, N/E/D arrows and labels
         body group   at Pos, turned by Quater
-          holder     at CGOffset + MeshOrigin, scaled MeshScale × Size
-            mesh     the Mesh (shipped shape), drawn with Material
+          holder     at CGOffset + MeshOrigin, scaled MeshScale × Size × MeshUnits
+            mesh     the Mesh (shipped shape or stored mesh), drawn with Material
           triad      at CGOffset: the body axes x, y, z
 
 This is frontend/src/view/body.js and scene.js in pythreejs, so a body looks and sits the
@@ -27,7 +27,7 @@ from ..scenario import BodySpec
 from ..view_style import BACKGROUND, FALLBACK_COLOUR, VIEW_FROM, WORLD_AXIS_COLOURS
 from .catalogue import Catalogue, MeshEntry
 from .frames import NED_ROOT_QUATERNION, quat_to_three, vec_to_three
-from .meshfiles import MeshFileError, read_mesh
+from .meshfiles import MeshData, MeshFileError, read_mesh
 
 MIN_SCALE = 1e-6  # a zero MeshScale × Size would make a singular matrix: keep it tiny instead
 _QUARTER_TURN_X = NED_ROOT_QUATERNION  # +90° about x: turns three.js' y axis onto z
@@ -44,13 +44,16 @@ def nice_step(x: float) -> float:
 
 
 def visual_transform(spec: BodySpec) -> tuple[np.ndarray, np.ndarray]:
-    """(offset, scale) of the mesh holder in body axes: CGOffset + MeshOrigin, MeshScale × Size.
+    """(offset, scale) of the mesh holder in body axes: CGOffset + MeshOrigin, MeshScale ×
+    Size × MeshUnits (metres per file unit, as the server scales the shape it weighs).
 
     MeshOrigin is relative to the CG (FhSim's definition), and the body group sits at
     the reference point o, so the offset from o is CGOffset + MeshOrigin (m).
     """
+    from ..meshfiles import UNITS
+
     offset = np.add(spec.CGOffset, spec.MeshOrigin)
-    scale = np.multiply(spec.MeshScale, spec.Size)
+    scale = np.multiply(spec.MeshScale, spec.Size) * UNITS[spec.MeshUnits]
     scale = np.where(np.abs(scale) < MIN_SCALE, MIN_SCALE, scale)
     return offset, scale
 
@@ -69,16 +72,19 @@ class GeometryLibrary:
 
     def get(self, entry: MeshEntry) -> tuple[p3.BaseBufferGeometry, tuple[float, ...], str | None]:
         """(geometry, mesh quaternion xyzw, warning) for a catalogue entry."""
-        if entry.name in self._cache:
-            return (*self._cache[entry.name], None)
+        if entry.file in self._cache:
+            return (*self._cache[entry.file], None)
         warning = None
-        made = self._primitive(entry)
+        made = None if entry.stored else self._primitive(entry)
         if made is None:
             path = self.catalogue.mesh_path(entry)
             try:
-                if path is None:
+                if entry.stored:
+                    data = _stored_mesh(entry)
+                elif path is None:
                     raise MeshFileError(f"{entry.file}: no mesh folder")
-                data = read_mesh(path)
+                else:
+                    data = read_mesh(path)
                 attrs = {
                     "position": p3.BufferAttribute(data.positions, normalized=False),
                     "normal": p3.BufferAttribute(data.normals, normalized=False),
@@ -89,7 +95,7 @@ class GeometryLibrary:
             except MeshFileError as exc:
                 warning = f"Mesh {entry.name!r}: {exc}; drawn as a sphere"
                 made = (p3.SphereBufferGeometry(0.5, 32, 16), (0.0, 0.0, 0.0, 1.0))
-        self._cache[entry.name] = made
+        self._cache[entry.file] = made
         return (*made, warning)
 
     @staticmethod
@@ -103,6 +109,17 @@ class GeometryLibrary:
         if entry.name == "cylinder":  # axis along body z; three.js' cylinder stands along y
             return p3.CylinderBufferGeometry(0.5 * sx, 0.5 * sx, sz, 40), _QUARTER_TURN_X
         return None
+
+
+def _stored_mesh(entry: MeshEntry) -> MeshData:
+    """A stored mesh's triangles as its file lays them out (the file name says the format)."""
+    from ..meshfiles import drawn
+    from ..meshstore import mesh_store
+
+    data = mesh_store().get(entry.file)
+    if data is None:
+        raise MeshFileError(f"{entry.name}: no longer in the mesh store")
+    return drawn(data, entry.name)
 
 
 class BodyDrawing:

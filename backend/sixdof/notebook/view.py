@@ -29,7 +29,7 @@ from ..scenario.sources import ScenarioLike, as_scenario
 from ..simulation import LiveSimulation
 from .catalogue import load_catalogue
 from .controls import ControlPanel
-from .elements import ElementDrawing, body_weight
+from .elements import ElementDrawing, body_weight, joint_axes
 from .playback import LiveLoop, Recording, animation_clip, record
 from .plot import ChannelPlot
 from .scene import BodyDrawing, GeometryLibrary, Stage
@@ -175,7 +175,8 @@ class BodyView:
         for d, row in zip(self.drawings, x, strict=True):
             d.set_pose(row[0:3], row[3:7])
         if self.elements.elements:
-            self.elements.update(self.sim.element_records(), self._weight)
+            axes = joint_axes(self.sim.system, x)
+            self.elements.update(self.sim.element_records(), self._weight, axes)
 
     def _show_status(self) -> None:
         sim = self.sim

@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, Protocol
 
 from ..fields import FieldError
 from .elements import AddedMassElement, ElementSpec
+from .kinds.radiation import RadiationElement
 
 if TYPE_CHECKING:
     from ..dynamics.params import BodyParams
@@ -58,9 +59,9 @@ def not_definite(
     """(where: the field of the body's last added-mass element, the body's Name, the
     smallest eigenvalue of M + M_A) of the first body whose sum is not positive definite;
     None if every one is."""
-    last: dict[str, int] = {}  # body -> index of its last added-mass element
+    last: dict[str, int] = {}  # body -> index of its last element with added mass
     for k, e in enumerate(elements):
-        if isinstance(e, AddedMassElement):
+        if _added(e) is not None:
             last[e.body] = k
     if not last:
         return None
@@ -75,14 +76,24 @@ def not_definite(
             warnings.simplefilter("ignore")  # an impossible inertia: warned at validation
             total = np.array(body.params().mass_matrix, dtype=float)
         for e in elements:
-            if isinstance(e, AddedMassElement) and e.body == name:
-                total += np.asarray(e.values(), dtype=float)
+            added = _added(e)
+            if added is not None and e.body == name:
+                total += np.asarray(added[0], dtype=float)
         low = smallest_eigenvalue(total)
         if low is not None:
-            element = elements[k]
-            assert isinstance(element, AddedMassElement)
-            given = "matrix" if element.matrix is not None else "diagonal"
-            return f"elements[{k}].{given}", name, low
+            found = _added(elements[k])
+            assert found is not None
+            return f"elements[{k}].{found[1]}", name, low
+    return None
+
+
+def _added(e: ElementSpec) -> tuple[object, str] | None:
+    """(the added mass an element gives its body, the field that gives it), or None: an
+    added mass's matrix or diagonal, a radiation's A∞ (`fit.infinite`)."""
+    if isinstance(e, AddedMassElement):
+        return e.values(), "matrix" if e.matrix is not None else "diagonal"
+    if isinstance(e, RadiationElement) and e.fit is not None:
+        return e.fit.infinite, "fit.infinite"
     return None
 
 

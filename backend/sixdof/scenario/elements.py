@@ -91,7 +91,7 @@ def dynamics_elements(
     from ..dynamics.water import Water
 
     sea = Water() if water is None else water.dynamics()
-    ctx = Building({b.Name: i for i, b in enumerate(bodies)}, bodies, states, sea)
+    ctx = Building({b.Name: i for i, b in enumerate(bodies)}, bodies, states, sea, elements)
     return [BY_NAME[e.kind].build(e, ctx) for e in elements]
 
 

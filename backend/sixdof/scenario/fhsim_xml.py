@@ -34,6 +34,7 @@ integration settings); this module puts the file together.
 
 from __future__ import annotations
 
+import json
 import re
 import warnings
 from pathlib import Path
@@ -68,8 +69,9 @@ from .fhsim_xml_format import (
 )
 from .fhsim_xml_water import WATER_OBJECT
 from .file_errors import ScenarioFileError
+from .mesh_names import inline_meshes
 from .model import Integration, Scenario
-from .named_files import NamedFiles
+from .named_files import NamedFileError, NamedFiles
 from .xml_tree import XmlNode, parse_xml
 
 __all__ = [
@@ -124,6 +126,7 @@ class _Reader(ConnectionReading, EngineReading):
     def __init__(self, path: str, folder: Path | None = None) -> None:
         self.path = path
         self.files = None if folder is None else NamedFiles(folder)
+        self.folder = folder
         self.water = None
 
     def read(self, root: XmlNode, default_name: str) -> Scenario:
@@ -132,8 +135,10 @@ class _Reader(ConnectionReading, EngineReading):
                 root, None, "expected the root element <Contents> of an FhSim input file"
             )
         for attr in root.attrib:
-            if attr not in ("Name", "Caption"):
-                self.warn(root, attr, "unknown attribute, ignored (Contents takes Name, Caption)")
+            if attr not in ("Name", "Caption", "View"):
+                self.warn(
+                    root, attr, "unknown attribute, ignored (Contents takes Name, Caption, View)"
+                )
         sections: dict[str, list[XmlNode]] = {name: [] for name in SECTIONS}
         for child in root.children:
             if child.tag in sections:
@@ -165,6 +170,7 @@ class _Reader(ConnectionReading, EngineReading):
             self.ports(node, INPUT_PORTS, "input", bodies, where, elements)
         for node in self.children(sections["INITIALIZATION"], "InitialCondition"):
             self.ports(node, STATE_PORTS, "state", bodies, where, elements)
+        self.mesh_files(bodies, where)
         specs = [self.body(fields, where[name]) for name, fields in bodies.items()]
         found = [self.element(name, e) for name, e in elements.items()]
         water = self.water_spec()
@@ -188,15 +194,29 @@ class _Reader(ConnectionReading, EngineReading):
                     integration=integration,
                     elements=found,
                     water=water,
+                    view=_view(root.attrib.get("View")),
                 )
         except ValidationError as exc:
             err = exc.errors()[0]
             field = str(err["loc"][0]) if err["loc"] else ""
-            named = {"caption": "Caption", "name": "Name"}.get(field)
+            named = {"caption": "Caption", "name": "Name", "view": "View"}.get(field)
             inner = err.get("ctx", {}).get("error")
             if isinstance(inner, FieldError) and not named:  # the elements against the rest
                 raise self.scenario_fail(inner, root, engines, list(elements.values())) from None
             raise self.fail(root, named, reason_text(err)) from None
+
+    def mesh_files(
+        self, bodies: dict[str, dict[str, Any]], where: dict[str, dict[str, Where]]
+    ) -> None:
+        """A body's Mesh naming a file beside the input file (`Mesh="parts/bracket.stl"`):
+        read, checked and kept by its content, and named by its id (mesh_names.py); refused
+        at the Lib's Mesh with the file and the reason."""
+        order = list(bodies)
+        try:
+            inline_meshes({"bodies": [bodies[n] for n in order]}, self.folder)
+        except NamedFileError as exc:
+            node, attr = where[order[int(exc.loc[1])]]["Mesh"]
+            raise self.fail(node, attr, str(exc)) from None
 
     def scenario_fail(
         self, inner: FieldError, root: XmlNode, engines: list[XmlNode], elements: list[ElementLib]
@@ -228,3 +248,14 @@ class _Reader(ConnectionReading, EngineReading):
                         f"unknown element in <{section.tag}>, ignored (expected <{tag}>)",
                     )
         return found
+
+
+def _view(text: str | None) -> Any:
+    """The page's view from the Contents' View attribute (JSON), validated with the scenario:
+    text that is not JSON is refused there as a view that is not an object."""
+    if text is None:
+        return None
+    try:
+        return json.loads(text)
+    except ValueError:
+        return text

@@ -54,7 +54,10 @@ class BodyReading(WaterReading):
                 f"expected {names} (FhSim's base library, which holds "
                 f"{SIM_OBJECT}), got {attrib.get('LibName')!r}; read as {SIM_OBJECT}",
             )
-        for required in ("Name", "Mass"):
+        # with InertiaFrom solid or shell the shape gives the inertia, and Density the mass
+        shaped = attrib.get("InertiaFrom", "given").strip() != "given"
+        needed = ("Name",) if shaped and "Density" in attrib else ("Name", "Mass")
+        for required in needed:
             if required not in attrib:
                 raise self.fail(
                     node,
@@ -62,7 +65,7 @@ class BodyReading(WaterReading):
                     f"missing; every <Lib> needs {required} "
                     f"({'a unique body name' if required == 'Name' else 'kg, > 0'})",
                 )
-        if "InertiaRadi" not in attrib and "Inertia" not in attrib:
+        if "InertiaRadi" not in attrib and "Inertia" not in attrib and not shaped:
             raise self.fail(
                 node,
                 "InertiaRadi",
@@ -76,8 +79,8 @@ class BodyReading(WaterReading):
             if attr in LIB_NUMBERS:
                 values = self.numbers(node, attr, LIB_NUMBERS[attr])
                 fields[attr] = values[0] if LIB_NUMBERS[attr] == 1 else values
-            elif attr in ("Material", "Mesh"):
-                fields[attr] = text
+            elif attr in ("Material", "Mesh", "MeshUnits", "InertiaFrom"):
+                fields[attr] = text.strip() if attr in ("MeshUnits", "InertiaFrom") else text
             elif attr == "Coriolis":
                 if text.strip() not in ("0", "1"):
                     raise self.fail(
@@ -95,7 +98,7 @@ class BodyReading(WaterReading):
                     f"{', '.join([*LIB_TEXT, *LIB_NUMBERS])})",
                 )
             origin.setdefault(attr, (node, attr))
-        if fields["Mass"] <= 0.0:
+        if "Mass" in fields and fields["Mass"] <= 0.0:
             raise self.fail(node, "Mass", f"must be a mass > 0 kg, got {attrib['Mass']!r}")
         return name, fields, origin
 

@@ -62,20 +62,52 @@ class ElementReading(BodyReading):
                     node, attr, f"{e.origin[field]} gives the table already; give one of them"
                 )
             e.origin[field] = attr
+            value: Any
             if isinstance(width, int):
                 values = self.numbers(node, attr, width)
                 if width == 36:  # a 6×6 matrix, row by row
                     values = tuple(values[k : k + 6] for k in range(0, 36, 6))
-                e.fields[field] = values[0] if width == 1 else values
+                value = values[0] if width == 1 else values
             elif width == "table":
-                e.fields[field] = self.table(node, attr)
+                value = self.table(node, attr)
             elif width == "csv":
-                e.fields[field] = self.csv_table(node, attr)
+                value = self.csv_table(node, attr)
+            elif width in ("matrix", "list"):
+                value = self.rows(node, attr, width == "list")
+            elif width == "names":
+                value = [w.strip() for w in text.split(",") if w.strip()]
             else:
-                e.fields[field] = text.strip()
+                value = text.strip()
+            # "a.b.c": an entry of a field that is a table of its own (a target's Pos, a
+            # radiation fit's samples' omega)
+            *heads, last = field.split(".")
+            table = e.fields
+            for head in heads:
+                table = table.setdefault(head, {})
+            table[last] = value
         if "table" in e.fields:
             e.fields.setdefault("signal", "table")
         elements[name] = e
+
+    def rows(self, node: XmlNode, attr: str, flat: bool) -> Any:
+        """FhSim's matrix text "0,1;-0.5,-2" as rows of numbers (`flat`: one row, "1,2,3", as
+        a list of numbers)."""
+        out = []
+        for k, row in enumerate(r for r in node.attrib[attr].split(";") if r.strip()):
+            try:
+                values = [float(c) for c in row.split(",")]
+            except ValueError:
+                raise self.fail(
+                    node,
+                    attr,
+                    f"row {k}: expected numbers 'a,b' (rows separated by ';'), got {row.strip()!r}",
+                ) from None
+            if not all(math.isfinite(v) for v in values):
+                raise self.fail(node, attr, f"row {k}: {row.strip()!r} is not finite")
+            out.append(values)
+        if flat:
+            return [v for r in out for v in r]
+        return out
 
     def table(self, node: XmlNode, attr: str) -> list[tuple[float, float]]:
         """Rows 't,value; t,value; ...' of a load's Table."""
@@ -107,6 +139,25 @@ class ElementReading(BodyReading):
             )
         try:
             return read_table(self.files, node.attrib[attr])
+        except NamedFileError as exc:
+            raise self.fail(node, attr, exc.reason) from None
+
+    def named_file(self, node: XmlNode, attr: str, name: str) -> bytes:
+        """The bytes of a file an attribute names (a radiation's BEM file), next to the input
+        file, by named_files' rules."""
+        if self.files is None:
+            raise self.fail(node, attr, "a file is read next to an input file only")
+        try:
+            return self.files.read(name)
+        except NamedFileError as exc:
+            raise self.fail(node, attr, exc.reason) from None
+
+    def named_file_if_any(self, node: XmlNode, attr: str, name: str) -> bytes | None:
+        """named_file's bytes, or None when the input file's folder has no `name`."""
+        if self.files is None:
+            raise self.fail(node, attr, "a file is read next to an input file only")
+        try:
+            return self.files.read_if_any(name)
         except NamedFileError as exc:
             raise self.fail(node, attr, exc.reason) from None
 

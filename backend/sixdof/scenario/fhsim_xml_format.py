@@ -27,8 +27,10 @@ LIB_NUMBERS = {
     "MeshScale": 3,
     "MeshOrigin": 3,
     "Size": 3,
+    "Density": 1,
 }
-LIB_TEXT = ("LibName", "SimObject", "Name", "Material", "Mesh", "Coriolis")
+LIB_TEXT = ("LibName", "SimObject", "Name", "Material", "Mesh", "MeshUnits", "InertiaFrom",
+            "Coriolis")  # fmt: skip
 INPUT_PORTS = {"Force": 3, "Moment": 3}
 STATE_PORTS = {"Pos": 3, "Quater": 4, "LocalVel": 3, "AngVel": 3}
 ENGINE_NUMBERS = ("stepsize", "HMax", "HMin", "AbsTol", "RelTol")

@@ -102,6 +102,14 @@ class WaterReading(LocatedReading):
                 )
         self.water = water
 
+    def water_density(self) -> float:
+        """The water's Density as given (kg/m³), 1025 without one (WaterSpec's default); one
+        out of range is refused by `water_spec`."""
+        given = None if self.water is None else self.water.fields.get("density")
+        if isinstance(given, float | int) and 0 < given < float("inf"):
+            return float(given)
+        return 1025.0
+
     def wave_list(self, node: XmlNode, attr: str) -> tuple[float, ...]:
         """One number per wave component, at most MAX_WAVES."""
         text = node.attrib[attr]

@@ -2,8 +2,9 @@
 
 Every field is written, numbers as the shortest text that reads back as the
 same double, so XML → Scenario → XML → Scenario compares equal. Our extension
-attributes (Coriolis, Inertia, CGOffset, Gravity, Contents Name and Caption)
-are ignored by FhSim itself. The water is an `Environment/Water` SimObject named Sea,
+attributes (Coriolis, Inertia, CGOffset, Gravity, Contents Name, Caption and View, the
+page's view as JSON) are ignored by FhSim itself. The water is an `Environment/Water`
+SimObject named Sea,
 after the bodies; elements are `sixdof` SimObjects named by kind and number (Pivot1,
 Spring1, Spring2, AddedMass1, ...), after the water, each wired to its body (and a buoyancy
 or damper to the water) by one Connection (fhsim_xml's docstring, fhsim_xml_water's,
@@ -13,6 +14,7 @@ docs/fhsim.md).
 from __future__ import annotations
 
 import xml.etree.ElementTree as ET
+from typing import Any
 
 from ..dynamics.names import INTEGRATOR_NUMBERS
 from .elements import BodyPoint, ElementSpec
@@ -94,16 +96,24 @@ def _element_lib(e: ElementSpec, name: str) -> dict[str, str]:
     for attr, (field, width) in ELEMENT_ATTRIBUTES[e.kind].items():
         if width == "csv" or field == "to_point":
             continue
-        value = getattr(e, field)
+        value: Any = e
+        for part in field.split("."):  # "target.Pos": an entry of a field
+            value = getattr(value, part) if value is not None else None
         if field == "to" and isinstance(value, BodyPoint | BodyEnd):
             if value.point is not None:
                 lib["ToPoint"] = _vec(value.point)
-        elif value is None:
+        elif value is None or (width == "names" and not value):
             continue
         elif width == "table":
             lib[attr] = "; ".join(f"{_num(t)},{_num(v)}" for t, v in value)
         elif width == "text":
-            lib[attr] = str(value)
+            lib[attr] = str(value).lower() if isinstance(value, bool) else str(value)
+        elif width == "matrix":  # FhSim's Math/LinearSystem text, "0,1;-0.5,-2"
+            lib[attr] = ";".join(",".join(_num(v) for v in row) for row in value)
+        elif width == "names":
+            lib[attr] = ",".join(value)
+        elif width == "list":
+            lib[attr] = _vec(value)
         elif width == 1:
             lib[attr] = _num(value)
         elif width == 36:  # a 6×6 matrix, row by row
@@ -130,6 +140,8 @@ def scenario_to_xml(scenario: Scenario) -> str:
     root = ET.Element("Contents", {"Name": scenario.name})
     if scenario.caption:
         root.set("Caption", scenario.caption)
+    if scenario.view is not None:
+        root.set("View", scenario.view.model_dump_json(exclude_none=True))
     objects = ET.SubElement(root, "OBJECTS")
     connections = ET.SubElement(root, "INTERCONNECTIONS")
     initial = ET.SubElement(root, "INITIALIZATION")
@@ -153,6 +165,13 @@ def scenario_to_xml(scenario: Scenario) -> str:
             MeshOrigin=_vec(b.MeshOrigin),
             Size=_vec(b.Size),
         )
+        # the shape's own (left out at their defaults, as FhSim's files have them)
+        if b.MeshUnits != "m":
+            lib["MeshUnits"] = b.MeshUnits
+        if b.InertiaFrom != "given":
+            lib["InertiaFrom"] = b.InertiaFrom
+        if b.Density is not None:
+            lib["Density"] = _num(b.Density)
         ET.SubElement(objects, "Lib", lib)
         ports = {f"{b.Name}.{port}": _vec(getattr(b, port)) for port in INPUT_PORTS}
         ET.SubElement(connections, "Connection", ports)

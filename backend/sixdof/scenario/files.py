@@ -25,6 +25,7 @@ from .errors import first_error, reason, untagged
 from .fhsim_xml import read_fhsim_xml
 from .fhsim_xml_write import scenario_to_xml
 from .file_errors import ScenarioFileError
+from .mesh_names import inline_meshes
 from .model import Scenario
 from .named_files import NamedFileError
 from .tables import inline_tables
@@ -71,7 +72,9 @@ def scenario_from_json(
         )
     data.setdefault("name", default_name[:64])
     try:
-        inline_tables(data, Path(path).parent if str(path) != "<string>" else None)
+        folder = Path(path).parent if str(path) != "<string>" else None
+        inline_tables(data, folder)
+        inline_meshes(data, folder)
     except NamedFileError as exc:
         element, attribute = _json_where(exc.loc)
         raise ScenarioFileError(

@@ -60,15 +60,26 @@ class BodyEnd(Strict):
 
 #: How the page shows an element in the scene (frontend elements.js; the notebook's
 #: notebook/elements.py the same way): "ball" at its held point, a "coil" between its ends,
-#: a "floor" at its height, a "tag" (a label at the CG), an "arrow" along its force (the
+#: a "line" through its nodes (a cable: the state frame's nodes; the notebook draws its
+#: chord), a "floor" at its height, a "tag" (a label at the CG), a "joint" by its type (a ball, a
+#: hinge's pin, a slider's rail, a weld's block), an "arrow" along its force (the
 #: page's free-body drawing draws every element's force, so elements.js leaves it to that),
 #: or "none" (nothing of its own: its force is in the free-body drawing).
-Drawing = Literal["ball", "coil", "floor", "tag", "arrow", "none"]
-DRAWINGS: tuple[Drawing, ...] = ("ball", "coil", "floor", "tag", "arrow", "none")
+Drawing = Literal["ball", "coil", "line", "floor", "tag", "joint", "arrow", "none"]
+DRAWINGS: tuple[Drawing, ...] = (
+    "ball", "coil", "line", "floor", "tag", "joint", "arrow", "none",
+)  # fmt: skip
 
-#: An XML attribute's width: a count of numbers, "text", "table" (rows 't,value; ...') or
-#: "csv" (a table file next to the input file).
-XmlWidth = int | Literal["text", "table", "csv"]
+#: A field the page's Add form asks for: a body "point", the far end "to" (a world point or
+#: a point on another body), a ground's "height", the other "end" alone (another body or the
+#: world, met where the point is: a joint), a joint's "type" and its "axis".
+AddField = Literal["point", "to", "height", "end", "type", "axis"]
+
+#: An XML attribute's width: a count of numbers, "text", "table" (rows 't,value; ...'),
+#: "csv" (a table file next to the input file), "matrix" (FhSim's "0,1;-0.5,-2", rows by
+#: ';'), "names" (a list of words "Pos.x,Vel.x") or "list" (any count of numbers "1,2,3").
+#: A field "a.b" is the entry b of the field a (a controller's target.Pos).
+XmlWidth = int | Literal["text", "table", "csv", "matrix", "names", "list"]
 
 
 class XmlLib(Protocol):
@@ -89,6 +100,18 @@ class XmlReader(Protocol):
 
     def fail(self, node: XmlNode, attr: str | None, reason: str) -> Exception:
         """The error located at `node`'s attribute `attr`, to raise."""
+        ...
+
+    def named_file(self, node: XmlNode, attr: str, name: str) -> bytes:
+        """The bytes of the file `node`'s attribute `attr` names, next to the input file."""
+        ...
+
+    def named_file_if_any(self, node: XmlNode, attr: str, name: str) -> bytes | None:
+        """named_file's bytes, or None when the input file's folder has no `name`."""
+        ...
+
+    def water_density(self) -> float:
+        """The input file's water's density, kg/m³ (a WAMIT file is made dimensional by it)."""
         ...
 
 
@@ -133,16 +156,32 @@ class Checking:
     step: float
 
 
+def check_other_body(where: str, body: str, other: str, scene: Checking, joins: str) -> None:
+    """FieldError unless `other` (an element's `to.body`) is a body of the scenario and not
+    `body` itself; `joins` says what the element may join ("a spring joins two bodies, …")."""
+    from ..fields import FieldError
+
+    if other not in scene.names:
+        raise FieldError(
+            "body",
+            "unknown_body",
+            f"{where}.to.body: no body named {other!r}; bodies are {list(scene.names)}",
+        )
+    if other == body:
+        raise FieldError("to", "invalid", f"{where}.to: {joins}")
+
+
 @dataclass(frozen=True)
 class Building:
     """What an element is built from besides its spec: the body index by name, the bodies,
-    their states (N, 13) and the water (the dynamics'; still water when the scenario has
-    none)."""
+    their states (N, 13), the water (the dynamics'; still water when the scenario has
+    none) and the scenario's elements."""
 
     index: Mapping[str, int]
     bodies: Sequence[BodySpec]
     states: np.ndarray
     sea: Water
+    elements: Sequence[ElementModel] = ()  # all of the scenario's, in order
 
 
 @dataclass(frozen=True)
@@ -150,13 +189,13 @@ class Panel:
     """The page's panel for a kind: the numbers and vectors ("1, 2, 3") it tunes, in order,
     a read-only summary line (shown as the field `summary`, its text the locale key
     `elements.summary.<kind>` filled from the spec), and the Add form: the fields it asks
-    for (of "point", "to", "height"; None: not addable from the page) and the fields a new
-    element is given as they are."""
+    for (AddField; None: not addable from the page) and the fields a new element is given as
+    they are."""
 
     numbers: tuple[str, ...] = ()
     vectors: tuple[tuple[str, int], ...] = ()
     summary: str | None = None
-    add: tuple[Literal["point", "to", "height"], ...] | None = None
+    add: tuple[AddField, ...] | None = None
     defaults: Mapping[str, Any] = field(default_factory=dict)
     #: A field that goes back to its default when another is tuned (a pivot's `at`, which
     #: holds the point where it is now when the point moves).

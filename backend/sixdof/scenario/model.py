@@ -14,7 +14,7 @@ from __future__ import annotations
 import math
 import warnings
 from decimal import Decimal, InvalidOperation
-from typing import TYPE_CHECKING, Annotated
+from typing import TYPE_CHECKING, Annotated, Literal
 
 from pydantic import AfterValidator, BaseModel, ConfigDict, Field, model_validator
 
@@ -23,6 +23,7 @@ from ..fields import QUATER_NORM_RANGE, FieldError
 from .added_mass import check_added_mass
 from .bounded import Vec3, Vec4, Vec6, Within
 from .elements import ElementSpec, check_elements, dynamics_elements
+from .view import ViewSpec
 from .water import WaterSpec
 
 if TYPE_CHECKING:
@@ -85,7 +86,19 @@ class BodySpec(_Strict):
     Gravity: Annotated[float, Within("Gravity")] = 9.81
     model: Model = "full"
     Material: str = Field("Simple/Black", max_length=128)
-    Mesh: str = Field("fhSphere.mesh", max_length=128)
+    Mesh: str = Field(
+        "fhSphere.mesh", max_length=128,
+        description="a shipped mesh, sha256:… (uploaded), or a file beside the scenario file",
+    )  # fmt: skip
+    MeshUnits: Literal["m", "mm", "in"] = Field("m", description="the mesh file's unit")
+    InertiaFrom: Literal["given", "solid", "shell"] = Field(
+        "given",
+        description="given: Mass, CGOffset, Inertia as typed; solid, shell: from the shape "
+        "(Mesh × MeshScale × Size), placed as its file places it from the reference point",
+    )
+    Density: Annotated[float, Within("Density")] | None = Field(
+        None, description="kg/m³ (solid) or kg/m² (shell); when given, Mass follows the shape"
+    )
     MeshScale: Annotated[Vec3, Within("MeshScale")] = (1.0, 1.0, 1.0)
     MeshOrigin: Annotated[Vec3, Within("MeshOrigin")] = (0.0, 0.0, 0.0)
     Size: Annotated[Vec3, Within("Size")] = (1.0, 1.0, 1.0)
@@ -107,6 +120,11 @@ class BodySpec(_Strict):
 
     @model_validator(mode="after")
     def _physical(self) -> BodySpec:
+        if self.InertiaFrom != "given":
+            from .body_mesh import shape_fields
+
+            # Written past validate_assignment: these fields follow the others, not checks.
+            self.__dict__.update(shape_fields(self))
         self.params()  # a FieldError (a ValueError) names the field
         return self
 
@@ -176,6 +194,9 @@ class Scenario(_Strict):
     water: WaterSpec | None = Field(
         None, description="density, level, current, waves, depth (null: no water entry)"
     )
+    view: ViewSpec | None = Field(
+        None, description="what the page shows: camera, follow, overlays, plots (not integrated)"
+    )
 
     @model_validator(mode="after")
     def _unique_names(self) -> Scenario:
@@ -186,7 +207,21 @@ class Scenario(_Strict):
         check_run_cost(self.integration, len(self.bodies))
         check_elements(self.elements, names, self.integration.method, self.integration.stepsize)
         check_added_mass(self.elements, self.bodies)
+        if any(e.kind == "radiation" for e in self.elements):
+            from .radiation_water import check_water
+
+            check_water(self.elements, self.water, self.bodies)
+        for body in self._floating():
+            if body.Mesh.startswith("sha256:"):  # a shipped hull is closed; a stored one may not be
+                from .body_mesh import closed_mesh
+
+                closed_mesh(body, "Mesh", "solid mass properties and buoyancy need a closed mesh")
         return self
+
+    def _floating(self) -> list[BodySpec]:
+        """The bodies a buoyancy element floats."""
+        names = {e.body for e in self.elements if e.kind == "buoyancy"}
+        return [b for b in self.bodies if b.Name in names]
 
     def system(
         self, bodies: Bodies | None = None, states: np.ndarray | None = None
@@ -223,8 +258,15 @@ class Scenario(_Strict):
         return np.stack([b.inputs() for b in self.bodies])
 
     def notes(self) -> list[str]:
-        """Warnings worth showing before a run: initial quaternions that are not unit."""
-        notes = (quaternion_note(b.Name, b.Quater) for b in self.bodies)
+        """Warnings worth showing before a run: initial quaternions that are not unit, hulls
+        that float on a simplified copy of their mesh (physics_hull.py)."""
+        notes = [quaternion_note(b.Name, b.Quater) for b in self.bodies]
+        for body in self._floating():
+            from .body_mesh import hull_report
+
+            report = hull_report(body)
+            if report is not None and report.simplified:
+                notes.append(f"{body.Name}: {report.text()}")
         return [n for n in notes if n is not None]
 
     def body(self, name: str) -> BodySpec:

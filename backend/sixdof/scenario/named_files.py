@@ -102,6 +102,14 @@ class NamedFiles:
         self.left -= len(data)
         return data
 
+    def read_if_any(self, name: object) -> bytes | None:
+        """The bytes of the file `name` by read's rules, or None when the folder has none by
+        that name (a WAMIT .1 file's optional .3 and .hst beside it)."""
+        parts = checked_parts(name)
+        if not os.path.lexists(os.path.join(self.folder, *parts)):
+            return None
+        return self.read(name)
+
 
 def checked_parts(name: object) -> list[str]:
     """The folders and file of a relative name, or NamedFileError naming the rule it breaks."""

@@ -98,11 +98,15 @@ def _check(t: float, v: float, previous: float, what: str, line: int) -> None:
 
 
 def inline_tables(data: Any, folder: Path | None) -> None:
-    """Replace each element's `csv` name by the `table` it holds (in place); NamedFileError
-    with its `loc` (("elements", 3, "csv")) otherwise."""
+    """Replace each element's `csv` name by the `table` it holds, and a radiation's BEM `file`
+    by its `fit` (in place); NamedFileError with its `loc` (("elements", 3, "csv"))
+    otherwise."""
+    from .kinds.radiation import inline_fits
+
     if not isinstance(data, dict) or not isinstance(data.get("elements"), list):
         return
     files = None if folder is None else NamedFiles(folder)
+    inline_fits(data, files)
     for index, element in enumerate(data["elements"]):
         if not isinstance(element, dict) or "csv" not in element:
             continue

@@ -12,10 +12,12 @@ one table of limits (`sixdof.fields.LIMITS`). The equations are in `dynamics.wat
 
 from __future__ import annotations
 
+import math
 from typing import TYPE_CHECKING, Annotated
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, model_validator
 
+from ..fields import FieldError
 from .bounded import Vec3, Within
 
 if TYPE_CHECKING:
@@ -23,6 +25,12 @@ if TYPE_CHECKING:
 
 #: Wave components a water may sum.
 MAX_WAVES = 16
+#: The steepest wave accepted, height over length: a wave breaks near H/λ = 1/7 (Michell), and
+#: linear (Airy) theory, which the kernels use, does not describe one that steep.
+MAX_STEEPNESS = 1 / 7
+#: The gravity a wave's length is checked with (m/s², the bodies' default): the kernels use each
+#: body's own, and a body in water has this one unless its scenario says otherwise.
+WAVE_GRAVITY = 9.81
 
 
 class _Strict(BaseModel):
@@ -54,6 +62,24 @@ class WaterSpec(_Strict):
         None, description="m below the still level; null: deep water"
     )
 
+    @model_validator(mode="after")
+    def _not_breaking(self) -> WaterSpec:
+        from ..dynamics.water import wave_number
+
+        for i, w in enumerate(self.waves):
+            k = wave_number(2 * math.pi / w.period, WAVE_GRAVITY, self.depth)
+            steepness = 2 * w.amplitude * k / (2 * math.pi)
+            if steepness > MAX_STEEPNESS:
+                raise FieldError(
+                    f"waves[{i}]",
+                    "out_of_range",
+                    f"waves[{i}]: a {w.amplitude:g} m, {w.period:g} s wave is "
+                    f"{2 * math.pi / k:.3g} m long, steepness H/λ = {steepness:.2f}, past the "
+                    f"breaking limit 1/7 = {MAX_STEEPNESS:.3f}: linear wave theory does not "
+                    f"hold there (a smaller amplitude or a longer period)",
+                )
+        return self
+
     def dynamics(self) -> Water:
         from ..dynamics.water import Water, Wave
 
@@ -61,4 +87,4 @@ class WaterSpec(_Strict):
         return Water(self.density, self.level, self.current, waves, self.depth)
 
 
-__all__ = ["MAX_WAVES", "WaterSpec", "WaveSpec"]
+__all__ = ["MAX_STEEPNESS", "MAX_WAVES", "WaterSpec", "WaveSpec"]

@@ -7,7 +7,7 @@ each state as one binary websocket message instead of the JSON `state`; everythi
 | offset | type | field |
 |---|---|---|
 | 0 | 4 bytes | magic `SDOF` |
-| 4 | u8 | layout version, 1 |
+| 4 | u8 | layout version, 4 (3 had 63 numbers a body, 2 had 58, 1 had 50) |
 | 5 | u8 | flags: bit 0 running, bit 1 compute_limited |
 | 6 | u16 | N, bodies (in the order of `hello.scenario.bodies`) |
 | 8 | u32 | seq (as the JSON frame's, modulo 2³²) |
@@ -15,10 +15,11 @@ each state as one binary websocket message instead of the JSON `state`; everythi
 | 16 | f64 | t, s |
 | 24 | f64 | rtf |
 | 32 | f64 | time_scale |
-| 40 | N × 50 f64 | per body, the JSON frame's numbers in `BODY_FIELDS` order |
+| 40 | N × 64 f64 | per body, the JSON frame's numbers in `BODY_FIELDS` order |
 
-A body is 400 bytes (one-body JSON frame: about 1.3 KB with its Loads). Not carried:
-`Loads` and `paused_reason` (a pause the room makes itself is also sent as an `error`).
+A body is 512 bytes (one-body JSON frame: about 1.3 KB with its Loads). Not carried:
+`Loads`, `paused_reason` (a pause the room makes itself is also sent as an `error`) and
+the elements (a cable's nodes and tensions: the JSON frame's).
 """
 
 from __future__ import annotations
@@ -34,7 +35,7 @@ from ..dynamics.output_table import FRAME
 from ..dynamics.quaternion import Array
 
 MAGIC = b"SDOF"
-LAYOUT_VERSION = 1
+LAYOUT_VERSION = 4
 HEADER = struct.Struct("<4sBBHIIddd")
 #: (name, width) of each body's numbers, in order: the JSON frame's per-body outputs.
 BODY_FIELDS = FRAME

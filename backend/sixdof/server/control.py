@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import logging
 import time
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING, Any, Protocol
 
 from ..fields import FieldError
@@ -76,6 +76,8 @@ class Room(Protocol):
 
     def load(self, scenario: Scenario | None) -> None: ...
 
+    def ask(self, text: str, preset: str | None = None) -> None: ...
+
     def step_cost(self) -> float: ...
 
     def note_step_cost(self, seconds: float) -> None: ...
@@ -128,6 +130,8 @@ def _reset(room: Room, msg: Reset) -> None:
 
 def _load_scenario(room: Room, msg: LoadScenario) -> None:
     room.load(presets.scenario(msg.preset) if msg.preset else msg.scenario)
+    # a preset asks its prediction question (answers.py); another scenario asks none
+    room.ask(presets.question(msg.preset) if msg.preset else "", msg.preset)
 
 
 def _go_back(room: Room, msg: GoBack) -> None:
@@ -329,7 +333,10 @@ VALIDATE_ON_LOOP = 4096
 #: What the websocket side checks between reading a message and validating it (its type,
 #: its object and id): raise Refusal to refuse it, return replies to answer it there (auth),
 #: or None to let it through. A worker has none: its gateway checked.
-Gate = Callable[[str, dict[str, Any], "str | int | None"], "list[Reply] | None"]
+#: A gate may also answer later (an awaitable): a gateway's room asks its worker.
+Gate = Callable[
+    [str, dict[str, Any], "str | int | None"], "list[Reply] | Awaitable[list[Reply]] | None"
+]
 
 
 async def handle(
@@ -347,7 +354,7 @@ async def handle(
         if left <= 0.0:
             raise over_budget(kind, 0.0, left, settings.work_rate, settings.work_burst, mid)
         if gate is not None and (answered := gate(kind, obj, mid)) is not None:
-            return answered, None
+            return (answered if isinstance(answered, list) else await answered), None
         if len(text) > VALIDATE_ON_LOOP:  # the costly half: pydantic, off the loop if large
             msg = await off_loop(validate_client_message, obj, kind, mid)
         else:

@@ -22,7 +22,7 @@ import sys
 import threading
 import weakref
 from types import FrameType
-from typing import Any
+from typing import Any, Protocol
 
 HEADER = struct.Struct("!I")
 #: Seconds a new child may take to load numpy, scipy and the compiled code (~3 s measured on
@@ -33,7 +33,16 @@ IDLE_SECONDS = 300.0
 #: Most bytes of one answer (a fit's reply, its series thinned: ~30 KB to ~300 KB).
 MAX_ANSWER = 16 * 1024 * 1024
 
-_LIVE: weakref.WeakSet[FitProcess] = weakref.WeakSet()
+
+class Killable(Protocol):
+    """A child process's holder that the server's stop kills (a FitProcess, a BEM job)."""
+
+    stopping: bool
+
+    def kill(self) -> None: ...
+
+
+_LIVE: weakref.WeakSet[Killable] = weakref.WeakSet()
 _CHAINED: dict[int, Any] = {}  # signal → the handler ours runs after killing the children
 
 
@@ -211,11 +220,18 @@ async def _ready_for(fd: int, *, write: bool) -> None:
 
 
 def stop_all() -> None:
-    """The server stops: every fit's child is killed at once, so the requests waiting for them
-    are answered (503) and the server does not wait for their fits."""
+    """The server stops: every fit's child (and every `watch`ed one) is killed at once, so
+    the requests waiting for them are answered (503) and the server does not wait for their
+    fits."""
     for process in list(_LIVE):
         process.stopping = True
         process.kill()
+
+
+def watch(holder: Killable) -> None:
+    """Have `holder`'s child killed when the server stops, as a fit's is (`stop_all`)."""
+    _LIVE.add(holder)
+    _chain_signals()
 
 
 def _chain_signals() -> None:

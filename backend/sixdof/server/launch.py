@@ -19,6 +19,7 @@ import uvicorn
 from fastapi import FastAPI
 
 from ..scenario import Scenario
+from ..store import MEMORY
 from .app import create_app
 from .guard import protocols, scrub_logs
 from .registry import Rooms
@@ -181,6 +182,7 @@ def serve(
     log_level: str = "info",
     limits: dict[str, Any] | None = None,
     make_app: Callable[[Settings], FastAPI] = create_app,
+    data: str = MEMORY,
 ) -> None:
     """Serve the live lab until interrupted (Ctrl-C).
 
@@ -189,7 +191,9 @@ def serve(
     ?token=… while anyone may watch. allowed_origins: extra browser Origins allowed to open
     the websocket. open_browser: open the page once the server listens. limits: other
     Settings fields (max_connections_per_ip, work_rate, …; docs/security.md). make_app: the
-    app for those settings (`sixdof gateway` serves its rooms from workers).
+    app for those settings (`sixdof gateway` serves its rooms from workers). data: the data
+    directory of Share links and lessons, or ":memory:" (StoreRefused, before anything
+    listens, if its database may not be opened).
     """
     settings = Settings(
         host=host,
@@ -197,6 +201,7 @@ def serve(
         scenario=scenario,
         token=token,
         allowed_origins=list(allowed_origins or []),
+        data=data,
         # a --limit of the same name wins over the argument's default
         **{"frame_rate": frame_rate, "room_ttl": room_ttl, **(limits or {})},
     )

@@ -53,7 +53,8 @@ def _same(a: object, b: object) -> bool:
 
 
 def origin(current: Scenario) -> tuple[str | None, bool]:
-    """(the preset `current` was loaded from or None, whether its physics differs from it)."""
+    """(the preset `current` was loaded from or None, whether its physics differs from it: a
+    body's PHYSICS, its elements or its water)."""
     preset = PRESETS.get(current.name)
     if preset is None:
         return None, True
@@ -65,8 +66,34 @@ def origin(current: Scenario) -> tuple[str | None, bool]:
         for b, c in zip(base.bodies, current.bodies, strict=True)
         for k in PHYSICS
     )
+    # the elements and the water are physics too: a spring added or a wave changed makes the
+    # caption's numbers wrong as surely as a new mass
+    for part in ("elements", "water"):
+        differs = differs or not _same_json(
+            _dump(getattr(base, part)), _dump(getattr(current, part))
+        )
     return current.name, differs
+
+
+def _dump(value: object) -> object:
+    if isinstance(value, list):
+        return [_dump(v) for v in value]
+    return value.model_dump(mode="json") if hasattr(value, "model_dump") else value
+
+
+def _same_json(a: object, b: object) -> bool:
+    if isinstance(a, dict) and isinstance(b, dict):
+        return a.keys() == b.keys() and all(_same_json(a[k], b[k]) for k in a)
+    if isinstance(a, list) and isinstance(b, list):
+        return len(a) == len(b) and all(_same_json(x, y) for x, y in zip(a, b, strict=True))
+    return _same(a, b)
 
 
 def default_scenario() -> Scenario:
     return scenario(DEFAULT_PRESET)
+
+
+def question(name: str) -> str:
+    """Preset `name`'s prediction question in English ("" for none or no such preset)."""
+    preset = PRESETS.get(name)
+    return preset.question if preset is not None else ""

@@ -16,6 +16,7 @@ from .. import __version__
 from ..fields import FieldError
 from ..scenario import Scenario
 from ..scenario.errors import dotted, field_error, reason
+from ..store import StoreError
 from . import presets
 from .budget import LOOKBACK_QUEUE, Budgets, WorkBudget, run_pieces
 from .errors import Refusal, Stopping, strict_loads
@@ -27,6 +28,7 @@ from .rest_budget import admit, charged
 from .rooms import Room, check_room_name
 from .settings import Settings
 from .snapshots import Kind, Snapshots
+from .stored import store_refusal
 from .ws import bearer, has_control, origin_allowed
 
 router = APIRouter(prefix="/api")
@@ -397,7 +399,10 @@ async def share(
         with sim.lock:
             keyframe = sim.keyframe("shared")
             recording = sim.recording.copy() if what == "recording" and sim.recording else None
-        sid = snapshots.put(what, keyframe, recording, by_watcher)
+        try:  # encoded and written (a transaction, synced) in the requests' pool
+            sid = await off_loop(snapshots.put, what, keyframe, recording, by_watcher)
+        except StoreError as exc:
+            raise store_refusal(exc) from None
     t = keyframe["t_base"] + keyframe["n_steps"] * keyframe["step_size"]
     return {"id": sid, "what": what, "t": 0.0 if what == "start" else t}
 

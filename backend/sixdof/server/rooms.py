@@ -14,17 +14,18 @@ import logging
 import time
 from collections import deque
 from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass
 from typing import TYPE_CHECKING, Any
 
 from .. import __version__
 from ..fields import FieldError, check_room
 from ..scenario import Scenario
 from . import control, ghosts, presets
+from .answers import Answers
 from .clients import Viewer, frame_order
 from .errors import Refusal
 from .pools import off_loop
-from .protocol import ErrorCode, Hello, HydrostaticsInfo, Limits, Status, limits
+from .protocol import AskedQuestion, ErrorCode, Hello, HydrostaticsInfo, Limits, Status, limits
 from .settings import Settings
 from .state_frame import dumps_state
 from .wire import wire_frame
@@ -105,6 +106,7 @@ class Room:
         self.changes = 0
         self.changing = 0
         self._hydro: tuple[int, list[HydrostaticsInfo]] | None = None  # (version, entries)
+        self.answers = Answers()  # the question it asks, its answers (answers.py)
 
     # ------------------------------------------------------------------ cost
     def step_cost(self) -> float:
@@ -308,7 +310,17 @@ class Room:
             status=Status.model_validate(sim.status()),
             frames="binary" if binary else "json",
             hydrostatics=self.hydrostatics(),
+            question=self._question(),
         ).model_dump_json()
+
+    def _question(self) -> AskedQuestion | None:
+        asked = self.answers.question
+        return None if asked is None else AskedQuestion(**asdict(asked))
+
+    def ask(self, text: str, preset: str | None = None) -> None:
+        """Ask `text` (none: "") from now on; the clients get a new hello (`sync_hello`)."""
+        self.answers.ask(text, preset)
+        self._version = -1  # a hello differs although the world does not
 
     def hydrostatics(self) -> list[HydrostaticsInfo]:
         """The floating bodies' upright hydrostatics, computed once per scenario version

@@ -9,6 +9,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from ..assets import asset_dir
 from ..scenario import Scenario
+from ..store import MEMORY
 
 
 class Settings(BaseModel):
@@ -100,6 +101,13 @@ class Settings(BaseModel):
         description="wall-clock limit of one gyroscope fit (POST /api/rooms/R/gyro) in its "
         "child process; past it the process is killed and the request answered 503",
     )
+    data: str = Field(
+        MEMORY,
+        min_length=1,
+        description="data directory of Share links, saved scenarios and lessons (its "
+        "sixdof.db); ':memory:' keeps them in memory only (`sixdof serve` defaults to the "
+        "user's data folder)",
+    )
     web_dir: Path | None = Field(None, description="built page; None: frontend/dist or packaged")
     meshes_dir: Path | None = Field(None, description="meshes; None: meshes/ or packaged")
 
@@ -114,7 +122,8 @@ class Settings(BaseModel):
 LIMIT_NAMES = tuple(
     name
     for name in Settings.model_fields
-    if name not in ("host", "port", "scenario", "token", "allowed_origins", "web_dir", "meshes_dir")
+    if name
+    not in ("host", "port", "scenario", "token", "allowed_origins", "web_dir", "meshes_dir", "data")
 )
 
 

@@ -9,24 +9,35 @@ not exist yet, so a link never overwrites anyone's room. Three kinds:
 - `recording`: as `now`, with the room's recording, so the new room's timeline holds the
   past too (needs the token when the server has one, as the recording does).
 
-The store is bounded in count and bytes; the oldest snapshot goes first. Links shared by
-watchers (clients without the token, on a server that has one) are kept apart, with caps
-of their own: a watcher may share, and a flood of watchers' links pushes out only other
-watchers' links, never the lecturer's. (Sharing costs the address's budget too: rest.py.)
+Snapshots are kept in the server's store (sixdof.store: SQLite in the data directory, or
+in memory), so a link outlives a restart. The store is bounded in count and bytes; the
+oldest unpinned snapshot goes first (a lesson's are pinned). Links shared by watchers
+(clients without the token, on a server that has one) are kept apart, with caps of their
+own: a watcher may share, and a flood of watchers' links pushes out only other watchers'
+links, never the lecturer's. (Sharing costs the address's budget too: rest.py.)
+
+`put` and `get` block on the store: the server calls them in its requests' pool
+(`fetch` does so itself), never on the event loop.
 """
 
 from __future__ import annotations
 
 import json
 import secrets
-from collections import OrderedDict
 from dataclasses import dataclass
 from typing import Any, Literal
 
-from ..simulation.recording import Recording
+from ..simulation.recording import Recording, RecordingFormatError
+from ..store import MEMORY, Caps, Store, open_store
+from ..store.kinds import SHARE
+from .pools import off_loop
 
 Kind = Literal["start", "now", "recording"]
 KINDS: tuple[Kind, ...] = ("start", "now", "recording")
+#: The store's kind of record for a Share link, and its two pools.
+HELD, WATCHED = "held", "watched"
+#: A link's id: secrets.token_urlsafe(9), 12 characters; longer ones are not looked up.
+MAX_ID_CHARS = 64
 
 
 @dataclass
@@ -38,29 +49,33 @@ class Snapshot:
     id: str = ""
 
 
-class _Kept:
-    """Snapshots in the order they came, at most `max_count` and about `max_bytes`."""
+def encode(kind: Kind, keyframe: dict[str, Any], recording: Recording | None) -> bytes:
+    """A snapshot as the store keeps it: JSON of its kind, keyframe and recording."""
+    return json.dumps({
+        "kind": kind,
+        "keyframe": keyframe,
+        "recording": None if recording is None else recording.to_json(),
+    }).encode()  # fmt: skip
 
-    def __init__(self, max_count: int, max_bytes: int) -> None:
-        self.max_count = max_count
-        self.max_bytes = max_bytes
-        self.items: OrderedDict[str, Snapshot] = OrderedDict()
-        self.nbytes = 0
 
-    def add(self, snapshot: Snapshot) -> None:
-        self.items[snapshot.id] = snapshot
-        self.nbytes += snapshot.nbytes
-        while len(self.items) > 1 and (
-            len(self.items) > self.max_count or self.nbytes > self.max_bytes
-        ):
-            _, old = self.items.popitem(last=False)
-            self.nbytes -= old.nbytes
+def decode(sid: str, data: bytes, recording_bytes: int) -> Snapshot | None:
+    """The Snapshot of a stored record, or None if it cannot be read back."""
+    try:
+        obj = json.loads(data)
+        recording = None
+        if obj.get("recording") is not None:
+            recording = Recording.from_json(obj["recording"], max_bytes=recording_bytes)
+        if obj["kind"] not in KINDS or not isinstance(obj["keyframe"], dict):
+            return None
+        return Snapshot(obj["kind"], obj["keyframe"], recording, len(data), sid)
+    except (RecordingFormatError, KeyError, TypeError, ValueError):
+        return None
 
 
 class Snapshots:
-    """Snapshots by id: the token holders' at most `max_count` and about `max_bytes`, the
-    watchers' at most `max_watcher_count` and `max_watcher_bytes` (oldest dropped first,
-    each among its own)."""
+    """Snapshots by id in `store`: the token holders' at most `max_count` and about
+    `max_bytes`, the watchers' at most `max_watcher_count` and `max_watcher_bytes` (oldest
+    dropped first, each among its own)."""
 
     def __init__(
         self,
@@ -68,16 +83,21 @@ class Snapshots:
         max_bytes: int = 64 * 1024 * 1024,
         max_watcher_count: int = 64,
         max_watcher_bytes: int = 16 * 1024 * 1024,
+        *,
+        store: Store | None = None,
+        recording_bytes: int = 8 * 1024 * 1024,
     ) -> None:
-        self._held = _Kept(max_count, max_bytes)
-        self._watched = _Kept(max_watcher_count, max_watcher_bytes)
+        self.store: Store = store if store is not None else open_store(MEMORY)
+        self.store.limit(SHARE, HELD, Caps(max_count, max_bytes))
+        self.store.limit(SHARE, WATCHED, Caps(max_watcher_count, max_watcher_bytes))
+        self.recording_bytes = recording_bytes
 
     def __len__(self) -> int:
-        return len(self._held.items) + len(self._watched.items)
+        return self.store.usage(SHARE)[0]
 
     @property
     def nbytes(self) -> int:
-        return self._held.nbytes + self._watched.nbytes
+        return self.store.usage(SHARE)[1]
 
     def put(
         self,
@@ -86,17 +106,20 @@ class Snapshots:
         recording: Recording | None,
         by_watcher: bool = False,
     ) -> str:
-        """Keep a snapshot; its id. `by_watcher`: shared by a client without the token."""
-        size = len(json.dumps(keyframe)) + (recording.nbytes if recording is not None else 0)
+        """Keep a snapshot; its id once it is stored (StoreFull if the disk is full).
+        `by_watcher`: shared by a client without the token."""
         sid = secrets.token_urlsafe(9)
-        (self._watched if by_watcher else self._held).add(
-            Snapshot(kind, keyframe, recording, size, sid)
-        )
+        data = encode(kind, keyframe, recording)
+        self.store.put(SHARE, sid, data, pool=WATCHED if by_watcher else HELD)
         return sid
 
     def get(self, sid: str) -> Snapshot | None:
-        return self._held.items.get(sid) or self._watched.items.get(sid)
+        if not sid or len(sid) > MAX_ID_CHARS:
+            return None
+        data = self.store.get(SHARE, sid)
+        return None if data is None else decode(sid, data, self.recording_bytes)
 
     async def fetch(self, sid: str) -> Snapshot | None:
-        """`get`, as the websocket endpoint asks for it (a gateway's store is on the bus)."""
-        return self.get(sid)
+        """`get`, as the websocket endpoint asks for it: off the event loop (a gateway's
+        store is on the bus)."""
+        return await off_loop(self.get, sid)

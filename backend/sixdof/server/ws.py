@@ -17,17 +17,19 @@ import hmac
 import ipaddress
 import logging
 import time
-from typing import Any, Protocol
+from collections.abc import Awaitable
+from typing import Any, Protocol, runtime_checkable
 from urllib.parse import urlsplit
 
 from starlette.datastructures import Headers
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
+from .answers import ANSWER_COST, Answers
 from .budget import CURRENT, Budgets, WorkBudget
 from .clients import Client, RateLimiter
 from .control import Gate, LiveRoom, Reply, handle
-from .errors import Refusal, Stopping, validate_client_message
-from .protocol import Ack, Auth
+from .errors import Refusal, Stopping, read_client_message, validate_client_message
+from .protocol import Ack, Answer, Auth
 from .settings import Settings
 from .snapshots import Snapshot, Snapshots
 
@@ -132,8 +134,9 @@ async def websocket_endpoint(ws: WebSocket) -> None:
             if snapshot is None:
                 raise Refusal(
                     "invalid",
-                    "snapshot: no such snapshot (they are kept while the server runs, the "
-                    "oldest dropped first); ask for a new Share link",
+                    "snapshot: no such snapshot (the server keeps the latest links, the "
+                    "oldest dropped first, unless a lesson names them); ask for a new Share "
+                    "link",
                     "snapshot",
                 )
         room: LiveRoom = await rooms.enter(query.get("room", "main"), client, snapshot)
@@ -162,7 +165,7 @@ async def _receive_loop(
     ws: WebSocket, client: Client, room: LiveRoom, settings: Settings, budget: WorkBudget
 ) -> None:
     limiter = RateLimiter(settings.rate_limit, settings.flood_window)
-    gate = _gate(client, room, settings)
+    gate = _gate(client, room, settings, budget)
     limit = settings.max_message_bytes
     while True:
         message = await ws.receive()
@@ -212,13 +215,19 @@ async def _receive_loop(
         await asyncio.sleep(0)  # messages already queued wait for the other rooms' ticks
 
 
-def _gate(client: Client, room: LiveRoom, settings: Settings) -> Gate:
-    """This connection's checks before a message is validated: `auth` answered here, and
-    nothing else from a client without control (a worker trusts its gateway's)."""
+def _gate(client: Client, room: LiveRoom, settings: Settings, budget: WorkBudget) -> Gate:
+    """This connection's checks before a message is validated: `auth` and `answer` answered
+    here (a watcher may answer), and nothing else from a client without control (a worker
+    trusts its gateway's)."""
 
-    def gate(kind: str, obj: dict[str, Any], mid: str | int | None) -> list[Reply] | None:
+    def gate(
+        kind: str, obj: dict[str, Any], mid: str | int | None
+    ) -> list[Reply] | Awaitable[list[Reply]] | None:
         if kind == "auth":
             return _authorise(validate_client_message(obj, kind, mid), client, room, settings)
+        if kind == "answer":
+            budget.charge(ANSWER_COST)
+            return _answer(validate_client_message(obj, kind, mid), client, room)
         if not client.can_control:
             raise Refusal(
                 "forbidden",
@@ -231,6 +240,44 @@ def _gate(client: Client, room: LiveRoom, settings: Settings) -> Gate:
         return None
 
     return gate
+
+
+def _answer(
+    msg: object, client: Client | str, room: LiveRoom
+) -> list[Reply] | Awaitable[list[Reply]]:
+    """Take an answer (`client`: this server's connection, or a gateway's viewer by the
+    gateway's word: answering needs no control)."""
+    assert isinstance(msg, Answer)
+    answers: Answers | None = getattr(room, "answers", None)
+    if answers is None:  # a gateway's room: its answers live on its worker, asked there
+        assert isinstance(room, OwnerAnswers) and isinstance(client, Client)
+        return room.answer_on_owner(client.id, msg)
+    answers.answer(client.id if isinstance(client, Client) else client, msg.question, msg.text,
+                   msg.id)  # fmt: skip
+    return [(Ack(id=msg.id, of="answer").model_dump_json(), "reply")]
+
+
+@runtime_checkable
+class OwnerAnswers(Protocol):
+    """A gateway's room (cluster/remote.py), whose worker keeps its answers."""
+
+    def answer_on_owner(self, client: int, msg: Answer) -> Awaitable[list[Reply]]: ...
+
+
+def take_answer(text: str, room: LiveRoom, answerer: str) -> list[str]:
+    """On a worker: an `answer` a gateway sent for one of its viewers (`answerer`: the
+    gateway's id and the viewer's), who may not control; anything else is refused."""
+    mid = None
+    try:
+        obj, kind, mid = read_client_message(text)
+        if kind != "answer":
+            raise Refusal("forbidden", "token: without control, only answers are taken",
+                          "type", mid)  # fmt: skip
+        replies = _answer(validate_client_message(obj, kind, mid), answerer, room)
+        assert isinstance(replies, list)
+        return [reply for reply, _ in replies]
+    except Refusal as refusal:
+        return [refusal.text()]
 
 
 def _authorise(msg: object, client: Client, room: LiveRoom, settings: Settings) -> list[Reply]:

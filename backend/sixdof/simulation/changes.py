@@ -39,8 +39,11 @@ from ..fields import FieldError
 from ..scenario import BodySpec, Scenario
 from ..scenario.errors import field_error
 from .limits import DEFAULT_STEP, LIVE_INTEGRATORS
+from .live_joints import live_system
 from .validation import (
     BODY_FIELDS,
+    FROM_SHAPE,
+    SHAPE_FIELDS,
     check_params,
     input_update,
     live_step,
@@ -82,6 +85,7 @@ def plan_params(current: Plan, index: int | Sequence[int], fields: Mapping[str, 
     with the batch built once); raises FieldError."""
     body_fields, integration = check_params(fields, current.method, current.step)
     scenario, params, bodies, x = current.scenario, current.params, current.bodies, current.x
+    reshaped = any(k in SHAPE_FIELDS for k in body_fields)
     notes: list[str] = []
     if body_fields:
         specs, params = list(scenario.bodies), list(params)
@@ -96,7 +100,10 @@ def plan_params(current: Plan, index: int | Sequence[int], fields: Mapping[str, 
         scenario = scenario.model_copy(update={"bodies": specs})
         if scenario.elements:
             _check_mass(scenario, body_fields)
-        if any(k in BODY_FIELDS for k in body_fields):
+        weighed = any(s.InertiaFrom != "given" for s in specs) and any(
+            k in SHAPE_FIELDS for k in body_fields
+        )
+        if weighed or any(k in BODY_FIELDS for k in body_fields):
             bodies = Bodies.of(params)  # rebuilt only when the physics changed
     method, step = current.method, current.step
     if integration is not None:
@@ -106,8 +113,9 @@ def plan_params(current: Plan, index: int | Sequence[int], fields: Mapping[str, 
         if scenario.elements:
             _check_fit(scenario)
     system = current.system
-    if scenario.elements and bodies is not current.bodies:  # a pivot's I_a, a ground's k
-        system = scenario.system(bodies)
+    if scenario.elements and (bodies is not current.bodies or reshaped):
+        # a pivot's I_a, a ground's k, a hull's shape
+        scenario, system = live_system(scenario, bodies, current.scenario, system, x)
     return Plan(scenario, params, bodies, x, method, step, tuple(notes), system)
 
 
@@ -175,9 +183,12 @@ def plan_elements(current: Plan, elements: Any) -> Plan:
         fixed.append(e)
     scenario = scenario.model_copy(update={"elements": fixed})
     _check_fit(scenario)
-    system = scenario.system(current.bodies) if fixed else None
-    return Plan(current.scenario.model_copy(update={"elements": fixed}), current.params,
-                current.bodies, current.x, current.method, current.step, (), system)  # fmt: skip
+    # a new joint joins its bodies where they are now, an old one keeps what it was built as
+    scenario, system = live_system(scenario, current.bodies, current.scenario, current.system,
+                                   current.x)  # fmt: skip
+    return Plan(current.scenario.model_copy(update={"elements": scenario.elements}),
+                current.params, current.bodies, current.x, current.method, current.step, (),
+                system)  # fmt: skip
 
 
 def plan_water(current: Plan, water: Any) -> Plan:
@@ -201,7 +212,8 @@ def plan_water(current: Plan, water: Any) -> Plan:
         got = type(water).__name__
         raise FieldError("water", "invalid", f"water: expected an object or null, got {got}")
     scenario = current.scenario.model_copy(update={"water": spec})
-    system = scenario.system(current.bodies) if scenario.elements else None
+    scenario, system = live_system(scenario, current.bodies, current.scenario, current.system,
+                                   current.x)  # fmt: skip
     return Plan(scenario, current.params, current.bodies, current.x, current.method,
                 current.step, (), system)  # fmt: skip
 
@@ -211,8 +223,27 @@ def _changed_body(
 ) -> tuple[BodySpec, BodyParams, list[str]]:
     """The body with `changes` (checked values) as a BodySpec and BodyParams, and any
     warnings. The spec is not validated again: its fields are, and the one check left,
-    whether a body can have that mass and inertia, is the BodyParams' own."""
-    new_spec = spec.model_copy(update=dict(changes))
+    whether a body can have that mass and inertia, is the BodyParams' own. With InertiaFrom
+    solid or shell, Mass (with Density), CGOffset, Inertia and MeshOrigin follow the shape;
+    typing one of them is refused then, and a typed Mass stops following Density."""
+    update = dict(changes)
+    shaped = update.get("InertiaFrom", spec.InertiaFrom) != "given"
+    if shaped:
+        typed = [k for k in FROM_SHAPE if k in update]
+        if typed:
+            raise FieldError(
+                typed[0], "invalid",
+                f"{typed[0]}: follows the shape while InertiaFrom is "
+                f"{update.get('InertiaFrom', spec.InertiaFrom)}; set InertiaFrom to given to "
+                "type it",
+            )  # fmt: skip
+        if "Mass" in update and "Density" not in update:
+            update["Density"] = None
+    new_spec = spec.model_copy(update=update)
+    if shaped:
+        from ..scenario.body_mesh import shape_fields
+
+        new_spec = new_spec.model_copy(update=shape_fields(new_spec))
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
         params = new_spec.params()

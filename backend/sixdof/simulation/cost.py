@@ -42,6 +42,12 @@ STAGES = {"euler": 1, "rk4": 4, "geometric": 2, "exact": 1}
 #: every wave), plus per triangle clipped.
 BODY = 2e-7
 ELEMENT = 2e-7
+#: Seconds per multiply-add of an element's own linear system at each stage (a radiation
+#: memory's, a linear_system controller's): n (n + 12) for n states.
+STATE_WORK = 1e-9
+#: Seconds per derivative evaluation per segment of a cable (its nodes' forces: ~0.5 µs a
+#: segment measured, a 20-segment line 10 µs a stage; tests/unit/test_cable.py's runs).
+CABLE_SEGMENT = 6e-7
 TRIANGLE = 6e-8
 VERTEX_WAVE = 6e-8
 #: Seconds a look back spends per recorded frame it re-runs (the frame's history row, its
@@ -65,6 +71,17 @@ def _buoyancy_counts(scenario: Scenario) -> list[int]:
     ]
 
 
+def _state_counts(scenario: Scenario) -> list[int]:
+    """The states of each element that carries a linear system of its own."""
+    counts = []
+    for e in scenario.elements:
+        fit = getattr(e, "fit", None)
+        matrix = fit.A if fit is not None else getattr(e, "A", None)
+        if matrix:
+            counts.append(len(matrix))
+    return counts
+
+
 def _waves(water: WaterSpec | None) -> int:
     return 0 if water is None else len(water.waves)
 
@@ -77,6 +94,10 @@ def step_seconds(scenario: Scenario, method: str | None = None) -> float:
     per_stage = BODY * len(scenario.bodies)
     hulls = _buoyancy_counts(scenario)
     per_stage += ELEMENT * (len(scenario.elements) - len(hulls))
+    per_stage += STATE_WORK * sum(n * (n + 12) for n in _state_counts(scenario))
+    per_stage += CABLE_SEGMENT * sum(
+        getattr(e, "segments", 0) for e in scenario.elements if e.kind == "cable"
+    )
     for triangles in hulls:
         # a closed mesh has about half as many vertices as triangles
         per_stage += TRIANGLE * triangles + VERTEX_WAVE * waves * (triangles / 2 + 1)

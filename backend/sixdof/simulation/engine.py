@@ -37,12 +37,14 @@ from typing import Protocol
 import numpy as np
 
 from ..dynamics import Bodies, kernel, outputs
+from ..dynamics.cable_lines import cable_outputs, has_cables
 from ..dynamics.elements import Buoyancy, System
-from ..dynamics.hydro import hydro_outputs
+from ..dynamics.hydro import draft_and_wave
+from ..dynamics.joint_outputs import has_joints, joint_outputs
 from ..dynamics.model import laid_out
 from ..dynamics.names import METHOD_CODES, Method
 from ..dynamics.quaternion import Array, IntArray
-from ..dynamics.stored import stored_energy
+from ..dynamics.stored import radiated_energy, stored_energy
 from .history import COLUMNS
 from .limits import divergence_reason
 from .payload import FRAME_KEYS
@@ -75,10 +77,11 @@ class Steppable(Protocol):
     def owed(self, now: float) -> int: ...
     def compute_deadline(self, start: float) -> float: ...
     def state(self) -> Array: ...
+    def element_states(self) -> Array: ...
     def loads(self) -> Array: ...
     def commit(
         self, x: Array, taken: int, reason: str | None, outs: Mapping[str, Array] | None,
-        row: Array | None,
+        row: Array | None, z: Array | None = None,
     ) -> None: ...  # fmt: skip
     def settle(self, planned: int, taken: int, *, cut_short: bool) -> None: ...
 
@@ -91,6 +94,7 @@ class _Batch:
     # step, method
     pk: kernel.PackedBodies  # all bodies, simulation after simulation
     starts: list[int]  # (R + 1,) first row of simulation r; starts[-1] = total bodies
+    z_starts: list[int]  # (R + 1,) where simulation r's element states start in z
     sizes: IntArray  # (R,) bodies per simulation
     names: list[str]  # body names of all rows (the divergence message of the fast check)
     h_rows: Array  # (ΣN,) step of each row's simulation, s
@@ -108,23 +112,40 @@ class _Shared:
 
 
 def _float(
-    outs: dict[str, Array], sims: Sequence[Steppable], batch: _Batch, x: Array, taken: IntArray
+    outs: dict[str, Array],
+    sims: Sequence[Steppable],
+    batch: _Batch,
+    x: Array,
+    u: Array,
+    taken: IntArray,
+    z: Array | None,
 ) -> None:
-    """Draft and WaveElevation of the floating bodies, and what every room's elements hold
-    (StoredEnergy, added to TotalEnergy), room by room: the batch's elements are
-    concatenated, each room's own system and time say where its water is."""
+    """Draft and WaveElevation of the floating bodies, what every room's elements hold
+    (StoredEnergy, added to TotalEnergy), its joints' gaps and reactions and its cables'
+    forces, tensions and lengths on the seabed, room by room (z: the elements' states):
+    the batch's elements are concatenated, each room's own system and time say where its
+    water is."""
     for r, sim in enumerate(sims):
         system = sim.system
         if system is None or not system.elements:
             continue
         a, b = batch.starts[r], batch.starts[r + 1]
-        stored = stored_energy(system, sim.bodies, x[a:b])
+        zr = None if z is None else z[batch.z_starts[r] : batch.z_starts[r + 1]]
+        stored = stored_energy(system, sim.bodies, x[a:b], zr)
         outs["StoredEnergy"][a:b] = stored
         outs["TotalEnergy"][a:b] += stored
+        outs["RadiatedEnergy"][a:b] = radiated_energy(system, b - a, zr)
+        t = sim.t + int(taken[r]) * float(batch.h_rows[a])
+        if has_joints(system):
+            h = float(batch.h_rows[a])
+            for name, measured in joint_outputs(system, sim.bodies, x[a:b], u[a:b], t, h).items():
+                outs[name][a:b] = measured
+        if has_cables(system):
+            for name, measured in cable_outputs(system, sim.bodies, x[a:b], zr).items():
+                outs[name][a:b] = measured
         if not any(isinstance(e, Buoyancy) for e in system.elements):
             continue
-        t = sim.t + int(taken[r]) * float(batch.h_rows[a])
-        found = hydro_outputs(system, sim.bodies, x[a:b], t)
+        found = draft_and_wave(system, sim.bodies, x[a:b], t)
         outs["Draft"][a:b] = found["Draft"]
         outs["WaveElevation"][a:b] = found["WaveElevation"]
 
@@ -249,10 +270,12 @@ class Engine:
         sizes = np.array([len(p) for p in packs], dtype=np.int64)
         steps = np.array([s.step_size for s in sims])
         codes = np.array([METHOD_CODES[s.integrator] for s in sims], dtype=np.int64)
+        states = [0 if p.system is None else p.system.n_states for p in packs]
         b = _Batch(
             key,
             packs[0] if len(packs) == 1 else kernel.concat(packs),
             [0, *np.cumsum(sizes).tolist()],
+            [0, *np.cumsum(states).tolist()],
             sizes,
             [name for s in sims for name in s.names],
             np.repeat(steps, sizes),
@@ -275,6 +298,7 @@ class Engine:
         """Step simulation r by up to owed[r] steps in shared rounds, then commit each."""
         batch = self._packed(sims, cache)
         x = np.concatenate([s.state() for s in sims])  # (ΣN, 13), this advance's own array
+        z = np.concatenate([np.zeros(0), *(s.element_states() for s in sims)])  # its own too
         u = np.concatenate([s.loads() for s in sims])
         left = owed.astype(np.int64).copy()
         taken = np.zeros(len(sims), dtype=np.int64)
@@ -288,15 +312,17 @@ class Engine:
         with np.errstate(all="ignore"):
             while True:
                 n = np.minimum(left, chunk)
-                start = x.copy()
+                start, z_start = x.copy(), z.copy()
                 t_rows = t_start + np.repeat(taken, batch.sizes) * batch.h_rows if timed else 0.0
                 kernel.advance(batch.pk, x, u, batch.h_rows, np.repeat(n, batch.sizes),
-                               batch.code_rows, t_rows)  # fmt: skip
+                               batch.code_rows, t_rows, z if timed else None)  # fmt: skip
                 if divergence_reason(x, batch.names) is not None:
                     for r in np.flatnonzero(n).tolist():
                         t_r = float(sims[r].t + taken[r] * batch.h_rows[batch.starts[r]])
                         pk_r = kernel.packed(sims[r].bodies, sims[r].system)
-                        hit = self._replay_if_diverged(batch, r, pk_r, start, x, u, int(n[r]), t_r)
+                        hit = self._replay_if_diverged(
+                            batch, r, pk_r, (start, z_start), (x, z), u, int(n[r]), t_r
+                        )
                         if hit is not None:
                             good, reasons[r] = hit
                             n[r], left[r] = good, good
@@ -322,7 +348,7 @@ class Engine:
                 if deadlines and self.step_seconds:
                     chunk = max(1, min(chunk, int((soonest - t) / self.step_seconds)))
                 last = t
-        self._commit(sims, batch, x, u, owed, taken, reasons, cut, record, settle)
+        self._commit(sims, batch, x, u, owed, taken, reasons, cut, record, settle, z)
         return taken.tolist(), cut
 
     def _first_chunk(self) -> int:
@@ -345,32 +371,36 @@ class Engine:
         batch: _Batch,
         r: int,
         pk: kernel.PackedBodies,
-        start: Array,
-        x: Array,
+        start: tuple[Array, Array],
+        now: tuple[Array, Array],
         u: Array,
         n: int,
         t: float,
     ) -> tuple[int, str] | None:
-        """Simulation r's round of n steps from `start`, replayed one step at a time if it
-        ended diverged: (good steps, reason) with its rows of x at the last good state, or
-        None when it is fine."""
+        """Simulation r's round of n steps from `start` (states, element states), replayed
+        one step at a time if it ended diverged: (good steps, reason) with its rows of `now`
+        at the last good state, or None when it is fine."""
         a, b = batch.starts[r], batch.starts[r + 1]
+        za, zb = batch.z_starts[r], batch.z_starts[r + 1]
+        x, z = now
         names = batch.names[a:b]
         if divergence_reason(x[a:b], names) is None:
             return None
-        y = np.array(start[a:b], order="C")
+        y = np.array(start[0][a:b], order="C")
+        w = np.array(start[1][za:zb], order="C")
         h, code = batch.h_rows[a : a + 1], batch.code_rows[a : a + 1]
         for i in range(n):
-            y_next = y.copy()
+            y_next, w_next = y.copy(), w.copy()
+            carried = w_next if pk.system is not None else None
             kernel.advance(pk, y_next, u[a:b], np.repeat(h, b - a), 1, np.repeat(code, b - a),
-                           t + i * float(h[0]))  # fmt: skip
+                           t + i * float(h[0]), carried)  # fmt: skip
             why = divergence_reason(y_next, names)
             if why is not None:
-                x[a:b] = y
+                x[a:b], z[za:zb] = y, w
                 return i, why
-            y = y_next
+            y, w = y_next, w_next
         # The replay stayed good (a nondeterministic kernel): keep its end state, run on.
-        x[a:b] = y
+        x[a:b], z[za:zb] = y, w
         return None
 
     @staticmethod
@@ -385,20 +415,24 @@ class Engine:
         cut: set[int],
         record: bool,
         settle: bool,
+        z: Array | None = None,
     ) -> None:
-        """Hand each simulation that owed steps its new state, outputs, history row, pacing."""
+        """Hand each simulation that owed steps its new state (and its elements' states, z),
+        outputs, history row, pacing."""
         shared: _Shared | None = None
         rows = x
         if taken.any():
             applied = kernel.applied(u, x)
             shared = _Shared(outputs(x, applied, batch.pk.bodies))
-            _float(shared.outs, sims, batch, x, taken)
+            _float(shared.outs, sims, batch, x, u, taken, z)
             rows = laid_out(shared.outs, COLUMNS, len(x))
         for r in np.flatnonzero(owed).tolist():
             sim = sims[r]
             a, b = batch.starts[r], batch.starts[r + 1]
             done = int(taken[r])
             outs = Rows(shared, a, b) if shared is not None and done else None
-            sim.commit(x[a:b], done, reasons.get(r), outs, rows[a:b] if record and done else None)
+            za, zb = batch.z_starts[r], batch.z_starts[r + 1]
+            sim.commit(x[a:b], done, reasons.get(r), outs, rows[a:b] if record and done else None,
+                       None if z is None else z[za:zb])  # fmt: skip
             if settle:
                 sim.settle(int(owed[r]), done, cut_short=r in cut)

@@ -167,5 +167,5 @@ def _refusal(sim: Steppable, u: Array) -> str | None:
 def _single_batch(bodies: Bodies, names: Sequence[str], h: float) -> _Batch:
     """The batch record `Engine._commit` reads (rows, packed bodies) for one simulation."""
     n = len(bodies)
-    return _Batch((), kernel.packed(bodies), [0, n], np.array([n], dtype=np.int64), list(names),
-                  np.full(n, h), np.full(n, -1, dtype=np.int64))  # fmt: skip
+    return _Batch((), kernel.packed(bodies), [0, n], [0, 0], np.array([n], dtype=np.int64),
+                  list(names), np.full(n, h), np.full(n, -1, dtype=np.int64))  # fmt: skip

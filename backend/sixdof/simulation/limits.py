@@ -73,7 +73,9 @@ def live_limits() -> dict[str, object]:
     exclusive.update({f"step.{m}": [False, True] for m in LIVE_INTEGRATORS if step_high_open(m)})
     out["integrators"] = list(LIVE_INTEGRATORS)
     out["models"] = list(MODELS)
-    out["elements"] = {name: pair(f"elements.{name}", name) for name in ELEMENT_FIELDS}
+    out["elements"] = {
+        name: pair(f"elements.{name}", ELEMENT_LIMITS.get(name, name)) for name in ELEMENT_FIELDS
+    }
     out["water"] = {f: pair(f"water.{f}", name) for f, name in WATER_FIELDS.items()}
     out["exclusive"] = exclusive
     return out
@@ -90,6 +92,9 @@ ELEMENT_FIELDS = tuple(
         if field not in ("point", "to")
     )
 )
+
+#: The LIMITS entry of a tuned element field not named as its field is (a joint's).
+ELEMENT_LIMITS = {"rest": "joint_position", "limits": "joint_position"}
 
 #: The water fields the page tunes (their names in set_water, a wave's among them) and the
 #: entry of LIMITS each is checked against; `hello.limits.water` carries their ranges.

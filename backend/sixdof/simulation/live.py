@@ -28,7 +28,7 @@ from .changes import Plan, plan_load
 from .free_engine import FreeEngine
 from .history import Precision, row_plan
 from .pacing import Pacer
-from .payload import body_entries
+from .payload import body_entries, element_entries
 from .recording import Recording
 from .timeline import HistoryView, Moment, Timeline
 from .validation import plain, steps_count
@@ -128,10 +128,9 @@ class LiveSimulation(World):
                 entry["Loads"] = loads
             frame: dict[str, object] = {"t": self.t, "status": self.status(), "bodies": bodies}
             if self._w.system is not None:
-                frame["elements"] = [
-                    {"point": r[0:3], "force": r[3:6], "other": r[6:9]}
-                    for r in self.element_records().tolist()
-                ]
+                frame["elements"] = element_entries(
+                    self._w.system, self._w.bodies, self._x, self.element_records(), self._z
+                )
             return frame
 
     def frame_arrays(self) -> tuple[float, dict[str, object], Mapping[str, Array]]:
@@ -212,13 +211,17 @@ class LiveSimulation(World):
         reason: str | None = None,
         outs: Mapping[str, Array] | None = None,
         row: Array | None = None,
+        z: Array | None = None,
     ) -> None:
         """x (N, 13) is the state after `taken` good steps; a divergence `reason` pauses.
 
         `outs`: the outputs at x (kept until something changes); `row`: the history row
-        of those outputs, laid out as history.COLUMNS, recorded at the new t.
+        of those outputs, laid out as history.COLUMNS, recorded at the new t; `z`: the
+        elements' states there (None: unchanged, none carried).
         """
         self._x, self._n_steps = x, self._n_steps + taken
+        if z is not None:
+            self._z = z
         self.timeline.steps += taken
         if reason is not None:
             self.running, self.paused_reason = False, reason

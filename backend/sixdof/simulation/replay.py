@@ -98,8 +98,7 @@ def _made(
     if None), and that moment."""
     moment = moment_of(keyframe) if moment is None else moment
     sim = LiveSimulation(_BLANK, running=False, frame_rate=frame_rate, history_seconds=1.0)
-    own = Moment(moment.plan, moment.x.copy(), moment.inputs.copy(), moment.t_base,
-                 moment.n_steps)  # fmt: skip  # the replay changes its state and inputs
+    own = moment.copy()  # the replay changes its state and inputs
     with sim.lock:
         sim.timeline.become(keyframe, own)
     return sim, moment

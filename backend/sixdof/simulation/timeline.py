@@ -44,6 +44,12 @@ class Moment:
     inputs: InputChannels
     t_base: float  # t at the last step-size change
     n_steps: int  # steps since then
+    z: Array | None = None  # the elements' states (a controller's); None: their initial ones
+
+    def copy(self) -> Moment:
+        """Its own state, element states and inputs (the plan is replaced whole, shared)."""
+        z = None if self.z is None else self.z.copy()
+        return Moment(self.plan, self.x.copy(), self.inputs.copy(), self.t_base, self.n_steps, z)
 
 
 class Simulated(Protocol):
@@ -89,7 +95,11 @@ def moment_of(keyframe: Mapping[str, Any]) -> Moment:
     if x.shape != plan.x.shape:
         raise ValueError(f"keyframe x: shape {x.shape}, expected {plan.x.shape}")
     inputs = InputChannels.from_json(keyframe["inputs"])
-    return Moment(plan, x, inputs, float(keyframe["t_base"]), int(keyframe["n_steps"]))
+    z = None if keyframe.get("z") is None else np.array(keyframe["z"], dtype=float)
+    n_states = 0 if plan.system is None else plan.system.n_states
+    if z is not None and z.shape != (n_states,):
+        raise ValueError(f"keyframe z: shape {z.shape}, expected ({n_states},)")
+    return Moment(plan, x, inputs, float(keyframe["t_base"]), int(keyframe["n_steps"]), z)
 
 
 def keyframe_time(keyframe: Mapping[str, Any]) -> float:
@@ -159,6 +169,7 @@ class Timeline:
                 "method": now.plan.method,
                 "step_size": now.plan.step,
                 "x": now.x.tolist(),
+                "z": None if now.z is None else now.z.tolist(),
                 "t_base": now.t_base,
                 "n_steps": now.n_steps,
                 "inputs": now.inputs.to_json(),
@@ -260,7 +271,7 @@ class Timeline:
                 raise FieldError("t", "invalid", "t: this simulation keeps no recording")
             t = keyframe_time(keyframe)
             now = self._sim.moment()  # a copy: the live state and inputs change in place
-            kept = Moment(now.plan, now.x.copy(), now.inputs.copy(), now.t_base, now.n_steps)
+            kept = now.copy()
             steps = self.steps
             self._forget_left()
             mark = self.history.mark()  # before `become` (which may replace the history)

@@ -22,8 +22,13 @@ from ..fields import LIMITS, STEP_MIN, FieldError, check_number, check_vector, c
 from ..scenario.model import checked_quaternion
 from .limits import LIVE_INTEGRATORS, MAX_STEPS_PER_CALL, step_high_open, step_range
 
-BODY_FIELDS = ("Mass", "InertiaRadi", "Inertia", "CGOffset", "Gravity", "model")
-VISUAL_FIELDS = ("Mesh", "Material", "MeshScale", "Size", "MeshOrigin")
+BODY_FIELDS = ("Mass", "InertiaRadi", "Inertia", "CGOffset", "Gravity", "model", "InertiaFrom",
+               "Density")  # fmt: skip
+VISUAL_FIELDS = ("Mesh", "Material", "MeshScale", "Size", "MeshOrigin", "MeshUnits")
+#: Fields the shape (and so, with InertiaFrom solid or shell, the mass properties) follows.
+SHAPE_FIELDS = ("Mesh", "MeshScale", "Size", "MeshUnits", "MeshOrigin", "InertiaFrom", "Density")
+#: Fields that follow the shape when InertiaFrom is solid or shell: not set by hand then.
+FROM_SHAPE = ("InertiaRadi", "Inertia", "CGOffset", "MeshOrigin")
 SIMULATION_FIELDS = ("integrator", "step")
 PARAM_FIELDS = BODY_FIELDS + VISUAL_FIELDS + SIMULATION_FIELDS
 STATE_FIELDS = ("Pos", "Quater", "LocalVel", "AngVel")
@@ -45,6 +50,12 @@ def _check_body_field(name: str, value: Any) -> Any:
     """One body or visual field checked on its own; the combination is checked afterwards."""
     if name in ("Mass", "Gravity"):
         return check_number(value, name)
+    if name == "Density":
+        return None if value is None else check_number(value, name)
+    if name == "InertiaFrom":
+        return choice(value, name, ("given", "solid", "shell"))
+    if name == "MeshUnits":
+        return choice(value, name, ("m", "mm", "in"))
     if name == "Inertia" and value is None:
         return None
     if name in VECTOR_WIDTHS:

@@ -25,7 +25,7 @@ from typing import Any
 import numpy as np
 
 from ..dynamics import Bodies, outputs
-from ..dynamics.elements import System
+from ..dynamics.elements import System, carry_states
 from ..dynamics.inputs import InputChannels
 from ..dynamics.names import Method
 from ..dynamics.quaternion import Array
@@ -40,6 +40,7 @@ class World:
 
     _w: Plan  # scenario, parameters, packed bodies, integrator and step (replaced whole)
     _x: Array  # (N, 13), the live state
+    _z: Array  # (Z,), the elements' states (a controller's; elements.System.state_bounds)
     _inputs: InputChannels
     _names: list[str]
     _name_index: dict[str, int]
@@ -83,15 +84,18 @@ class World:
         return self._w.system
 
     def element_records(self) -> Array:
-        """What each element does now, (M, 9): point, force on its body, other end (NED, N);
+        """What each element does now, (M, 12): point, force on its body, other end (NED, N),
+        a joint's moment about its point (N·m);
         kernel.element_records. Empty without elements."""
         from ..dynamics import kernel
 
         with self.lock:
             if self._w.system is None:
-                return np.zeros((0, 9))
+                return np.zeros((0, 12))
             pk = kernel.packed(self._w.bodies, self._w.system)
-            return kernel.element_records(pk, self._x, self._inputs.loads(), self.t, self._w.step)
+            return kernel.element_records(
+                pk, self._x, self._inputs.loads(), self.t, self._w.step, self._z
+            )
 
     @property
     def scenario(self) -> Scenario:
@@ -99,6 +103,10 @@ class World:
         its Pos/Quater/LocalVel/AngVel are the initial state `reset()` returns to."""
         with self.lock:
             return self._w.scenario.model_copy(deep=True)
+
+    def element_states(self) -> Array:
+        """The elements' states now, (Z,) (read-only: `commit` replaces them)."""
+        return self._z
 
     def state_array(self) -> Array:
         """A copy of the state of all bodies, (N, 13): Pos, Quater, LocalVel, AngVel."""
@@ -124,7 +132,7 @@ class World:
         with self.lock:
             if self._cache is None or self._cache[0] != self._rev:
                 u = self._inputs.total(self._x)
-                outs = outputs(self._x, u, self._w.bodies, self._w.system, self.t)
+                outs = outputs(self._x, u, self._w.bodies, self._w.system, self.t, self._z)
                 self._cache = (self._rev, outs)
             return self._cache[1]
 
@@ -178,6 +186,7 @@ class World:
             plan = plan_params(dataclasses.replace(self._w, x=self._x), i, fields)
             if plan.step != self._w.step:
                 self._t_base, self._n_steps = self.t, 0
+            self._z = carry_states(self._w.system, plan.system, self._z)
             self._w = plan
             self._x = plan.x
             if fields:
@@ -194,6 +203,7 @@ class World:
                                fields)  # fmt: skip
             if plan.step != self._w.step:
                 self._t_base, self._n_steps = self.t, 0
+            self._z = carry_states(self._w.system, plan.system, self._z)
             self._w = plan
             self._x = plan.x
             if fields:
@@ -208,6 +218,7 @@ class World:
         without `at` holds its point where it is now (changes.plan_elements)."""
         with self.lock:
             plan = plan_elements(dataclasses.replace(self._w, x=self._x), elements)
+            self._z = carry_states(self._w.system, plan.system, self._z)
             self._w = dataclasses.replace(plan, x=self._w.x)
             self.version += 1
             self._touch()
@@ -221,6 +232,7 @@ class World:
         next step (changes.plan_water)."""
         with self.lock:
             plan = plan_water(self._w, water)
+            self._z = carry_states(self._w.system, plan.system, self._z)
             self._w = dataclasses.replace(plan, x=self._w.x)
             self.version += 1
             self._touch()
@@ -243,6 +255,7 @@ class World:
             if body is None:
                 self._t_base, self._n_steps = 0.0, 0
                 self._inputs.clear("push")
+                self._z = _initial_states(self._w.system)
             self._touch()
             self._after_reset(body, state)
 
@@ -250,11 +263,12 @@ class World:
 
     def moment(self) -> Moment:
         """The whole world now as one value (what a keyframe keeps). Hold `lock`."""
-        return Moment(self._w, self._x, self._inputs, self._t_base, self._n_steps)
+        return Moment(self._w, self._x, self._inputs, self._t_base, self._n_steps, self._z)
 
     def become(self, moment: Moment) -> None:
         """Be the world of `moment`. Hold `lock`."""
         self._w, self._x, self._inputs = moment.plan, moment.x, moment.inputs
+        self._z = _initial_states(moment.plan.system) if moment.z is None else moment.z
         self._names = [b.Name for b in moment.plan.scenario.bodies]
         self._name_index = {n: i for i, n in enumerate(self._names)}
         self._t_base, self._n_steps = moment.t_base, moment.n_steps
@@ -289,3 +303,8 @@ class World:
         self._rev += 1
         if self._estimate is None or self._estimate[0] is not self._w:
             self.step_estimate()
+
+
+def _initial_states(system: System | None) -> Array:
+    """The elements' states at the start (none without elements)."""
+    return np.zeros(0) if system is None else system.initial_states()

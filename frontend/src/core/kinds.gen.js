@@ -7,15 +7,15 @@
 // added from the page); defaults: a new element's other fields; releases: field -> the field
 // that goes back to its default when that one is tuned.
 
-/** @typedef {"pivot" | "spring" | "damper" | "ground" | "load" | "buoyancy" | "added_mass" | "joint"} KindName */
-/** @typedef {"ball" | "coil" | "floor" | "tag" | "arrow" | "none"} Drawing */
+/** @typedef {"pivot" | "spring" | "damper" | "ground" | "load" | "buoyancy" | "added_mass" | "joint" | "controller" | "radiation" | "cable"} KindName */
+/** @typedef {"ball" | "coil" | "line" | "floor" | "tag" | "joint" | "arrow" | "none"} Drawing */
 /**
  * @typedef {Object} KindFacts
  * @property {Drawing} drawing
  * @property {string[]} numbers
  * @property {[string, number][]} vectors
  * @property {string | null} summary
- * @property {('point' | 'to' | 'height')[] | null} add
+ * @property {('point' | 'to' | 'height' | 'end' | 'type' | 'axis')[] | null} add
  * @property {Record<string, unknown>} defaults
  * @property {Record<string, string>} releases
  */
@@ -29,5 +29,8 @@ export const KINDS = Object.freeze(/** @type {Record<KindName, KindFacts>} */ ({
   "load": {"drawing": "arrow", "numbers": [], "vectors": [], "summary": "signal", "add": null, "defaults": {}, "releases": {}},
   "buoyancy": {"drawing": "none", "numbers": [], "vectors": [], "summary": null, "add": null, "defaults": {}, "releases": {}},
   "added_mass": {"drawing": "none", "numbers": [], "vectors": [], "summary": null, "add": null, "defaults": {}, "releases": {}},
-  "joint": {"drawing": "ball", "numbers": [], "vectors": [], "summary": null, "add": null, "defaults": {}, "releases": {}},
+  "joint": {"drawing": "joint", "numbers": ["damping", "stiffness", "rest", "restitution"], "vectors": [["limits", 2]], "summary": "type", "add": ["point", "end", "type", "axis"], "defaults": {}, "releases": {}},
+  "controller": {"drawing": "tag", "numbers": [], "vectors": [["kp", 6], ["ki", 6], ["kd", 6]], "summary": null, "add": [], "defaults": {"kp": [0.0, 0.0, 0.0, 0.0, 0.0, 0.0], "ki": [0.0, 0.0, 0.0, 0.0, 0.0, 0.0], "kd": [0.0, 0.0, 0.0, 0.0, 0.0, 0.0]}, "releases": {}},
+  "radiation": {"drawing": "none", "numbers": [], "vectors": [], "summary": null, "add": null, "defaults": {}, "releases": {}},
+  "cable": {"drawing": "line", "numbers": ["pay_out_speed", "pay_out_speed_b"], "vectors": [["point", 3], ["to", 3]], "summary": null, "add": ["point", "to"], "defaults": {}, "releases": {}},
 }));

@@ -24,7 +24,7 @@ export const KEYS = {
 }; // prettier-ignore
 /** @type {Record<string, string | undefined>} key -> the name of one of Keyboard's commands */
 const COMMAND_KEYS = { Space: 'togglePause', Period: 'step', NumpadDecimal: 'step', Comma: 'stepBack', Backspace: 'reset',
-  KeyH: 'help', Slash: 'help', KeyV: 'view', KeyC: 'follow', KeyP: 'projector' }; // prettier-ignore
+  KeyH: 'help', Slash: 'help', KeyV: 'view', KeyZ: 'frame', KeyC: 'follow', KeyP: 'projector', KeyO: 'presets' }; // prettier-ignore
 /** @type {Record<string, string | undefined>} key -> the camera view it sets */
 const CAMERA_KEYS = { KeyT: 'top', KeyY: 'side', KeyU: 'front' };
 
@@ -55,7 +55,7 @@ export class Keyboard {
     this.getFrame = getFrame; // () => its latest raw state frame {Quater, …}, or null
     this.getPanel = getPanel; // () => {frame, pushAccel, pushAlpha}
     this.push = push; // (source, input|null)
-    this.commands = commands; // {togglePause, step, stepBack, reset, help, view, follow, overlay, projector, camera}
+    this.commands = commands; // {togglePause, step, stepBack, reset, help, view, frame, follow, overlay, projector, camera}
     /** @type {Set<string>} the push keys held down (KeyboardEvent.code) */
     this.held = new Set();
     window.addEventListener('keydown', (ev) => this.down(ev));
@@ -85,7 +85,7 @@ export class Keyboard {
       this.commands.camera(camera);
     } else if (/^Digit[1-9]$/.test(ev.code)) {
       ev.preventDefault();
-      this.commands.overlay(ev.code); // the Show folder's overlays, 1 to 7
+      this.commands.overlay(ev.code); // the Show folder's overlays, 1 to 8
     }
   }
 
@@ -138,6 +138,8 @@ const LONG_PRESS = 450; // ms a finger rests on the body before it grabs
  * @property {import('../view/scene.js').Stage} stage
  * @property {HTMLElement} container  the view's element (the canvas is inside it)
  * @property {() => import('../view/body.js').BodyView | null} getView  the selected body's view
+ * @property {() => Map<string, import('../view/body.js').BodyView>} [getViews]  every body's view, by name: a drag may grab any of them
+ * @property {(name: string) => void} [select]  make `name` the selected body (the one a push acts on)
  * @property {() => import('../net/messages.gen.js').BodyFrame | null} getFrame  its newest state frame
  * @property {import('./pushes.js').Pushes['push']} push
  * @property {(from: Vector3 | null, to: Vector3) => void} drawArrow  the pull arrow (three world); from null: hidden
@@ -146,8 +148,10 @@ const LONG_PRESS = 450; // ms a finger rests on the body before it grabs
 
 export class DragPush {
   /** @param {DragPushDeps} deps */
-  constructor({ stage, container, getView, getFrame, push, drawArrow, canPush }) {
+  constructor({ stage, container, getView, getFrame, push, drawArrow, canPush, getViews, select }) {
     this.stage = stage;
+    this.getViews = getViews;
+    this.select = select;
     this.canPush = canPush; // () => false while watching: no drag, no arrow
     this.getView = getView; // () => BodyView under the panel
     this.getFrame = getFrame; // () => latest raw body frame {Pos, Quater, Vel, AngVel}
@@ -181,14 +185,24 @@ export class DragPush {
     this.mouse.set(((ev.clientX - r.left) / r.width) * 2 - 1, -((ev.clientY - r.top) / r.height) * 2 + 1);
   }
 
-  /** The point of the body under the pointer (three world), or null. @param {PointerEvent} ev */
+  /**
+   * The point of the body under the pointer (three world), or null: the nearest body hit, any
+   * of them (a link of a mechanism), which becomes the selected one, so the push acts on it.
+   * @param {PointerEvent} ev
+   */
   pick(ev) {
-    const view = this.getView();
-    if (!view || ev.target !== this.stage.canvas) return null;
+    const selected = this.getView();
+    if (!selected || ev.target !== this.stage.canvas) return null;
     this.setMouse(ev);
     this.ray.setFromCamera(this.mouse, this.stage.camera);
-    const hit = this.ray.intersectObject(view.mesh, false)[0];
-    return hit ? { view, point: hit.point.clone() } : null;
+    let best = null;
+    for (const [name, view] of this.getViews?.() ?? new Map([['', selected]])) {
+      const hit = this.ray.intersectObject(view.mesh, false)[0];
+      if (hit && (!best || hit.distance < best.hit.distance)) best = { name, view, hit };
+    }
+    if (!best) return null;
+    if (best.view !== selected) this.select?.(best.name);
+    return { view: best.view, point: best.hit.point.clone() };
   }
 
   /** @param {PointerEvent} ev */

@@ -26,6 +26,21 @@ export interface AddedMassElement {
   matrix?: [[number, number, number, number, number, number], [number, number, number, number, number, number], [number, number, number, number, number, number], [number, number, number, number, number, number], [number, number, number, number, number, number], [number, number, number, number, number, number]] | null;
 }
 
+/**
+ * client -> server: this page's answer to the room's prediction question (the hello's
+ * `question`); watchers may send it. One answer per connection per question counts: a
+ * second replaces the first. Refused when the room asks another question by now.
+ */
+export interface Answer {
+  type: "answer";
+  /** optional; echoed in the ack or error; at most 64 characters */
+  id?: string | number | null;
+  /** [1, ∞] the hello's question.id */
+  question: number;
+  /** at most 200 characters */
+  text: string;
+}
+
 /** One input acting on a body, at the state of the frame (all global, NED). */
 export interface AppliedLoad {
   /** the constant channel, the push channel, or the drag spring of the push channel */
@@ -36,6 +51,16 @@ export interface AppliedLoad {
   Moment: number[];
   /** point of application, NED m (the CG for a force without a point) */
   At: number[];
+}
+
+/** The prediction question the room asks now (a preset's, or a lesson step's). */
+export interface AskedQuestion {
+  /** sent back in an `answer`; new for every question asked */
+  id: number;
+  /** in English for a preset, as written for a lesson step */
+  text: string;
+  /** the preset whose question it is (shown from the page's catalogue) */
+  preset: string | null;
 }
 
 /**
@@ -108,6 +133,22 @@ export interface BodyFrame {
   WaveElevation: number;
   /** energy held by the body's elements (springs, ground contact, hydrostatic potential, added mass), J; 0 without elements */
   StoredEnergy: number;
+  /** work the body's motion has done on the water through its radiation elements since the start (waves radiated away, or held in the memory), J; 0 without radiation */
+  RadiatedEnergy: number;
+  /** how far apart its joints' ends are (a slider's across its axis), the largest of the joints naming the body as `body`, m; 0 without joints */
+  JointGap: number;
+  /** how far its joints' bodies are turned off what they hold (a hinge's axes, a slider's or a weld's turn), the largest, rad; 0 without joints */
+  JointGapAngle: number;
+  /** the reaction force its joints put on the body (global; the other end feels the opposite), N */
+  JointForce: number[];
+  /** the reaction moment its joints put on the body about their points (global; 0 for a ball), N·m */
+  JointMoment: number[];
+  /** the force its cables put on the body at their ends (global, with the half end segments' weight), N; 0 without cables */
+  CableForce: number[];
+  /** the largest segment tension of the cables ending on the body, N; 0 without cables */
+  CableTension: number;
+  /** the length of line lying on the seabed, of the cables naming the body as `body`, m; 0 without cables */
+  CableSeabedLength: number;
   /** each input acting now (zero ones left out): the free-body diagram's arrows */
   Loads: AppliedLoad[];
 }
@@ -143,8 +184,14 @@ export interface BodySpec {
   model: "full" | "fhsim";
   /** at most 128 characters */
   Material: string;
-  /** at most 128 characters */
+  /** a shipped mesh, sha256:… (uploaded), or a file beside the scenario file; at most 128 characters */
   Mesh: string;
+  /** the mesh file's unit */
+  MeshUnits: "m" | "mm" | "in";
+  /** given: Mass, CGOffset, Inertia as typed; solid, shell: from the shape (Mesh × MeshScale × Size), placed as its file places it from the reference point */
+  InertiaFrom: "given" | "solid" | "shell";
+  /** kg/m³ (solid) or kg/m² (shell); when given, Mass follows the shape; [1e-06, 1e+06] */
+  Density?: number | null;
   MeshScale: [number, number, number];
   MeshOrigin: [number, number, number];
   Size: [number, number, number];
@@ -175,8 +222,14 @@ export interface BodySpecInput {
   model?: "full" | "fhsim";
   /** at most 128 characters */
   Material?: string;
-  /** at most 128 characters */
+  /** a shipped mesh, sha256:… (uploaded), or a file beside the scenario file; at most 128 characters */
   Mesh?: string;
+  /** the mesh file's unit */
+  MeshUnits?: "m" | "mm" | "in";
+  /** given: Mass, CGOffset, Inertia as typed; solid, shell: from the shape (Mesh × MeshScale × Size), placed as its file places it from the reference point */
+  InertiaFrom?: "given" | "solid" | "shell";
+  /** kg/m³ (solid) or kg/m² (shell); when given, Mass follows the shape; [1e-06, 1e+06] */
+  Density?: number | null;
   MeshScale?: [number, number, number];
   MeshOrigin?: [number, number, number];
   Size?: [number, number, number];
@@ -208,6 +261,134 @@ export interface BuoyancyElement {
   body: string;
 }
 
+/**
+ * A lumped-mass line of `segments` segments: its weight and buoyancy, Morison's drag on
+ * its velocity relative to the current, the seabed at the water's depth, slack allowed.
+ */
+export interface CableElement {
+  kind: "cable";
+  /** at most 64 characters */
+  body: string;
+  point: [number, number, number];
+  /** world point [x, y, z] (NED, m) or {body, point} */
+  to: [number, number, number] | BodyPoint;
+  /** [-∞, 100000] */
+  length: number;
+  /** [1, 500] */
+  segments: number;
+  /** [-∞, 100000] */
+  mass_per_length: number;
+  /** EA, N (or e_modulus, FhSim's E-modulus, EA = E π d²/4); [-∞, 1e+12] */
+  axial_stiffness?: number | null;
+  /** [-∞, 1e+13] */
+  e_modulus?: number | null;
+  /** [-∞, 10] */
+  diameter: number;
+  /** [0, 10] */
+  drag_normal: number;
+  /** [0, 10] */
+  drag_tangential: number;
+  /** [0, 1e+12] */
+  axial_damping: number;
+  /** [-100, 100] */
+  pay_out_speed: number;
+  /** [-100, 100] */
+  pay_out_speed_b: number;
+}
+
+/**
+ * A lumped-mass line of `segments` segments: its weight and buoyancy, Morison's drag on
+ * its velocity relative to the current, the seabed at the water's depth, slack allowed.
+ */
+export interface CableElementInput {
+  kind: "cable";
+  /** at most 64 characters */
+  body: string;
+  point?: [number, number, number];
+  /** world point [x, y, z] (NED, m) or {body, point} */
+  to?: [number, number, number] | BodyPointInput;
+  /** [-∞, 100000] */
+  length?: number;
+  /** [1, 500] */
+  segments?: number;
+  /** [-∞, 100000] */
+  mass_per_length?: number;
+  /** EA, N (or e_modulus, FhSim's E-modulus, EA = E π d²/4); [-∞, 1e+12] */
+  axial_stiffness?: number | null;
+  /** [-∞, 1e+13] */
+  e_modulus?: number | null;
+  /** [-∞, 10] */
+  diameter?: number;
+  /** [0, 10] */
+  drag_normal?: number;
+  /** [0, 10] */
+  drag_tangential?: number;
+  /** [0, 1e+12] */
+  axial_damping?: number;
+  /** [-100, 100] */
+  pay_out_speed?: number;
+  /** [-100, 100] */
+  pay_out_speed_b?: number;
+}
+
+/** Where the camera stands and what it looks at, NED metres. */
+export interface CameraSpec {
+  position: [number, number, number];
+  target: [number, number, number];
+}
+
+/** A PID (`type` "pid") or a linear system ("linear_system") acting on its body. */
+export interface ControllerElement {
+  kind: "controller";
+  /** at most 64 characters */
+  body: string;
+  type: "pid" | "linear_system";
+  target?: Target | null;
+  kp: [number, number, number, number, number, number];
+  ki: [number, number, number, number, number, number];
+  kd: [number, number, number, number, number, number];
+  /** the most |Force| and |Moment| per axis; null: none */
+  limit?: [number, number, number, number, number, number] | null;
+  frame: "global" | "body";
+  anti_windup: boolean;
+  A?: Array<number[]> | null;
+  B?: Array<number[]> | null;
+  C?: Array<number[]> | null;
+  D?: Array<number[]> | null;
+  inputs: string[];
+  outputs: string[];
+  /** [-1e+07, 1e+07] */
+  reference?: number[] | null;
+  /** [-1e+07, 1e+07] */
+  x0?: number[] | null;
+}
+
+/** A PID (`type` "pid") or a linear system ("linear_system") acting on its body. */
+export interface ControllerElementInput {
+  kind: "controller";
+  /** at most 64 characters */
+  body: string;
+  type?: "pid" | "linear_system";
+  target?: TargetInput | null;
+  kp?: [number, number, number, number, number, number];
+  ki?: [number, number, number, number, number, number];
+  kd?: [number, number, number, number, number, number];
+  /** the most |Force| and |Moment| per axis; null: none */
+  limit?: [number, number, number, number, number, number] | null;
+  frame?: "global" | "body";
+  anti_windup?: boolean;
+  A?: Array<number[]> | null;
+  B?: Array<number[]> | null;
+  C?: Array<number[]> | null;
+  D?: Array<number[]> | null;
+  inputs?: string[];
+  outputs?: string[];
+  /** [-1e+07, 1e+07] */
+  reference?: number[] | null;
+  /** [-1e+07, 1e+07] */
+  x0?: number[] | null;
+}
+
 /** Fossen's D(ν) = D_l + D_q |ν|, diagonal, body axes: surge, sway, heave, roll, pitch, yaw. */
 export interface DamperElement {
   kind: "damper";
@@ -234,6 +415,18 @@ export interface ElementFrame {
   force: [number, number, number];
   /** a spring's other end, NED, m; else the point again */
   other: [number, number, number];
+  /** a joint only: its reaction moment on its body about its point, global, N·m (0 for a ball) */
+  moment?: [number, number, number] | null;
+  /** a joint only: [m, rad], how far its ends are apart (a slider's across its axis) and how far its bodies are turned off what it holds */
+  gap?: number[] | null;
+  /** a cable only: its n + 1 nodes, NED, m, from its body point (`point`) to its other end (`other`): what the page draws */
+  nodes?: Array<[number, number, number]> | null;
+  /** a cable only: each segment's tension, N, from its body point on */
+  tension?: number[] | null;
+  /** a cable only: the force it puts on its other end (ForceB; an anchor: what the anchor holds), global, N; `force` is ForceA, on its body */
+  force_b?: [number, number, number] | null;
+  /** a cable only: the length of line lying on the seabed, m */
+  seabed_length?: number | null;
 }
 
 /** server -> client: a client message was refused; nothing changed. */
@@ -246,6 +439,22 @@ export interface Error {
   message: string;
   /** the offending field, if one */
   field?: string | null;
+}
+
+/**
+ * The file's wave force per metre of amplitude (diffraction + Froude–Krylov), body axes
+ * about the reference point, at `omega` (rad/s, increasing) × `headings` (degrees, the
+ * waves' direction of travel from the body's x toward its y, increasing) × the six degrees
+ * of freedom: `re`, `im` (Capytaine's phase: F(t) = Re(a X e^{−iωt}) for η = a cos ωt at
+ * the reference point).
+ */
+export interface ExcitationModel {
+  /** [-1e+12, 1e+12] */
+  omega: number[];
+  /** [-1e+12, 1e+12] */
+  headings: number[];
+  re: Array<Array<number[]>>;
+  im: Array<Array<number[]>>;
 }
 
 export interface GhostBody {
@@ -358,6 +567,8 @@ export interface Hello {
   frames: "json" | "binary";
   /** one entry per body with a buoyancy element that floats (one that would sink is left out), in body order */
   hydrostatics: HydrostaticsInfo[];
+  /** the prediction question the room asks: its page shows an answer box (watchers too) and sends `answer` */
+  question?: AskedQuestion | null;
 }
 
 /** Linear natural periods, s; null when the mode has no restoring (GM ≤ 0: unstable). */
@@ -365,6 +576,44 @@ export interface HydroPeriods {
   heave: number | null;
   roll: number | null;
   pitch: number | null;
+}
+
+/**
+ * GET /api/rooms/{room}/hydrodynamics: a body's radiation memory for the page's
+ * Hydrodynamics card, per pair of degrees of freedom the fit realises (`pairs`, [i, j] with
+ * i ≤ j, 0…5 surge, sway, heave, roll, pitch, yaw; each per-pair list follows `pairs`).
+ */
+export interface Hydrodynamics {
+  body: string;
+  /** the BEM file's frequencies, rad/s */
+  omega: number[];
+  pairs: Array<number[]>;
+  /** the file's A(ω), per pair, per ω */
+  added_mass: Array<number[]>;
+  /** the file's B(ω), per pair, per ω */
+  damping: Array<number[]>;
+  /** the fitted model's A(ω) at `omega` */
+  fit_added_mass: Array<number[]>;
+  /** the fitted model's B(ω) at `omega` */
+  fit_damping: Array<number[]>;
+  /** A∞ per pair (the fit's) */
+  infinite: number[];
+  /** times of the memory's samples, s */
+  t: number[];
+  /** the file's K(t) = (2/π)∫B(ω)cos(ωt)dω (B carried past its last ω as ω⁻²) */
+  kernel: Array<number[]>;
+  /** the fit's K(t) = C e^{At} B */
+  fit_kernel: Array<number[]>;
+  /** D per pair: the constant damping added to make the fit passive */
+  passive_damping: number[];
+  /** the fit's reported error: max |K_fit(jω) − K(jω)| / `scale`, K(jω) = B(ω) + jω(A(ω) − A∞) */
+  error: number;
+  /** the largest |K(jω)| of the file over the pairs */
+  scale: number;
+  /** the fitted model's states */
+  states: number;
+  /** A∞ worked out from A(ω), not read from the file */
+  extrapolated: boolean;
 }
 
 /**
@@ -434,6 +683,16 @@ export interface JointElement {
   to?: [number, number, number] | BodyEnd | null;
   /** a hinge's or slider's axis, body axes */
   axis: [number, number, number];
+  /** [0, 1e+09] N·m·s/rad (hinge, ball) or N·s/m (slider) */
+  damping: number;
+  /** [0, 1e+09] a torsion (hinge, N·m/rad) or axial (slider, N/m) spring about `rest` */
+  stiffness: number;
+  /** [-1000, 1000] the spring's rest angle (rad) or travel (m), from the start */
+  rest: number;
+  /** [lo, hi]: stops on the angle (rad) or travel (m) from the start */
+  limits?: [number, number] | null;
+  /** [0, 1] of a knock on a stop */
+  restitution: number;
 }
 
 /** Body point `point` joined to `to` (a world point or another body's point). */
@@ -449,6 +708,16 @@ export interface JointElementInput {
   to?: [number, number, number] | BodyEnd | null;
   /** a hinge's or slider's axis, body axes */
   axis?: [number, number, number];
+  /** [0, 1e+09] N·m·s/rad (hinge, ball) or N·s/m (slider) */
+  damping?: number;
+  /** [0, 1e+09] a torsion (hinge, N·m/rad) or axial (slider, N/m) spring about `rest` */
+  stiffness?: number;
+  /** [-1000, 1000] the spring's rest angle (rad) or travel (m), from the start */
+  rest?: number;
+  /** [lo, hi]: stops on the angle (rad) or travel (m) from the start */
+  limits?: [number, number] | null;
+  /** [0, 1] of a knock on a stop */
+  restitution?: number;
 }
 
 /**
@@ -590,6 +859,96 @@ export interface PresetInfo {
   flip_axis: number | null;
 }
 
+/**
+ * The radiation memory of `body`'s hull: `file` (a BEM file next to the scenario file)
+ * or its `fit`; the waves' force and the hydrostatics from the same file when asked.
+ */
+export interface RadiationElement {
+  kind: "radiation";
+  /** at most 64 characters */
+  body: string;
+  /** a Capytaine NetCDF (.nc) or a WAMIT .1 file; at most 255 characters */
+  file?: string | null;
+  /** [0.001, 10000] m: WAMIT's ULEN, the length its .1/.3/.hst scale by */
+  wamit_length: number;
+  fit?: RadiationFitModel | null;
+  /** the waves' force: the pressure over the hull, or the file's */
+  excitation: "pressure" | "bem";
+  /** the clipped hull's buoyancy, or the file's stiffness */
+  hydrostatics: "nonlinear" | "linear";
+}
+
+/**
+ * The radiation memory of `body`'s hull: `file` (a BEM file next to the scenario file)
+ * or its `fit`; the waves' force and the hydrostatics from the same file when asked.
+ */
+export interface RadiationElementInput {
+  kind: "radiation";
+  /** at most 64 characters */
+  body: string;
+  /** a Capytaine NetCDF (.nc) or a WAMIT .1 file; at most 255 characters */
+  file?: string | null;
+  /** [0.001, 10000] m: WAMIT's ULEN, the length its .1/.3/.hst scale by */
+  wamit_length?: number;
+  fit?: RadiationFitModelInput | null;
+  /** the waves' force: the pressure over the hull, or the file's */
+  excitation?: "pressure" | "bem";
+  /** the clipped hull's buoyancy, or the file's stiffness */
+  hydrostatics?: "nonlinear" | "linear";
+}
+
+/**
+ * The fitted memory: ẋ = A x + B ν, μ = C x + D ν (body axes, about the reference
+ * point), A∞ (`infinite`), and how far its A(ω), B(ω) are from the file's (`error`,
+ * relative to the largest |K(jω)|).
+ */
+export interface RadiationFitModel {
+  /** [-1e+12, 1e+12] */
+  A: Array<number[]>;
+  /** [-1e+12, 1e+12] */
+  B: Array<number[]>;
+  /** [-1e+12, 1e+12] */
+  C: Array<number[]>;
+  /** [-1e+12, 1e+12] */
+  D: Array<number[]>;
+  /** [-1e+12, 1e+12] */
+  infinite: Array<number[]>;
+  /** [0, 1] */
+  error: number;
+  extrapolated: boolean;
+  excitation?: ExcitationModel | null;
+  /** the file's hydrostatic_stiffness, body axes (buoyancy and weight) */
+  stiffness?: Array<number[]> | null;
+  /** the file's A(ω), B(ω) it was fitted to */
+  samples?: SamplesModel | null;
+}
+
+/**
+ * The fitted memory: ẋ = A x + B ν, μ = C x + D ν (body axes, about the reference
+ * point), A∞ (`infinite`), and how far its A(ω), B(ω) are from the file's (`error`,
+ * relative to the largest |K(jω)|).
+ */
+export interface RadiationFitModelInput {
+  /** [-1e+12, 1e+12] */
+  A: Array<number[]>;
+  /** [-1e+12, 1e+12] */
+  B: Array<number[]>;
+  /** [-1e+12, 1e+12] */
+  C: Array<number[]>;
+  /** [-1e+12, 1e+12] */
+  D: Array<number[]>;
+  /** [-1e+12, 1e+12] */
+  infinite: Array<number[]>;
+  /** [0, 1] */
+  error?: number;
+  extrapolated?: boolean;
+  excitation?: ExcitationModel | null;
+  /** the file's hydrostatic_stiffness, body axes (buoyancy and weight) */
+  stiffness?: Array<number[]> | null;
+  /** the file's A(ω), B(ω) it was fitted to */
+  samples?: SamplesModel | null;
+}
+
 /** client -> server: reset to the scenario's initial state, or set one body's state. */
 export interface Reset {
   type: "reset";
@@ -607,6 +966,21 @@ export interface Resume {
   id?: string | number | null;
 }
 
+/**
+ * The file's A(ω) and B(ω) the memory was fitted to, for each pair of degrees of freedom
+ * it realises (`pairs`, i ≤ j; 0…5 surge, sway, heave, roll, pitch, yaw): what the page's
+ * Hydrodynamics card draws the fit against (GET /api/rooms/{room}/hydrodynamics).
+ */
+export interface SamplesModel {
+  /** [-1e+12, 1e+12] */
+  omega: number[];
+  pairs: Array<[number, number]>;
+  /** per pair, per frequency; [-1e+12, 1e+12] */
+  added_mass: Array<number[]>;
+  /** per pair, per frequency; [-1e+12, 1e+12] */
+  damping: Array<number[]>;
+}
+
 /** A whole run: one or more bodies and how to integrate them. */
 export interface Scenario {
   /** at most 64 characters */
@@ -616,9 +990,11 @@ export interface Scenario {
   bodies: BodySpec[];
   integration: Integration;
   /** pivots, springs, dampers, the ground, timed loads (DESIGN.md section 8) */
-  elements: Array<PivotElement | SpringElement | DamperElement | GroundElement | LoadElement | BuoyancyElement | AddedMassElement | JointElement>;
+  elements: Array<PivotElement | SpringElement | DamperElement | GroundElement | LoadElement | BuoyancyElement | AddedMassElement | JointElement | ControllerElement | RadiationElement | CableElement>;
   /** density, level, current, waves, depth (null: no water entry) */
   water?: WaterSpec | null;
+  /** what the page shows: camera, follow, overlays, plots (not integrated) */
+  view?: ViewSpec | null;
 }
 
 /** A whole run: one or more bodies and how to integrate them. */
@@ -630,9 +1006,11 @@ export interface ScenarioInput {
   bodies?: BodySpecInput[];
   integration?: IntegrationInput;
   /** pivots, springs, dampers, the ground, timed loads (DESIGN.md section 8) */
-  elements?: Array<PivotElementInput | SpringElementInput | DamperElementInput | GroundElementInput | LoadElementInput | BuoyancyElement | AddedMassElement | JointElementInput>;
+  elements?: Array<PivotElementInput | SpringElementInput | DamperElementInput | GroundElementInput | LoadElementInput | BuoyancyElement | AddedMassElement | JointElementInput | ControllerElementInput | RadiationElementInput | CableElementInput>;
   /** density, level, current, waves, depth (null: no water entry) */
   water?: WaterSpecInput | null;
+  /** what the page shows: camera, follow, overlays, plots (not integrated) */
+  view?: ViewSpec | null;
 }
 
 /**
@@ -644,7 +1022,7 @@ export interface SetElements {
   type: "set_elements";
   /** optional; echoed in the ack or error; at most 64 characters */
   id?: string | number | null;
-  elements: Array<PivotElementInput | SpringElementInput | DamperElementInput | GroundElementInput | LoadElementInput | BuoyancyElement | AddedMassElement | JointElementInput>;
+  elements: Array<PivotElementInput | SpringElementInput | DamperElementInput | GroundElementInput | LoadElementInput | BuoyancyElement | AddedMassElement | JointElementInput | ControllerElementInput | RadiationElementInput | CableElementInput>;
 }
 
 /**
@@ -715,6 +1093,11 @@ export interface SetParams {
   MeshScale?: [number, number, number] | null;
   Size?: [number, number, number] | null;
   MeshOrigin?: [number, number, number] | null;
+  MeshUnits?: "m" | "mm" | "in" | null;
+  /** solid, shell: Mass, CGOffset, Inertia follow the shape */
+  InertiaFrom?: "given" | "solid" | "shell" | null;
+  /** kg/m³ (solid) or kg/m² (shell); Mass then follows the shape; [1e-06, 1e+06] */
+  Density?: number | null;
   /** simulation-wide */
   integrator?: "euler" | "rk4" | "geometric" | "exact" | null;
   /** simulation-wide integrator step; must also be below the integrator's stability limit (limits.step in hello: 0.02 s euler, 0.0279 s rk4), else unstable_step; [1e-05, 1] */
@@ -833,11 +1216,45 @@ export interface Step {
   n?: number;
 }
 
+/**
+ * Where a PID holds its body: the reference point's position (NED) and, optionally,
+ * its heading `yaw` (degrees, roll and pitch zero) or a whole attitude `Quater`.
+ */
+export interface Target {
+  Pos: [number, number, number];
+  /** [-360, 360] */
+  yaw?: number | null;
+  Quater?: [number, number, number, number] | null;
+}
+
+/**
+ * Where a PID holds its body: the reference point's position (NED) and, optionally,
+ * its heading `yaw` (degrees, roll and pitch zero) or a whole attitude `Quater`.
+ */
+export interface TargetInput {
+  Pos?: [number, number, number];
+  /** [-360, 360] */
+  yaw?: number | null;
+  Quater?: [number, number, number, number] | null;
+}
+
 /** client -> server: return to where the room was before the last go_back. */
 export interface UndoGoBack {
   type: "undo_go_back";
   /** optional; echoed in the ack or error; at most 64 characters */
   id?: string | number | null;
+}
+
+/** The page's view of a scenario; what is left out stays as the viewer has it. */
+export interface ViewSpec {
+  /** null: the page frames the bodies (the Frame key does it any time) */
+  camera?: CameraSpec | null;
+  /** the camera rides the selected body */
+  follow?: boolean | null;
+  /** the Show folder's overlays on (the others off) */
+  overlays?: Array<"forces" | "omegaL" | "poinsot" | "energy" | "ground" | "triad" | "worldAxes" | "inertia"> | null;
+  /** the plot channels chosen */
+  plots?: Array<"Pos" | "Height" | "Vel" | "Euler" | "AngVel" | "OmegaGlobal" | "Energy" | "AngularMomentum" | "Water" | "Cable" | "Seabed" | "Ghost" | "Divergence"> | null;
 }
 
 /** Still level, density, a uniform current and linear waves, deep or of finite depth. */
@@ -909,7 +1326,8 @@ export type ClientMessage =
   | Auth
   | GoBack
   | UndoGoBack
-  | SetGhost;
+  | SetGhost
+  | Answer;
 
 /** `Error` under a name that does not hide the global `Error`. */
 export type ErrorMessage = Error;

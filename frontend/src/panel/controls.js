@@ -149,6 +149,7 @@ export function serverValues(hello, b, p, shownTimeScale) {
     InertiaRadi: formatVector(b.InertiaRadi), Inertia: b.Inertia ? formatVector(b.Inertia) : '',
     CGOffset: formatVector(b.CGOffset), MeshScale: formatVector(b.MeshScale), Size: formatVector(b.Size),
     MeshOrigin: formatVector(b.MeshOrigin), Mesh: b.Mesh, Material: b.Material,
+    MeshUnits: b.MeshUnits ?? 'm', InertiaFrom: b.InertiaFrom ?? 'given', Density: b.Density == null ? '' : String(b.Density),
   }; // prettier-ignore
   if (/^#[0-9a-f]{6}$/i.test(b.Material)) v.colour = b.Material;
   if (p.frame === 'global') {

@@ -7,9 +7,11 @@
 // they complained about has been replaced.
 
 import GUI from 'lil-gui';
+import { deferPresetKeys } from './presetmenu.js';
 import { ControlErrors, fieldOf, parseVector, serverValues, setField } from './controls.js';
 import { presetText, t } from '../core/i18n.js';
 import { DISPLAY_ONLY, addViewFolders } from './panelview.js';
+import { addLookFolder, refreshLook } from './lookpanel.js';
 
 /** @typedef {import('lil-gui').Controller} Controller */
 /** @typedef {import('../net/messages.gen.js').Hello} Hello */
@@ -36,7 +38,7 @@ const TIME_SCALES = { '1/100 ×': 0.01, '1/20 ×': 0.05, '1/10 ×': 0.1, '1/4 ×
 export class Panel {
   /**
    * @param {HTMLElement} container
-   * @param {{conn: import('../net/connection.js').Connection, library: import('../view/meshes.js').MeshLibrary, actions: PanelActions}} deps
+   * @param {{conn: import('../net/connection.js').Connection, library: import('../view/meshes.js').MeshLibrary, actions: PanelActions, upload: {choose: () => void}}} deps
    */
   constructor(container, deps) {
     this.conn = deps.conn;
@@ -46,6 +48,8 @@ export class Panel {
     /** @type {Hello | null} */ this.hello = null;
     /** @type {string | null} what the last hello said about the scenario, to see a change */
     this.helloKey = null;
+    /** @type {HTMLElement | null} the line under Look → "Open file…" (lookpanel.js) */
+    this.uploadNote = null;
     /** the error lines under the controllers */
     this.errors = new ControlErrors();
     /** @type {boolean | undefined} */ this.shownRunning = undefined; // the status shown last
@@ -54,11 +58,11 @@ export class Panel {
     this.p = {
       preset: '', body: '', running: true,
       time_scale: 1, integrator: 'rk4', step: 0.001,
-      frame: 'global', Fx: 0, Fy: 0, Fz: 0, Mx: 0, My: 0, Mz: 0, pushAccel: 10, pushAlpha: 4,
+      frame: 'global', Fx: 0, Fy: 0, Fz: 0, Mx: 0, My: 0, Mz: 0, pushAccel: 1, pushAlpha: 1,
       hFx: 0, hFy: 0, hFz: 0, hMx: 0, hMy: 0, hMz: 0,
       Mass: 1, InertiaRadi: '', Inertia: '', CGOffset: '', Gravity: 9.81, model: 'full',
       Mesh: 'sphere', Material: 'Simple/Black', colour: '#202124', MeshScale: '', Size: '', MeshOrigin: '',
-      forces: true, omegaL: false, poinsot: false, energy: false, ground: false,
+      forces: true, omegaL: false, poinsot: false, energy: false, ground: false, inertia: false,
       triad: true, worldAxes: true, velocity: true, trail: true, follow: true, projector: false,
       ghostModel: 'fhsim', ghostIntegrator: 'same', ghostStep: '', ghostMass: '',
     }; // prettier-ignore
@@ -72,6 +76,7 @@ export class Panel {
     const fs = gui.addFolder(t('panel.scenario'));
     c.preset = fs.add(p, 'preset', { [t('panel.choose')]: '' }).name(t('panel.preset'));
     c.preset.onChange((/** @type {string} */ name) => name && this.actions.loadPreset(name, c.preset));
+    deferPresetKeys(c.preset); // ↑/↓ choose, Enter loads
     // a <select> fires no change for the option already chosen: this is the way back to the
     // preset's values after editing them (Reset only resets the state)
     c.reload = fs.add({ reload: () => this.reloadPreset() }, 'reload').name(t('panel.reload'));
@@ -129,17 +134,7 @@ export class Panel {
       this.send([c.Inertia], { type: 'set_params', Inertia: /** @type {[number, number, number, number, number, number]} */ (v) });
     });
 
-    const fl = gui.addFolder(t('panel.look'));
-    c.Mesh = fl.add(p, 'Mesh', ['sphere']).name(t('panel.mesh'));
-    c.Mesh.onChange((/** @type {string} */ v) => this.send([c.Mesh], { type: 'set_params', Mesh: v }));
-    c.Material = fl.add(p, 'Material', ['Simple/Black']).name(t('panel.material'));
-    c.Material.onChange((/** @type {string} */ v) => this.send([c.Material], { type: 'set_params', Material: v }));
-    for (const ctl of [c.Mesh, c.Material]) ctl.domElement.setAttribute('translate', 'no'); // file names, not words
-    c.colour = fl.addColor(p, 'colour').name(t('panel.colour'));
-    c.colour.onFinishChange((/** @type {string} */ v) => this.send([c.colour, c.Material], { type: 'set_params', Material: v }));
-    this.vectorParam('MeshScale', fl);
-    this.vectorParam('Size', fl);
-    this.vectorParam('MeshOrigin', fl, t('panel.meshorigin'));
+    const fl = addLookFolder(this, deps.upload); // Mesh, its file, Material, sizes, Inertia from shape
 
     // A ghost run: the room's own inputs through other settings, drawn beside the body.
     const fg = gui.addFolder(t('panel.ghost'));
@@ -177,6 +172,13 @@ export class Panel {
     if (!Object.keys(changes).length) return this.errors.show(this.c.ghostStart, t('panel.err.ghost'));
     this.errors.clear(this.c.ghostStart);
     this.actions.ghost(changes, this.c.ghostStart);
+  }
+
+  /** The preset menu focused, its panel and folder open (the O key). */
+  focusPreset() {
+    this.gui.open();
+    this.c.preset.parent.open();
+    /** @type {HTMLSelectElement | null} */ (this.c.preset.domElement.querySelector('select'))?.focus();
   }
 
   reloadPreset() {
@@ -362,8 +364,7 @@ export class Panel {
     const values = this.serverValues() ?? {};
     delete values.time_scale; // follows setStatus, which every state frame calls
     Object.assign(p, values);
-    const meshNames = this.library.names;
-    this.c.Mesh.options(meshNames.includes(b.Mesh) ? meshNames : [b.Mesh, ...meshNames]);
+    refreshLook(this, b);
     const mats = Object.keys(this.library.materials);
     this.c.Material.options(mats.includes(b.Material) ? mats : [b.Material, ...mats]);
     this.c.reload.disable(!p.preset || hello.can_control === false);

@@ -18,6 +18,7 @@ import { t } from '../core/i18n.js';
  * @property {string} unit
  * @property {string[]} series
  * @property {(b: PlotFrame) => number[]} get
+ * @property {boolean} [gaps]  NaN means "no value" (drawn as a gap: uPlot's null)
  */
 
 const DEG = 180 / Math.PI;
@@ -43,10 +44,33 @@ export const CHANNELS = {
     get: (b) => [...b.AngularMomentum, norm(b.AngularMomentum)] },
   // the water (issue 28): the hull's draft and the wave height at the CG (heel and trim are Euler's roll and pitch)
   Water: { label: t('water.plot.ch'), unit: 'm', series: [t('water.plot.draft'), t('water.plot.eta')], get: (b) => [b.Draft ?? 0, b.WaveElevation ?? 0] },
+  // cables (issue 44): the force its cables put on the body (horizontal, and up: NED's z is
+  // down), the largest tension along them; the length lying on the seabed
+  Cable: { label: t('plots.ch.Cable'), unit: 'N', series: [t('plots.s.tension'), t('plots.s.horizontal'), t('plots.s.up')],
+    get: (b) => [b.CableTension, Math.hypot(b.CableForce[0], b.CableForce[1]), -b.CableForce[2]] },
+  Seabed: { label: t('plots.ch.Seabed'), unit: 'm', series: [t('plots.ch.Seabed')], get: (b) => [b.CableSeabedLength] },
   // a ghost run (Ghost run folder): how far its body is from the live one
   Ghost: { label: t('plots.ch.Ghost'), unit: 'm, °', series: [t('plots.s.dpos'), t('plots.s.angle')],
     get: (b) => (b.GhostDiff ? [b.GhostDiff.pos, b.GhostDiff.angle * DEG] : [0, 0]) },
+  // the same distance on a log scale: chaos (a double pendulum beside its ghost) is a straight line
+  Divergence: { label: t('plots.ch.Divergence'), unit: 'log₁₀ m', series: [t('plots.s.log_gap')], gaps: true,
+    get: (b) => [b.GhostDiff && b.GhostDiff.pos > 0 ? Math.log10(b.GhostDiff.pos) : NaN] },
 }; // prettier-ignore
+
+/**
+ * How far the scenario's own ghost of `body` is from it: the body named "Ghost" + its name (a
+ * preset's twin started a hair away, as double_pendulum's), or null when it has none.
+ * @param {import('../net/messages.gen.js').BodyFrame[]} bodies @param {import('../net/messages.gen.js').BodyFrame} body
+ * @returns {import('../net/messages.gen.js').GhostDiff | null}
+ */
+export function twinDiff(bodies, body) {
+  const twin = bodies.find((b) => b.Name === `Ghost${body.Name}`);
+  if (!twin) return null;
+  const [p, q] = [body.Pos, twin.Pos];
+  const [a, c] = [body.Quater, twin.Quater];
+  const dot = Math.abs(a[0] * c[0] + a[1] * c[1] + a[2] * c[2] + a[3] * c[3]) / Math.hypot(...a) / Math.hypot(...c);
+  return { pos: Math.hypot(q[0] - p[0], q[1] - p[1], q[2] - p[2]), angle: 2 * Math.acos(Math.min(1, dot)) };
+}
 
 const COLORS = ['#d0312d', '#2e9d4a', '#2660c9', '#222222', '#a15c00'];
 /** Time windows a plot can show (s); the rings hold a minute. */
@@ -267,7 +291,7 @@ export class Plots {
       series: [{ label: 't' }, ...ch.series.map((s, i) => ({ label: s, stroke: COLORS[i], width: 1.6 }))],
       hooks: { draw: [(u) => this.drawMarker(u)] },
     };
-    return new uPlot(opts, this.rings[key].ordered(this.window), cell);
+    return new uPlot(opts, this.data(key), cell);
   }
 
   /**
@@ -321,6 +345,18 @@ export class Plots {
   }
 
   /**
+   * What chart `key` shows: its ring's last window, a channel's NaN as uPlot's gap (null; a NaN
+   * would make its scale NaN and the chart blank).
+   * @param {string} key
+   * @returns {uPlot.AlignedData}
+   */
+  data(key) {
+    const [t, ...series] = this.rings[key].ordered(this.window);
+    if (!CHANNELS[key].gaps) return [t, ...series];
+    return [t, ...series.map((a) => Array.from(a, (v) => (Number.isFinite(v) ? v : null)))];
+  }
+
+  /**
    * Record one body frame at simulated time t.
    * @param {number} t
    * @param {PlotFrame} body
@@ -339,6 +375,6 @@ export class Plots {
     this.lastDraw = now;
     this.dirty = false;
     this.draws += 1;
-    for (const [key, chart] of this.charts) chart.setData(this.rings[key].ordered(this.window));
+    for (const [key, chart] of this.charts) chart.setData(this.data(key));
   }
 }

@@ -3,10 +3,29 @@
 // snapshot of the room (POST /api/rooms/{room}/share) and the link opens a fresh room name
 // with it, so opening a link never overwrites anyone's room (server/snapshots.py).
 
+import QRCode from 'qrcode';
 import { mustFind } from '../core/dom.js';
 import { t } from '../core/i18n.js';
 
 const WHAT = { start: t('share.scenario'), now: t('share.moment'), recording: t('share.past') };
+/**
+ * How the link becomes a QR code: level M survives a projector's glare and a phone's shaky
+ * camera; a link with its view (~600 characters) still fits; a quiet zone of 4 modules as the
+ * standard asks. Tests re-encode the link with the same options (qrEncode) and compare.
+ * @type {import('qrcode').QRCodeOptions}
+ */
+export const QR_OPTIONS = { errorCorrectionLevel: 'M' };
+const QR_MARGIN = 4;
+
+/**
+ * The QR code's modules for `text`, as the library encodes it: size × size, row by row, true
+ * for dark (tests compare the drawn picture with it; margin: the quiet zone drawn around it).
+ * @param {string} text
+ */
+export function qrEncode(text) {
+  const code = QRCode.create(text, QR_OPTIONS);
+  return { size: code.modules.size, margin: QR_MARGIN, dark: Array.from(code.modules.data, (d) => d !== 0) };
+}
 
 export class Share {
   /**
@@ -15,8 +34,10 @@ export class Share {
    * @param {string} opts.room
    * @param {string|null} opts.token
    * @param {(text: string) => void} opts.onError
+   * @param {() => import('../net/messages.gen.js').ViewSpec} opts.view  the view now: the link carries it
    */
-  constructor(el, { room, token, onError }) {
+  constructor(el, { room, token, onError, view }) {
+    this.view = view;
     this.el = el;
     this.room = room;
     this.token = token;
@@ -25,6 +46,8 @@ export class Share {
     this.url = null;
     const form = mustFind(el, 'form', HTMLFormElement);
     this.output = mustFind(el, 'input[readonly]', HTMLInputElement);
+    /** the link as a QR code, for a projector: students point their phones at it */
+    this.qr = mustFind(el, 'canvas.share-qr', HTMLCanvasElement);
     const choices = mustFind(el, '.share-what', HTMLElement);
     for (const [value, text] of Object.entries(WHAT)) {
       const label = document.createElement('label');
@@ -64,13 +87,28 @@ export class Share {
       const fresh = Array.from(crypto.getRandomValues(new Uint8Array(4)), (b) => b.toString(16).padStart(2, '0')).join('');
       link.searchParams.set('room', `${this.room.slice(0, 40)}-${fresh}`);
       link.searchParams.set('snapshot', body.id);
+      link.searchParams.set('view', JSON.stringify(this.view())); // camera, overlays, plots (viewstate.js)
       this.url = link.toString();
       this.output.value = this.url;
       this.output.hidden = false;
       this.output.select();
+      await this.drawQr(this.url);
     } catch (err) {
       this.onError(`${t('share.label')}: ${err instanceof Error ? err.message : String(err)}`);
     }
+  }
+
+  /**
+   * Draw `text` as a QR code by the library's own renderer, one canvas pixel per module (CSS
+   * scales it up, pixelated), so the picture is exactly the code at any size the dialog gives it.
+   * @param {string} text
+   */
+  async drawQr(text) {
+    await QRCode.toCanvas(this.qr, text, { ...QR_OPTIONS, margin: QR_MARGIN, scale: 1 });
+    // it sizes the canvas's style to its pixels: the stylesheet sizes it (larger on a projector)
+    this.qr.style.removeProperty('width');
+    this.qr.style.removeProperty('height');
+    this.qr.hidden = false;
   }
 
   copy() {

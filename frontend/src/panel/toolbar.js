@@ -3,7 +3,7 @@
 // window), the projector mode, the panel's sheet and watching (no token: the controls that would
 // need one disabled, and a field that takes one).
 
-import { Vector3 } from 'three';
+import { measureInsets } from './insets.js';
 import { mustGet } from '../core/dom.js';
 import { t } from '../core/i18n.js';
 
@@ -24,7 +24,7 @@ export class Toolbar {
    * @param {import('../net/connection.js').Connection} d.conn
    * @param {import('./share.js').Share} d.share
    * @param {import('./panel.js').PanelActions} d.actions
-   * @param {() => import('../view/body.js').BodyView | null} d.selectedView
+   * @param {import('./viewstate.js').ViewState} d.view  the camera: reset and framed
    * @param {() => number} d.time  the simulated time shown (names the screenshot)
    */
   constructor(d) {
@@ -34,10 +34,21 @@ export class Toolbar {
     new ResizeObserver(fit).observe($('view'));
     // on a phone the toolbar wraps into as many rows as its labels need (longer in German):
     // what sits above it (timeline, caption, pad, energy) is placed by its height
-    new ResizeObserver(() => {
-      document.body.style.setProperty('--toolbar-h', `${$('toolbar').offsetHeight}px`);
-      document.body.style.setProperty('--toolbar-w', `${$('toolbar').offsetWidth}px`); // the caption stays left of it
-    }).observe($('toolbar'));
+    const heights = new ResizeObserver(() => {
+      const body = document.body.style;
+      body.setProperty('--toolbar-h', `${$('toolbar').offsetHeight}px`);
+      body.setProperty('--toolbar-w', `${$('toolbar').offsetWidth}px`); // the caption stays left of it
+      // a phone stacks the water card under the HUD, the pad and caption above the energy strip
+      body.setProperty('--hud-h', `${$('hud').offsetHeight}px`);
+      body.setProperty('--corner-h', `${$('corner').offsetHeight}px`);
+      const energy = $('energy').offsetHeight;
+      body.setProperty('--energy-h', `${energy ? energy + 4 : 0}px`);
+      body.setProperty('--top-h', `${$('top').offsetHeight}px`);
+    });
+    for (const id of ['toolbar', 'hud', 'corner', 'energy', 'top']) heights.observe($(id));
+    // the cards over the view: the picture's centre moves clear of them (panel/insets.js)
+    const cards = new ResizeObserver(() => stage.setInsets(measureInsets($('view'))));
+    for (const id of ['hud', 'top', 'timeline', 'energy', 'flips', 'toolbar', 'view', 'corner', 'pad', 'water-card']) cards.observe($(id));
     fit();
     const togglePanel = () => {
       const narrow = window.matchMedia('(max-width: 900px)').matches;
@@ -53,7 +64,8 @@ export class Toolbar {
       'btn-step': actions.step,
       'btn-reset': actions.reset,
       'btn-follow': () => this.setFollow(!stage.follow),
-      'btn-view': () => this.resetView(),
+      'btn-view': () => d.view.reset(),
+      'btn-frame': () => d.view.frame(),
       'btn-help': () => this.toggleHelp(),
       'btn-pad': () => {
         pad.show(!pad.shown);
@@ -105,11 +117,6 @@ export class Toolbar {
     this.d.panel.c.follow.updateDisplay();
     $('btn-follow').classList.toggle('on', on);
     $('btn-follow').setAttribute('aria-pressed', String(on));
-  }
-
-  resetView() {
-    const v = this.d.selectedView();
-    this.d.stage.resetView(v ? v.cg : new Vector3(), v ? v.extent() : 1);
   }
 
   fitCanvas() {

@@ -85,7 +85,7 @@ export class Timeline {
 
   /**
    * Every live state frame: the span grows, the undo offer follows the room. Written by the
-   * next `flush` (once per drawn frame), not for each of the 60 frames a second.
+   * next `flush` (once per frame of the render loop), not for each of the 60 frames a second.
    * @param {import('../net/messages.gen.js').Status} st
    * @param {number} t
    */
@@ -96,7 +96,7 @@ export class Timeline {
     this.stale = true;
   }
 
-  /** The render loop, once per drawn frame: the newest status shown, if one came since. */
+  /** The render loop, once per frame of the render loop: the newest status shown, if one came since. */
   flush() {
     if (this.stale) this.render();
   }

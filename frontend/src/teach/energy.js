@@ -2,22 +2,33 @@
 // Show → Energy: bars for the kinetic energy of translation (½ m |v_CG|²) and of rotation
 // (½ ωᵀ I ω), the potential energy, what the body's elements store (springs, the ground's
 // contact, the water's hydrostatic potential, an added mass; its row shows once it is not
-// zero) and their total, all of one body, and the total's drift
+// zero) and their total, all of one body, and what the body has radiated into the water
+// (its radiation elements' work, outside the total; shown once it is not zero), and the total's drift
 // since the last reset as a number. Torque- and force-free, the exact total is constant:
 // the drift is the integrator's error, so switching Euler ↔ RK4 or the step shows in it.
+// With joints (issue 41), a line under it: how far the joints have come apart, the largest
+// gap now over the bodies (m and rad, the server's JointGap and JointGapAngle) and the largest
+// since the last reset: drift removed by projection, measured, not hidden.
 // Also here: the flip counter of the presets that count flips.
 
 import { FLIP_LEVEL } from '../net/protocol.gen.js';
 import { num, t } from '../core/i18n.js';
 
-/** @type {Array<[string, string, 'TranslationalEnergy' | 'RotationalEnergy' | 'PotentialEnergy' | 'StoredEnergy' | 'TotalEnergy']>} key, label, the frame's field */
+/** @type {Array<[string, string, 'TranslationalEnergy' | 'RotationalEnergy' | 'PotentialEnergy' | 'StoredEnergy' | 'TotalEnergy' | 'RadiatedEnergy']>} key, label, the frame's field */
 const ROWS = [
   ['trans', t('energy.trans'), 'TranslationalEnergy'],
   ['rot', t('energy.rot'), 'RotationalEnergy'],
   ['pot', t('energy.pot'), 'PotentialEnergy'],
   ['stored', t('energy.stored'), 'StoredEnergy'],
   ['total', t('energy.total'), 'TotalEnergy'],
+  // not in the total: the work done on the water by a radiation element (issue 43)
+  ['radiated', t('energy.radiated'), 'RadiatedEnergy'],
 ];
+
+/** A body frame with its joints' gaps (0 without joints). @typedef {import('../net/messages.gen.js').BodyFrame & {JointGap?: number, JointGapAngle?: number}} JointedFrame */
+
+/** A small positive number with an exponent ("1.2E-12"), or "0". @param {number} x */
+const tiny = (x) => (x === 0 ? '0' : num(x, null, { notation: 'scientific', maximumFractionDigits: 1 }));
 
 /**
  * A number in J with 4 significant digits (or an exponent when tiny).
@@ -52,12 +63,16 @@ export class EnergyBars {
       this.rows[key] = { row, bar, value, shownWidth: -1, shownLeft: -1 };
     }
     this.drift = Object.assign(document.createElement('div'), { className: 'energy-drift' });
-    el.append(Object.assign(document.createElement('div'), { className: 'energy-title', textContent: t('energy.title') }), table, this.drift);
+    this.joints = Object.assign(document.createElement('div'), { className: 'energy-drift energy-joints', hidden: true });
+    el.append(Object.assign(document.createElement('div'), { className: 'energy-title', textContent: t('energy.title') }), table, this.drift, this.joints);
+    /** the joints' largest gap now (m, rad) and since the last reset (m); null: no joints */
+    this.gap = /** @type {{m: number, rad: number, worst: number} | null} */ (null);
     /** @type {number | null} the total at the last reset */
     this.reference = null;
     this.range = 0; // J: the largest |value| since the last reset, the bars' full width
     this.lastDrift = NaN;
     this.rows.stored.row.hidden = true;
+    this.rows.radiated.row.hidden = true;
     /** @type {number | null} Σ TotalEnergy over the bodies of the latest frame, when more than one */
     this.systemTotal = null;
   }
@@ -89,6 +104,31 @@ export class EnergyBars {
     this.systemTotal = null;
     this.range = 0;
     this.rows.stored.row.hidden = true; // until a frame says the elements store something
+    this.rows.radiated.row.hidden = true; // until a frame says the body radiates
+    if (this.gap) this.gap.worst = 0;
+  }
+
+  /**
+   * The joints' gaps in a received frame (every body's: a joint's gap is on its `body`).
+   * @param {import('../net/messages.gen.js').BodyFrame[]} bodies @param {boolean} joints  the scenario has joints
+   */
+  jointGaps(bodies, joints) {
+    const first = /** @type {JointedFrame | undefined} */ (bodies[0]);
+    if (!joints || first?.JointGap === undefined) {
+      this.gap = null;
+      return;
+    }
+    let m = 0;
+    let rad = 0;
+    for (let k = 0; k < bodies.length; k++) {
+      const b = /** @type {JointedFrame} */ (bodies[k]);
+      m = Math.max(m, b.JointGap ?? 0);
+      rad = Math.max(rad, b.JointGapAngle ?? 0);
+    }
+    this.gap ??= { m: 0, rad: 0, worst: 0 };
+    this.gap.m = m;
+    this.gap.rad = rad;
+    this.gap.worst = Math.max(this.gap.worst, m);
   }
 
   /**
@@ -102,6 +142,7 @@ export class EnergyBars {
     this.reference ??= total;
     const reference = this.reference;
     if (body.StoredEnergy !== 0 && this.rows.stored.row.hidden) this.rows.stored.row.hidden = false;
+    if (body.RadiatedEnergy && this.rows.radiated.row.hidden) this.rows.radiated.row.hidden = false;
     // index loops: destructuring in for-of would allocate an iterator every frame
     for (let k = 0; k < ROWS.length; k++) this.range = Math.max(this.range, Math.abs(body[ROWS[k][2]]));
     const range = this.range || 1;
@@ -128,6 +169,9 @@ export class EnergyBars {
       const rel = Math.abs(reference) > 1e-12 ? ` (${num(percent, null, style)} %)` : '';
       const shown = drift === 0 ? '0' : num(drift, null, { notation: 'scientific', maximumFractionDigits: 2 });
       this.drift.textContent = t(this.systemTotal === null ? 'energy.drift' : 'energy.driftAll', { drift: shown, rel });
+      const gap = this.gap;
+      this.joints.hidden = !gap;
+      if (gap) this.joints.textContent = t('energy.joints', { m: tiny(gap.m), rad: tiny(gap.rad), worst: tiny(gap.worst) });
     }
   }
 }

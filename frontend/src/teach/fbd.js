@@ -101,6 +101,8 @@ export class FreeBodyDiagram {
     this.elementInput = { specs: [], frames: null };
     /** @type {ForceGlyph[]} one per element force drawn, made when first needed */
     this.elementGlyphs = [];
+    /** @type {{arc: MomentArc, label: TextLabel}[]} one per joint reaction moment drawn (a hinge's, a weld's), made when first needed */
+    this.elementArcs = [];
     /** @type {Vector3 | null} where the buoyancy of the selected body was drawn last (tests read it) */
     this.buoyancyAt = null;
     this.buoyancyPoint = new Vector3();
@@ -186,6 +188,7 @@ export class FreeBodyDiagram {
     this.buoyancyAt = null;
     const { specs, frames } = this.elementInput;
     let n = 0;
+    let arcs = 0;
     for (let k = 0; frames && k < specs.length; k++) {
       const e = specs[k];
       // an element between two bodies (its `to` a point on another body) acts on that one too
@@ -208,8 +211,23 @@ export class FreeBodyDiagram {
       }
       this.place(glyph, s.origin, s.v, KIND_NAMES[e.kind], 'N', extent, radius, textHeight, labels);
       n++;
+      // a joint's reaction moment about its point (a hinge's across its axis, a weld's): an
+      // arc there, the other body feeling the opposite one
+      const moment = /** @type {{moment?: number[] | null}} */ (f).moment;
+      const size = moment ? Math.hypot(moment[0], moment[1], moment[2]) : 0;
+      if (!moment || !(size > 1e-9)) continue;
+      const m = (this.elementArcs[arcs] ??= { arc: new MomentArc(TEACH_COLOURS.moment), label: new TextLabel(TEACH_COLOURS.moment) });
+      if (!m.arc.parent) this.group.add(m.arc, m.label);
+      s.dir.fromArray(moment).multiplyScalar((other ? -1 : 1) / size);
+      m.arc.set(s.origin, s.dir, 0.25 * extent);
+      m.label.visible = true;
+      m.label.setHeight(textHeight);
+      m.label.position.copy(s.origin).addScaledVector(s.dir, 0.35 * extent);
+      if (labels) m.label.setText(`${KIND_NAMES[e.kind]} M ${magnitude(size)} N·m`);
+      arcs++;
     }
     for (; n < this.elementGlyphs.length; n++) this.elementGlyphs[n].hide();
+    for (; arcs < this.elementArcs.length; arcs++) this.elementArcs[arcs].arc.visible = this.elementArcs[arcs].label.visible = false;
   }
 
   /**

@@ -5,6 +5,7 @@
 // against that simulation (lines), and "Apply" gives the body the fitted inertia (set_params).
 
 import uPlot from 'uplot';
+import { isMeshFile } from '../view/meshes.js';
 import { num, t, t as tr } from '../core/i18n.js';
 import 'uplot/dist/uPlot.min.css';
 import './gyro.css';
@@ -129,7 +130,7 @@ export class Gyro {
       target.addEventListener('drop', (ev) => {
         view.classList.remove('gyro-over');
         const file = ev.dataTransfer?.files?.[0];
-        if (!file) return;
+        if (!file || isMeshFile(file.name)) return; // a mesh is the Look folder's (meshupload.js)
         ev.preventDefault();
         ev.stopPropagation();
         this.open(file);

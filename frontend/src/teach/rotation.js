@@ -174,7 +174,7 @@ export class OmegaAndL {
 }
 
 /** A unit sphere as line segments: the three great circles and four parallels of z. */
-function ellipsoidLines(segments = 64) {
+export function ellipsoidLines(segments = 64) {
   /** @type {number[]} */
   const pos = [];
   /** @param {(a: number) => number[]} f  a point of the ring at angle a */

@@ -1,6 +1,7 @@
 // @ts-check
 // The teaching overlays (the panel's Show folder), drawn for the selected body: free-body
-// diagram, ω and L, Poinsot's construction, energy bars, ground and height, and the flip
+// diagram, ω and L, Poinsot's construction, energy bars, ground and height, the principal
+// axes and inertia ellipsoid (principal.js), and the flip
 // counter of presets that count flips. Texts are rewritten LABEL_HZ times a second; the
 // arrows and traces every frame, from reused objects (nothing is allocated per frame).
 
@@ -10,6 +11,8 @@ import { EnergyBars, FlipCounter } from './energy.js';
 import { FreeBodyDiagram } from './fbd.js';
 import { HeightGuide } from './height.js';
 import { OmegaAndL, Poinsot } from './rotation.js';
+import { PrincipalAxes } from './principal.js';
+import { Declutter } from '../view/declutter.js';
 
 const LABEL_HZ = 5;
 
@@ -22,6 +25,7 @@ export const OVERLAYS = [
   ['ground', 'Ground and height', 'Digit5'],
   ['triad', 'Body axes', 'Digit6'],
   ['worldAxes', 'World axes', 'Digit7'],
+  ['inertia', 'Inertia ellipsoid', 'Digit8'],
 ];
 
 export class Teaching {
@@ -34,18 +38,23 @@ export class Teaching {
     this.omegaL = new OmegaAndL(root);
     this.poinsot = new Poinsot(root);
     this.height = new HeightGuide(root);
+    this.principal = new PrincipalAxes();
+    this.declutter = new Declutter(root);
+    this.posed = false; // the overlays were posed this frame: their labels are at their tips
+    /** @type {() => import('../view/labels.js').TextLabel[]} other labels placed with these (the elements', main.js) */
+    this.moreLabels = () => [];
     this.energy = new EnergyBars(els.energy);
     this.flips = new FlipCounter(els.flips);
     this.legend = els.legend;
     this.thick = 1; // line-width factor (the projector: thicker)
     this.lastLabels = -Infinity;
     this.shownScale = NaN;
-    this.set({ forces: false, omegaL: false, poinsot: false, energy: false, ground: false });
+    this.set({ forces: false, omegaL: false, poinsot: false, energy: false, ground: false, inertia: false });
   }
 
   /**
-   * Show or hide overlays: {forces, omegaL, poinsot, energy, ground} (booleans).
-   * @param {{forces?: boolean, omegaL?: boolean, poinsot?: boolean, energy?: boolean, ground?: boolean}} show
+   * Show or hide overlays: {forces, omegaL, poinsot, energy, ground, inertia} (booleans).
+   * @param {{forces?: boolean, omegaL?: boolean, poinsot?: boolean, energy?: boolean, ground?: boolean, inertia?: boolean}} show
    */
   set(show) {
     this.fbd.setVisible(!!show.forces);
@@ -54,6 +63,7 @@ export class Teaching {
     this.energy.setVisible(!!show.energy);
     document.body.classList.toggle('energy-open', !!show.energy); // a phone makes room for it
     this.height.setVisible(!!show.ground);
+    this.principal.setVisible(!!show.inertia);
     this.legend.hidden = !show.forces;
     this.lastLabels = -Infinity; // write the texts of what just appeared at once
   }
@@ -66,7 +76,10 @@ export class Teaching {
    */
   restart(view, spec, preset) {
     this.omegaL.rescale();
-    if (view && spec) this.poinsot.setSpec(view, spec);
+    if (view && spec) {
+      this.poinsot.setSpec(view, spec);
+      this.principal.setSpec(view, spec);
+    }
     this.poinsot.clear();
     this.energy.restart();
     const axis = preset?.flip_axis ?? null;
@@ -88,7 +101,12 @@ export class Teaching {
    */
   frame(body, bodies) {
     this.flips.update(body);
-    if (bodies) this.energy.system(bodies);
+    if (!bodies) return;
+    this.energy.system(bodies);
+    const specs = this.fbd.elementInput.specs; // the scenario's elements (elements.js sets them)
+    let joints = false;
+    for (let k = 0; k < specs.length && !joints; k++) joints = specs[k].kind === 'joint';
+    this.energy.jointGaps(bodies, joints);
   }
 
   /**
@@ -108,9 +126,39 @@ export class Teaching {
     this.poinsot.update(view, body, this.thick);
     this.height.update(view, labels);
     this.energy.update(body.frame, labels);
+    this.posed = true;
     if (labels && this.fbd.visible && this.fbd.scale !== this.shownScale) {
       this.shownScale = this.fbd.scale;
       this.legend.textContent = t('legend.fbd', { scale: num(this.fbd.scale) });
     }
+  }
+
+  /** The labels drawn now, in the order they are placed (the net force and the weight first). */
+  labels() {
+    const f = this.fbd;
+    const o = this.omegaL;
+    /** @type {import('../view/labels.js').TextLabel[]} */
+    const out = [];
+    if (f.visible) {
+      out.push(f.weight.label, f.net.label, ...f.loads.map((g) => g.label), ...f.elementGlyphs.map((g) => g.label));
+      out.push(f.momentLabel, ...f.elementArcs.map((a) => a.label));
+    }
+    if (o.visible) out.push(o.omegaLabel, o.LLabel);
+    out.push(...this.moreLabels());
+    return out.filter((l) => l.visible);
+  }
+
+  /**
+   * After drawOverlays, with the camera as it will draw: size the labels for the screen and move
+   * those that would overlap each other or cover a body (view/declutter.js).
+   * @param {import('three').PerspectiveCamera} camera
+   * @param {Iterable<import('three').Object3D>} meshes  the bodies'
+   * @param {number} width @param {number} height  the view's, CSS px
+   * @param {{left: number, top: number, right: number, bottom: number}} [insets]  what the page's cards cover of it
+   */
+  placeLabels(camera, meshes, width, height, insets) {
+    if (!this.posed) return;
+    this.posed = false;
+    this.declutter.place(this.labels(), meshes, camera, width, height, this.thick > 1, insets);
   }
 }

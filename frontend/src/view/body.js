@@ -32,6 +32,14 @@ import { VIEW } from '../net/protocol.gen.js';
 const COLORS = VIEW.GLYPH_COLOURS;
 export { COLORS as ARROW_COLORS };
 
+/** Metres per unit of the mesh file's coordinates (MeshUnits), as the server scales its hull. */
+const UNITS = { m: 1, mm: 1e-3, in: 0.0254 };
+
+/** @param {BodySpec} spec */
+function unitOf(spec) {
+  return UNITS[spec.MeshUnits ?? 'm'] ?? 1;
+}
+
 /**
  * `a` if it is three finite numbers, else `fallback`.
  * @param {readonly number[] | null | undefined} a
@@ -91,7 +99,7 @@ export class BodyView {
     this.extentCached = this.computeExtent();
     const cg = vec3(spec.CGOffset);
     const origin = vec3(spec.MeshOrigin);
-    const scale = vec3(spec.MeshScale, [1, 1, 1]);
+    const scale = vec3(spec.MeshScale, [1, 1, 1]).map((v) => v * unitOf(spec));
     const size = vec3(spec.Size, [1, 1, 1]);
     this.holder.position.set(cg[0] + origin[0], cg[1] + origin[1], cg[2] + origin[2]);
     // a zero scale would make a singular matrix: keep it tiny instead
@@ -148,7 +156,8 @@ export class BodyView {
 
   computeExtent() {
     if (!this.spec) return 1;
-    const scale = vec3(this.spec.MeshScale, [1, 1, 1]);
+    const unit = unitOf(this.spec);
+    const scale = vec3(this.spec.MeshScale, [1, 1, 1]).map((v) => v * unit);
     const size = vec3(this.spec.Size, [1, 1, 1]);
     return Math.max(0.05, ...[0, 1, 2].map((i) => Math.abs(scale[i] * size[i])));
   }

@@ -1,8 +1,9 @@
 // @ts-check
 // The scenario's elements in the view (issue 27), each by its kind's drawing (the registry's,
 // core/kinds.gen.js): a "ball" at its held point (a pivot), a "coil" between its two ends that
-// stretches and thins with its length (a spring), a "floor" at its height (the ground), a
-// "tag", a labelled glyph at the CG (a damper). Loads ("arrow") and every element's force are
+// stretches and thins with its length (a spring), a "line" through the nodes the state frame
+// gives (a cable: view/cableline.js), a "floor" at its height (the ground), a
+// "tag", a labelled glyph at the CG (a damper), a "joint" by its type (view/joints.js). Loads ("arrow") and every element's force are
 // the free-body diagram's (fbd.js): this module hands it the element frames each render.
 //
 // Points on a body are body axes from its reference point Pos (DESIGN.md section 8), so each is
@@ -14,6 +15,7 @@
 import {
   BufferAttribute,
   BufferGeometry,
+  CylinderGeometry,
   DoubleSide,
   GridHelper,
   Group,
@@ -26,6 +28,8 @@ import {
 import { TextLabel } from './labels.js';
 import { t } from '../core/i18n.js';
 import { KINDS } from '../core/kinds.gen.js';
+import { JointGlyph, bodyPoint } from './joints.js';
+import { CableLine } from './cableline.js';
 
 /** @typedef {import('../net/messages.gen.js').Hello['scenario']['elements'][number]} ElementSpec */
 /** @typedef {import('../net/messages.gen.js').ElementFrame} ElementFrame */
@@ -36,14 +40,18 @@ import { KINDS } from '../core/kinds.gen.js';
  * @typedef {{specs: ElementSpec[], frames: ElementFrame[] | null}} ElementInput
  */
 /** What a drawing reads of its element, whatever its kind. */
-/** @typedef {{kind: string, body: string, point?: number[], to?: number[] | {body: string, point: number[]}, height?: number, rest_length?: number}} Drawn */
+/** @typedef {{kind: string, body: string, point?: number[], to?: number[] | {body: string, point: number[]}, height?: number, rest_length?: number, segments?: number}} Drawn */
 
-export const ELEMENT_COLOURS = { ball: '#343a40', coil: '#1c7ed6', floor: '#b5a77f', floorLines: '#7d7152', tag: '#5f3dc4' };
+export const ELEMENT_COLOURS = { ball: '#343a40', coil: '#1c7ed6', line: '#e8590c', floor: '#b5a77f', floorLines: '#7d7152', tag: '#5f3dc4' };
 const FLOOR_CELLS = 30; // lines across the floor, one per body extent
 const TURNS = 10; // of a coil
 const ALONG = TURNS * 12; // coil samples along its length
 const AROUND = 6; // vertices round the wire
 const ball = new SphereGeometry(1, 20, 14);
+// a pivot's rod or string to the body's CG (a unit cylinder along y from 0 to 1): drawn through
+// the mesh, so only a point held away from the body shows it (a ball on a string, an axle)
+const rod = new CylinderGeometry(1, 1, 1, 8).translate(0, 0.5, 0);
+const Y = new Vector3(0, 1, 0);
 
 /**
  * A helical tube from the origin along +y, rewritten in place for each length: its coil radius
@@ -146,9 +154,12 @@ class ElementGlyph {
     this.spec = spec;
     this.group = group;
     /** @type {Coil | null} */ this.coil = null;
+    /** @type {CableLine | null} */ this.line = null;
     /** @type {Mesh | null} */ this.marker = null;
+    /** @type {Mesh | null} a pivot's string from its held point to the CG */ this.string = null;
     /** @type {TextLabel | null} */ this.label = null;
     /** @type {Mesh | null} */ this.floor = null;
+    /** @type {JointGlyph | null} */ this.joint = null;
     this.drawing = KINDS[spec.kind].drawing;
     /** the coil's length when relaxed, for its thickness (0: the first length seen) */
     this.relaxed = this.drawing === 'coil' ? /** @type {Drawn} */ (spec).rest_length ?? 0 : 0;
@@ -157,8 +168,11 @@ class ElementGlyph {
       this.marker = new Mesh(ball, new MeshLambertMaterial({ color: c.ball, emissive: c.ball, emissiveIntensity: 0.2 }));
       this.label = new TextLabel(c.ball, 0.1, 'right', 11);
       this.label.setText(t(`elements.kind.${spec.kind}`));
+      this.string = new Mesh(rod, new MeshLambertMaterial({ color: c.ball }));
     } else if (this.drawing === 'coil') {
       this.coil = new Coil(c.coil);
+    } else if (this.drawing === 'line') {
+      this.line = new CableLine(c.line, /** @type {Drawn} */ (spec).segments ?? 1);
     } else if (this.drawing === 'floor') {
       const material = new MeshLambertMaterial({ color: c.floor, transparent: true, opacity: 0.8, side: DoubleSide });
       // behind the grid's lines where the two coincide (a ground at height 0)
@@ -172,18 +186,24 @@ class ElementGlyph {
     } else if (this.drawing === 'tag') {
       this.label = new TextLabel(c.tag, 0.1, 'left', 11);
       this.label.setText(t(`elements.kind.${spec.kind}`));
+    } else if (this.drawing === 'joint') {
+      this.joint = new JointGlyph(/** @type {import('./joints.js').JointSpec} */ (spec), group);
     }
-    for (const o of [this.coil, this.marker, this.label, this.floor]) if (o) group.add(o);
+    for (const o of [this.coil, this.line, this.marker, this.string, this.label, this.floor]) if (o) group.add(o);
   }
 
   dispose() {
-    for (const o of [this.coil, this.marker, this.label, this.floor]) {
+    for (const o of [this.coil, this.marker, this.string, this.label, this.floor]) {
       if (!o) continue;
       this.group.remove(o);
-      if (o instanceof Mesh && o.geometry !== ball) o.geometry.dispose();
+      if (o instanceof Mesh && o.geometry !== ball && o.geometry !== rod) o.geometry.dispose();
     }
+    if (this.string) /** @type {MeshLambertMaterial} */ (this.string.material).dispose();
     this.coil?.geometry.dispose();
+    if (this.line) this.group.remove(this.line);
+    this.line?.dispose();
     this.label?.dispose();
+    this.joint?.dispose();
   }
 }
 
@@ -223,9 +243,7 @@ export class ElementViews {
    * @param {Map<string, BodyView>} views @param {string} name @param {ArrayLike<number>} point @param {Vector3} out
    */
   static bodyPoint(views, name, point, out) {
-    const v = views.get(name);
-    if (!v) return null;
-    return out.set(point[0], point[1], point[2]).applyQuaternion(v.group.quaternion).add(v.group.position);
+    return bodyPoint(views, name, point, out);
   }
 
   /**
@@ -238,25 +256,42 @@ export class ElementViews {
   draw(views, frames, selected) {
     this.fbd.elementInput.frames = frames && frames.length === this.specs.length ? frames : null;
     const { a, b } = this.scratch;
-    for (const g of this.glyphs) {
+    this.glyphs.forEach((g, k) => {
       const e = /** @type {Drawn} */ (g.spec);
       const view = views.get(e.body);
       const extent = view ? view.extent() : 1;
       if (g.drawing === 'ball' && g.marker && g.label && e.point) {
         const at = ElementViews.bodyPoint(views, e.body, e.point, a);
         g.marker.visible = g.label.visible = !!at;
-        if (!at) continue;
+        if (g.string) g.string.visible = !!(at && view);
+        if (!at) return;
         g.marker.position.copy(at);
         g.marker.scale.setScalar(Math.max(0.015, 0.06 * extent));
         g.label.position.copy(at).add(b.set(0, 0, -0.12 * extent));
         g.label.setHeight(Math.max(0.04, 0.12 * extent));
+        if (g.string && view) {
+          b.copy(view.cg).sub(at);
+          const length = b.length();
+          g.string.visible = length > 1e-6;
+          g.string.position.copy(at);
+          g.string.quaternion.setFromUnitVectors(Y, b.divideScalar(length || 1));
+          const r = Math.max(0.003, 0.04 * g.marker.scale.x);
+          g.string.scale.set(r, length, r);
+        }
       } else if (g.drawing === 'coil' && g.coil && e.point && e.to) {
         const from = ElementViews.bodyPoint(views, e.body, e.point, a);
         const to = Array.isArray(e.to) ? b.fromArray(e.to) : ElementViews.bodyPoint(views, e.to.body, e.to.point, b);
         g.coil.visible = !!(from && to);
-        if (!from || !to) continue;
+        if (!from || !to) return;
         if (!(g.relaxed > 0)) g.relaxed = Math.max(from.distanceTo(to), 0.2 * extent);
         g.coil.set(from, to, g.relaxed, Math.max(0.04, 0.12 * extent, 0.1 * g.relaxed));
+      } else if (g.drawing === 'line' && g.line && e.point && e.to) {
+        const from = ElementViews.bodyPoint(views, e.body, e.point, a);
+        const to = Array.isArray(e.to) ? b.fromArray(e.to) : ElementViews.bodyPoint(views, e.to.body, e.to.point, b);
+        g.line.visible = !!(from && to);
+        if (!from || !to) return;
+        g.line.setNodes(this.fbd.elementInput.frames?.[k]?.nodes);
+        g.line.place(from, to, Math.max(0.02, 0.04 * extent));
       } else if (g.drawing === 'floor' && g.floor) {
         const cell = Math.max(0.5, extent);
         const centre = selected ?? view;
@@ -266,27 +301,40 @@ export class ElementViews {
         g.floor.position.set(centre ? snap(centre.cg.x) : 0, centre ? snap(centre.cg.y) : 0, e.height ?? 0);
       } else if (g.drawing === 'tag' && g.label) {
         g.label.visible = !!view;
-        if (!view) continue;
+        if (!view) return;
         g.label.position.copy(view.cg).add(a.set(0, 0, 0.55 * extent));
         g.label.setHeight(Math.max(0.04, 0.12 * extent));
+      } else if (g.drawing === 'joint' && g.joint) {
+        g.joint.place(views, this.fbd.elementInput.frames?.[k]?.other ?? null);
       }
-    }
+    });
   }
 
-  /** What is drawn, for the tests: [{kind, body, visible, at?, from?, to?, length?, radius?, height?}]. */
+  /** The elements' labels drawn now (a pivot's, a damper's tag): placed with the overlays' (teach.js). */
+  labels() {
+    /** @type {TextLabel[]} */
+    const out = [];
+    for (const g of this.glyphs) if (g.label?.visible && g.label.parent?.visible !== false) out.push(g.label);
+    return out;
+  }
+
+  /** What is drawn, for the tests: [{kind, body, visible, at?, from?, to?, length?, radius?, height?, nodes?}]. */
   describe() {
     return this.glyphs.map((g) => {
       const e = g.spec;
       /** @type {Record<string, unknown>} */
       const out = { kind: e.kind, body: e.body };
       if (g.marker) Object.assign(out, { visible: g.marker.visible, at: g.marker.position.toArray() });
+      if (g.string) Object.assign(out, { string: g.string.visible ? g.string.scale.y : 0 });
       if (g.coil) {
         const end = g.coil.localToWorld(new Vector3(0, g.coil.length, 0));
         const root = this.group.parent;
         Object.assign(out, { visible: g.coil.visible, from: g.coil.position.toArray(), to: (root ? root.worldToLocal(end) : end).toArray(), length: g.coil.length, radius: g.coil.coilRadius });
       }
+      if (g.line) Object.assign(out, { visible: g.line.visible, nodes: g.line.nodes() });
       if (g.floor) Object.assign(out, { visible: g.floor.visible, height: g.floor.position.z, size: g.floor.scale.x });
       if (g.label && !g.marker) Object.assign(out, { visible: g.label.visible, label: g.label.text });
+      if (g.joint) Object.assign(out, g.joint.describe());
       return out;
     });
   }

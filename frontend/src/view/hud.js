@@ -8,6 +8,9 @@ import { lang, num, t } from '../core/i18n.js';
 /** @typedef {import('../net/messages.gen.js').BodyFrame} BodyFrame */
 /** @typedef {import('../net/messages.gen.js').Status} Status */
 
+/** a phone's layout (style.css's narrow screens) */
+const PHONE = window.matchMedia('(max-width: 900px)');
+
 /** @param {number} x @param {number} [d] */
 const fmt = (x, d = 2) => (Number.isFinite(x) ? num(x, d) : '–');
 /** between a vector's components: '; ' where the decimal mark is a comma */
@@ -37,12 +40,18 @@ export class Hud {
     }
     this.banners = mustGet('banners', HTMLElement);
     this.caption = mustGet('caption', HTMLElement);
+    this.captionShown = false; // no caption shown yet (the first one opens in full)
     this.captionTitle = mustFind(this.caption, '.caption-title', HTMLElement);
     this.captionText = mustFind(this.caption, '.caption-text', HTMLElement);
     this.captionNoteEl = mustFind(this.caption, '.caption-note', HTMLElement);
     mustFind(this.caption, 'button', HTMLButtonElement).addEventListener('click', () => {
       this.caption.hidden = true;
       document.body.classList.remove('asking');
+    });
+    // a phone's caption open in full yields the view to the first touch on it: its title
+    // stays (tap it for the text again), and the pad comes out under it (style.css)
+    mustGet('scene', HTMLCanvasElement).addEventListener('pointerdown', () => {
+      if (PHONE.matches) this.caption.classList.remove('expanded');
     });
     this.captionQuestion = mustFind(this.caption, '.caption-question', HTMLElement);
     this.showMe = mustGet('btn-showme', HTMLButtonElement);
@@ -70,7 +79,7 @@ export class Hud {
   }
 
   /**
-   * Count a rendered frame; the frame rate is updated twice a second.
+   * Count a frame of the render loop (drawn, or found unchanged); the rate is updated twice a second.
    * @param {number} now  ms
    */
   tick(now) {
@@ -117,6 +126,19 @@ export class Hud {
       this.set('force', t('hud.force', { F: fmt(mag(body.Force), 1), M: fmt(mag(body.Moment), 1) }));
       this.set('vel', t('hud.vel', { v: fmt(mag(body.Vel), 2), w: fmt(mag(body.AngVel), 2) }));
     }
+  }
+
+  /**
+   * Whether the selected body's Mass and Inertia follow its shape (Look → Inertia from shape):
+   * a line while they do, none while they are typed.
+   * @param {import('../net/messages.gen.js').BodySpec | null | undefined} spec
+   */
+  shape(spec) {
+    const from = spec?.InertiaFrom ?? 'given';
+    if (!spec || from === 'given') return this.set('shape', '');
+    const kind = t(`look.from.${from}`);
+    if (spec.Density == null) return this.set('shape', t('hud.shape_mass', { from: kind, mass: fmt(spec.Mass, 3) }));
+    this.set('shape', t('hud.shape', { from: kind, mass: fmt(spec.Mass, 3), density: num(spec.Density) }));
   }
 
   /** @param {{state: string, attempt: number}} status  the connection's */
@@ -212,6 +234,10 @@ export class Hud {
     this.showMe.hidden = !question;
     this.captionText.hidden = !!question;
     document.body.classList.toggle('asking', !!question);
+    // on a phone the first caption opens in full, later ones as their title only (tap it for
+    // the text): the class reads the first before the title-only habit (issue 45)
+    if (PHONE.matches) this.caption.classList.toggle('expanded', !this.captionShown);
+    this.captionShown = true;
     this.caption.hidden = false;
   }
 }

@@ -31,6 +31,8 @@ export class TextLabel extends Sprite {
     this.texture = texture;
     this.color = color;
     this.text = '';
+    /** the share of the canvas's width the text takes, from its anchored side (declutter.js) */
+    this.inkShare = 1;
     this.side = side;
     // anchored at the point: the text starts there (right) or ends there (left)
     this.center.set(side === 'right' ? 0 : 1, 0.5);
@@ -61,6 +63,7 @@ export class TextLabel extends Sprite {
     ctx.strokeText(text, x, canvas.height / 2);
     ctx.fillStyle = this.color;
     ctx.fillText(text, x, canvas.height / 2);
+    this.inkShare = Math.min(1, (ctx.measureText(text).width + PX * 0.3) / canvas.width);
     this.texture.needsUpdate = true;
   }
 

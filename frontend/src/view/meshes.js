@@ -3,12 +3,15 @@
 // and meshes/materials.json) maps FhSim names such as "fhSphere.mesh" or "Simple/Red" to shipped
 // files and three.js materials. Mesh files are in body coordinates (x forward, y starboard,
 // z down), metres at MeshScale = Size = 1, and load through three.js' own GLTF, OBJ and STL
-// loaders. An unknown name resolves to a fallback (sphere / grey) and says so, so the caller can
-// show a warning instead of an empty scene.
+// loaders. A mesh kept on the server by its content ("sha256:…": an upload, or a file beside
+// the scenario file) is fetched from api/meshes/ID and read by the loader its file name's
+// suffix names (GLTF, OBJ, STL, PLY). An unknown name resolves to a fallback (sphere / grey)
+// and says so, so the caller can show a warning instead of an empty scene.
 
 import { BufferGeometry, Color, Mesh, MeshStandardMaterial, SphereGeometry } from 'three';
 import { GLTFLoader } from 'three/addons/loaders/GLTFLoader.js';
 import { OBJLoader } from 'three/addons/loaders/OBJLoader.js';
+import { PLYLoader } from 'three/addons/loaders/PLYLoader.js';
 import { STLLoader } from 'three/addons/loaders/STLLoader.js';
 import { mergeGeometries, toCreasedNormals } from 'three/addons/utils/BufferGeometryUtils.js';
 
@@ -18,7 +21,18 @@ import { mergeGeometries, toCreasedNormals } from 'three/addons/utils/BufferGeom
  * @property {string} name
  * @property {string} file  under meshes/
  * @property {string[]} [aliases]  FhSim's names for it
+ * @property {boolean} [stored]  kept on the server by its content: `file` is its id
  */
+
+const STORED = /^sha256:[0-9a-f]{64}$/;
+/** The suffixes of the mesh files the server reads (meshfiles.SUFFIXES). */
+export const MESH_SUFFIXES = ['.stl', '.obj', '.ply', '.glb', '.gltf'];
+
+/** Whether a file name is a mesh file's (by its suffix). @param {string} name */
+export function isMeshFile(name) {
+  const lower = name.toLowerCase();
+  return MESH_SUFFIXES.some((s) => lower.endsWith(s));
+}
 
 /**
  * A material of the catalogue (meshes/materials.json), or one made from a CSS colour.
@@ -79,6 +93,19 @@ export class MeshLibrary {
     this.materials = {};
     /** @type {Map<string, Promise<BufferGeometry>>} file -> its geometry, loading or loaded */
     this.cache = new Map();
+    /** @type {Map<string, string>} a stored mesh's id -> the file name it came with */
+    this.storedNames = new Map();
+  }
+
+  /** Remember the file name a stored mesh came with. @param {string} id  sha256:… @param {string} name */
+  remember(id, name) {
+    if (STORED.test(id) && name) this.storedNames.set(id, name);
+  }
+
+  /** How the panel names a mesh: a stored one by its file name (else its id, shortened). @param {string} name */
+  label(name) {
+    if (!STORED.test(name)) return name;
+    return this.storedNames.get(name) ?? `${name.slice(0, 15)}…`;
   }
 
   /** Load the catalogue from the server (or, served without the API, from meshes/ itself). */
@@ -106,6 +133,7 @@ export class MeshLibrary {
    * @returns {MeshEntry | null}
    */
   resolve(name) {
+    if (typeof name === 'string' && STORED.test(name)) return { name, file: name, stored: true };
     const key = (String(name ?? '').split(/[\\/]/).pop() ?? '').toLowerCase(); // split gives one part at least
     if (!key) return null;
     for (const m of this.meshes) {
@@ -145,6 +173,7 @@ export class MeshLibrary {
    * @returns {Promise<BufferGeometry>}
    */
   async load(entry) {
+    if (entry.stored) return this.loadStored(entry.file);
     const url = new URL(`meshes/${entry.file}`, window.location.href).toString();
     const ext = (entry.file.split('.').pop() ?? '').toLowerCase();
     if (ext === 'glb' || ext === 'gltf') {
@@ -162,6 +191,30 @@ export class MeshLibrary {
       return creased;
     }
     throw new Error(`${entry.file}: unsupported mesh format`);
+  }
+
+  /**
+   * A stored mesh's geometry: its bytes from api/meshes/ID, read by the loader of the format
+   * its file name (Content-Disposition) says.
+   * @param {string} id  sha256:…
+   * @returns {Promise<BufferGeometry>}
+   */
+  async loadStored(id) {
+    const r = await fetch(new URL(`api/meshes/${id}`, window.location.href));
+    if (!r.ok) throw new Error(`${id.slice(0, 15)}…: HTTP ${r.status}`);
+    const name = /filename="([^"]*)"/.exec(r.headers.get('content-disposition') ?? '')?.[1] ?? '';
+    if (!this.storedNames.has(id)) this.remember(id, name);
+    const ext = (name.split('.').pop() ?? '').toLowerCase();
+    const data = await r.arrayBuffer();
+    if (ext === 'glb' || ext === 'gltf') return collectGeometry((await new GLTFLoader().parseAsync(data, '')).scene);
+    if (ext === 'obj') return collectGeometry(new OBJLoader().parse(new TextDecoder().decode(data)));
+    if (ext === 'stl') return toCreasedNormals(new STLLoader().parse(data), (35 * Math.PI) / 180);
+    if (ext === 'ply') {
+      const g = new PLYLoader().parse(data);
+      if (!g.getAttribute('normal')) g.computeVertexNormals();
+      return g;
+    }
+    throw new Error(`${name || id}: unsupported mesh format`);
   }
 
   /**

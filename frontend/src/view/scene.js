@@ -24,6 +24,7 @@ import { makeNedRoot, nedToThree } from '../core/frames.js';
 import { Arrow, disposeTree, makeLabel } from './glyphs.js';
 import { niceStep } from './labels.js';
 import { VIEW } from '../net/protocol.gen.js';
+import { SceneWatch } from './watch.js';
 
 export const BACKGROUND = VIEW.BACKGROUND;
 // Default view direction from the target, NED: from the south (a little west) and above, so
@@ -109,6 +110,9 @@ export class Stage {
     this.software = isSoftware(probeRendererName());
     this.renderer = new WebGLRenderer({ canvas, antialias: !this.software });
     this.renderer.setPixelRatio(Math.min(window.devicePixelRatio || 1, 2));
+    this.watch = new SceneWatch();
+    // a context lost and given back has lost the picture, though nothing in the scene changed
+    canvas.addEventListener('webglcontextrestored', () => this.watch.forget());
     this.scene = new Scene();
     this.scene.background = new Color(BACKGROUND);
     this.renderer_name = rendererName(this.renderer.getContext());
@@ -128,6 +132,11 @@ export class Stage {
     this.scene.add(this.ned);
 
     this.camera = new PerspectiveCamera(45, 1, 0.01, 5000);
+    /** @type {[number, number]} the view's size, CSS px */
+    this.size = [0, 0];
+    /** the bands the page's cards cover (setInsets) */
+    /** @type {{left: number, top: number, right: number, bottom: number, avoid?: number[][]}} */
+    this.insets = { left: 0, top: 0, right: 0, bottom: 0 };
     this.controls = new OrbitControls(this.camera, canvas);
     this.controls.enableDamping = true;
     this.controls.dampingFactor = 0.12;
@@ -227,7 +236,39 @@ export class Stage {
   resize(width, height) {
     this.renderer.setSize(width, height, false);
     this.camera.aspect = width / Math.max(1, height);
+    this.size = [width, height];
+    this.setInsets(this.insets);
+  }
+
+  /**
+   * The bands along the view's edges that the page's cards cover (CSS px, panel/insets.js):
+   * the picture's centre moves to the middle of the rest (a view offset of the camera), so a
+   * body at the target is not under the caption or the timeline; framing fits the rest.
+   * @param {{left: number, top: number, right: number, bottom: number, avoid?: number[][]}} insets  avoid: what the bodies keep out of (view px)
+   */
+  setInsets(insets) {
+    this.insets = insets;
+    const [w, h] = this.size;
+    const dx = (insets.left - insets.right) / 2;
+    const dy = (insets.top - insets.bottom) / 2;
+    if ((dx === 0 && dy === 0) || !(w > 0 && h > 0)) this.camera.clearViewOffset();
+    else this.camera.setViewOffset(w, h, -dx, -dy, w, h);
     this.camera.updateProjectionMatrix();
+  }
+
+  /** What the bodies keep out of in the free part (a phone's push pad), NDC: [x0, x1, y0, y1] each. */
+  avoidNdc() {
+    const [w, h] = this.size;
+    if (!(w > 0 && h > 0)) return [];
+    return (this.insets.avoid ?? []).map(([l, t, r, b]) => [-1 + (2 * l) / w, -1 + (2 * r) / w, 1 - (2 * b) / h, 1 - (2 * t) / h]);
+  }
+
+  /** The part of the view no card covers, in normalised device coordinates: [x0, x1, y0, y1]. */
+  freeNdc() {
+    const [w, h] = this.size;
+    const { left, top, right, bottom } = this.insets;
+    if (!(w > 0 && h > 0)) return [-1, 1, -1, 1];
+    return [-1 + (2 * left) / w, 1 - (2 * right) / w, -1 + (2 * bottom) / h, 1 - (2 * top) / h];
   }
 
   /**
@@ -285,9 +326,20 @@ export class Stage {
     this.grid.position.set(Math.round(cgNed.x / c) * c, Math.round(cgNed.y / c) * c, 0);
   }
 
-  render() {
+  /**
+   * Draw the view if it would differ from the frame drawn last (watch.js), or if `always`;
+   * whether it drew.
+   * @param {boolean} [always]
+   */
+  render(always = false) {
     this.controls.update();
+    if (!this.watch.look(this.scene, this.camera, this.canvas) && !always) return false;
     this.renderer.render(this.scene, this.camera);
+    // read again after drawing: three.js draws a transparent two-sided material (the water) in
+    // two passes, a side each, and counts each as a change of the material
+    this.watch.look(this.scene, this.camera, this.canvas);
+    this.watch.drew();
+    return true;
   }
 
   /**

@@ -30,6 +30,7 @@ import { TextLabel, magnitude } from './labels.js';
 import { t } from '../core/i18n.js';
 import { elevation, waveTable } from './waves.js';
 import { WaterCard } from './watercard.js';
+import { writeVertex } from './watch.js';
 
 /** @typedef {import('../net/messages.gen.js').WaterSpec} WaterSpec */
 /** @typedef {import('../net/messages.gen.js').Hello} Hello */
@@ -260,20 +261,17 @@ export class WaterView {
       const ux = vn / flat;
       const uy = ve / flat;
       const P = this.streakPositions;
+      let moved = false; // sent to the GPU again only when moved: a paused page draws nothing (view/watch.js)
       for (let i = 0; i < STREAKS; i++) {
         // fixed in the water: seed + v t, seen in the square round the body
         const x = ox + wrap(this.seeds[2 * i] * span + vn * time - ox, span);
         const y = oy + wrap(this.seeds[2 * i + 1] * span + ve * time - oy, span);
         const z = water.level - elevation(this.table, time, x, y) - 0.01 * extent;
         const k = 6 * i; // written in place: nothing is allocated per frame
-        P[k] = x - 0.5 * len * ux;
-        P[k + 1] = y - 0.5 * len * uy;
-        P[k + 2] = z;
-        P[k + 3] = x + 0.5 * len * ux;
-        P[k + 4] = y + 0.5 * len * uy;
-        P[k + 5] = z;
+        moved = writeVertex(P, k, x - 0.5 * len * ux, y - 0.5 * len * uy, z) || moved;
+        moved = writeVertex(P, k + 3, x + 0.5 * len * ux, y + 0.5 * len * uy, z) || moved;
       }
-      this.streaks.geometry.attributes.position.needsUpdate = true;
+      if (moved) this.streaks.geometry.attributes.position.needsUpdate = true;
     }
     // the arrow on the surface to the left of the body as the camera sees it (the toolbar
     // is on the right), a little towards the viewer: beside the body, clear of its labels

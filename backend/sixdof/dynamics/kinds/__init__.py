@@ -21,6 +21,7 @@ from __future__ import annotations
 #: Every kind's module (and name, as scenarios spell it), in the order of their row codes.
 NAMES: tuple[str, ...] = (
     "pivot", "spring", "damper", "ground", "load", "buoyancy", "added_mass", "joint",
+    "controller", "radiation", "cable",
 )  # fmt: skip
 
 __all__ = ["NAMES"]

@@ -21,7 +21,7 @@ from .poses import Poses
 
 #: Hash of the modules compiled in here (kernel_cache.STAMP_NAME: numba keys its cache on this
 #: file's text alone); `python scripts/stamp_kernels.py` keeps it current.
-COMPILED_FROM = "21330b161e34a6b0"
+COMPILED_FROM = "e3a53fd73dd0e368"
 
 NAME = "added_mass"
 CODE = 7.0  # its E_KIND
@@ -39,13 +39,18 @@ ELEMENT = AddedMass  # the dataclass it is given as
 
 
 def added_mass_matrix(elements: Sequence[Any], n: int) -> Array | None:
-    """(n, 6, 6) Σ M_A per body, or None when no element adds mass."""
-    found = [e for e in elements if isinstance(e, AddedMass)]
+    """(n, 6, 6) Σ M_A per body, or None when no element adds mass: an added mass's matrix
+    and a radiation's A∞ (its `infinite`, read by name: that kind imports this one)."""
+    found = [
+        (e.body, e.matrix) if isinstance(e, AddedMass) else (e.body, e.infinite)
+        for e in elements
+        if isinstance(e, AddedMass) or hasattr(e, "infinite")
+    ]
     if not found:
         return None
     out = np.zeros((n, 6, 6))
-    for e in found:
-        out[e.body] += np.asarray(e.matrix, dtype=float)
+    for body, matrix in found:
+        out[body] += np.asarray(matrix, dtype=float)
     return out
 
 

@@ -44,7 +44,7 @@ if TYPE_CHECKING:  # water.py is not compiled in: kept out of this module's stam
 
 #: Hash of the modules compiled in here (kernel_cache.STAMP_NAME: numba keys its cache on this
 #: file's text alone); `python scripts/stamp_kernels.py` keeps it current.
-COMPILED_FROM = "3abcf941e08bf05b"
+COMPILED_FROM = "8a11303423aa537c"
 
 NAME = "buoyancy"
 CODE = 6.0  # its E_KIND

@@ -15,7 +15,7 @@ from .jit import kernel
 
 #: Hash of the modules compiled in here (kernel_cache.STAMP_NAME: numba keys its cache on this
 #: file's text alone); `python scripts/stamp_kernels.py` keeps it current.
-COMPILED_FROM = "d879127d380a9c50"
+COMPILED_FROM = "b02755572375ad91"
 
 NAME = "damper"
 CODE = 3.0  # its E_KIND

@@ -8,7 +8,7 @@ from .jit import kernel
 
 #: Hash of the modules compiled in here (kernel_cache.STAMP_NAME: numba keys its cache on this
 #: file's text alone); `python scripts/stamp_kernels.py` keeps it current.
-COMPILED_FROM = "07ac8c6745623ab0"
+COMPILED_FROM = "1b44cce140711784"
 
 
 @kernel(inline=True)

@@ -27,7 +27,7 @@ from .poses import Poses
 
 #: Hash of the modules compiled in here (kernel_cache.STAMP_NAME: numba keys its cache on this
 #: file's text alone); `python scripts/stamp_kernels.py` keeps it current.
-COMPILED_FROM = "21330b161e34a6b0"
+COMPILED_FROM = "e3a53fd73dd0e368"
 
 NAME = "ground"
 CODE = 4.0  # its E_KIND

@@ -44,8 +44,8 @@ def compile_kinds(modules: Iterable[ModuleType]) -> None:
     for module in modules:
         for name, value in list(vars(module).items()):
             inline = getattr(value, _MARK, None)
-            if inline is None or not callable(value):
-                continue
+            if inline is None or not callable(value) or hasattr(value, "py_func"):
+                continue  # not marked, or a dispatcher already (it carries the mark too)
             if id(value) not in made:
                 made[id(value)] = njit(inline=inline, **OPTIONS)(value)
             setattr(module, name, made[id(value)])

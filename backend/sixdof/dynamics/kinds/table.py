@@ -31,6 +31,8 @@ class Kind:
     aux_columns: tuple[int, ...]  # columns of its row that are offsets into aux
     stored: Callable[[Any, Array, Poses], float] | None  # energy it holds, J; None: none
     module: ModuleType  # the module itself (its docstring states its equations)
+    #: The initial states of an element that carries its own (layout.E_STATES), None: none.
+    states: Callable[[Any], Array] | None = None
 
     @classmethod
     def of(cls, module: ModuleType) -> Kind:
@@ -42,6 +44,7 @@ class Kind:
             module.AUX_COLUMNS,
             module.stored,
             module,
+            getattr(module, "states", None),
         )
 
 

@@ -3,6 +3,7 @@ surface (docs/physics.md)."""
 
 from __future__ import annotations
 
+import dataclasses
 from typing import TYPE_CHECKING, Literal
 
 from ..kind import Building, ElementModel, Kind
@@ -23,7 +24,13 @@ def _build(e: BuoyancyElement, ctx: Building) -> Buoyancy:
     from ...dynamics.elements import Buoyancy
 
     i = ctx.index[e.body]
-    return Buoyancy(i, hull_triangles(ctx.bodies[i]), ctx.sea)
+    sea = ctx.sea
+    if any(
+        o.kind == "radiation" and o.body == e.body and getattr(o, "excitation", "") == "bem"
+        for o in ctx.elements
+    ):  # the waves' force is the radiation element's, from its file: still water here
+        sea = dataclasses.replace(sea, waves=())
+    return Buoyancy(i, hull_triangles(ctx.bodies[i]), sea)
 
 
 KIND = Kind(

@@ -10,7 +10,16 @@ from pydantic import Field
 
 from ...fields import FieldError
 from ..bounded import Vec3, Within
-from ..kind import BodyEnd, Building, Checking, ElementModel, Kind, Panel, other_end_reader
+from ..kind import (
+    BodyEnd,
+    Building,
+    Checking,
+    ElementModel,
+    Kind,
+    Panel,
+    check_other_body,
+    other_end_reader,
+)
 
 if TYPE_CHECKING:
     import numpy as np
@@ -39,6 +48,23 @@ class JointElement(ElementModel):
     axis: Annotated[Vec3, Within("point")] = Field(
         (0.0, 1.0, 0.0), description="a hinge's or slider's axis, body axes"
     )
+    damping: Annotated[float, Within("joint_damping")] = Field(
+        0.0, description="N·m·s/rad (hinge, ball) or N·s/m (slider)"
+    )
+    stiffness: Annotated[float, Within("joint_stiffness")] = Field(
+        0.0, description="a torsion (hinge, N·m/rad) or axial (slider, N/m) spring about `rest`"
+    )
+    rest: Annotated[float, Within("joint_position")] = Field(
+        0.0, description="the spring's rest angle (rad) or travel (m), from the start"
+    )
+    limits: tuple[
+        Annotated[float, Within("joint_position")], Annotated[float, Within("joint_position")]
+    ] | None = Field(
+        None, description="[lo, hi]: stops on the angle (rad) or travel (m) from the start"
+    )  # fmt: skip
+    restitution: Annotated[float, Within("restitution")] = Field(
+        0.5, description="of a knock on a stop"
+    )
 
 
 def _check(e: JointElement, k: int, scene: Checking) -> None:
@@ -47,16 +73,8 @@ def _check(e: JointElement, k: int, scene: Checking) -> None:
     where = f"elements[{k}]"
     bodies = [e.body]
     if isinstance(e.to, BodyEnd):
-        if e.to.body not in scene.names:
-            raise FieldError(
-                "body",
-                "unknown_body",
-                f"{where}.to.body: no body named {e.to.body!r}; bodies are {list(scene.names)}",
-            )
-        if e.to.body == e.body:
-            raise FieldError(
-                "to", "invalid", f"{where}.to: a joint joins two bodies, or a body and the world"
-            )
+        check_other_body(where, e.body, e.to.body, scene,
+                         "a joint joins two bodies, or a body and the world")  # fmt: skip
         bodies.append(e.to.body)
     if math.hypot(*e.axis) < 1e-9:
         raise FieldError("axis", "invalid", f"{where}.axis: a direction, not [0, 0, 0]")
@@ -68,6 +86,20 @@ def _check(e: JointElement, k: int, scene: Checking) -> None:
                 f"{where}: {o.body!r} has a {o.kind.replace('_', ' ')}; a joint joins bodies "
                 "without one (hold a body at a world point with a ball joint to it)",
             )
+    moving = e.type in ("hinge", "slider")
+    if not moving and (e.stiffness > 0.0 or e.limits is not None):
+        raise FieldError(
+            "stiffness" if e.stiffness > 0.0 else "limits",
+            "invalid",
+            f"{where}: a {e.type} joint has no coordinate for a spring or stops (a hinge's "
+            "angle, a slider's travel)",
+        )
+    if e.type == "fixed" and e.damping > 0.0:
+        raise FieldError("damping", "invalid", f"{where}: a fixed joint has nothing to damp")
+    if e.limits is not None and not e.limits[0] < e.limits[1]:
+        raise FieldError(
+            "limits", "invalid", f"{where}.limits: [lo, hi] with lo < hi, got {list(e.limits)}"
+        )
     if scene.method not in ("euler", "rk4"):
         raise FieldError(
             "method", "invalid", f"method: scenarios with joints run with euler or rk4 ({where})"
@@ -137,7 +169,8 @@ def _build(e: JointElement, ctx: Building) -> Joint:
         turn = quat.multiply(quat.conjugate(s[other, 3:7]), s[i, 3:7])
     turn = turn / np.linalg.norm(turn)
     q0 = (float(turn[0]), float(turn[1]), float(turn[2]), float(turn[3]))
-    return Joint(i, e.type, point, to, e.axis, other, q0)
+    return Joint(i, e.type, point, to, e.axis, other, q0, e.damping, e.stiffness, e.rest,
+                 e.limits, e.restitution)  # fmt: skip
 
 
 KIND = Kind(
@@ -150,12 +183,17 @@ KIND = Kind(
         "To": ("to", 3),
         "ToPoint": ("to_point", 3),
         "Axis": ("axis", 3),
+        "Damping": ("damping", 1),
+        "Stiffness": ("stiffness", 1),
+        "Rest": ("rest", 1),
+        "Limits": ("limits", 2),
+        "Restitution": ("restitution", 1),
     },
     xml_ports=("Force", "Moment", "ForceB", "MomentB"),
     xml_read=other_end_reader("joint"),
     build=_build,
     check=_check,
-    drawing="ball",
+    drawing="joint",
     docs="physics.md#joint-ball-hinge-slider-fixed",
     example={
         "type": "hinge",
@@ -163,5 +201,12 @@ KIND = Kind(
         "to": (0.0, 0.0, 1.0),
         "axis": (0.0, 1.0, 0.0),
     },
-    panel=Panel(),
+    # added from the page between the selected body and another (or the world), joined where
+    # the point is: the other end left out is the point that coincides
+    panel=Panel(
+        numbers=("damping", "stiffness", "rest", "restitution"),
+        vectors=(("limits", 2),),
+        summary="type",
+        add=("point", "end", "type", "axis"),
+    ),
 )

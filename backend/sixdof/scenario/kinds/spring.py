@@ -7,9 +7,17 @@ from typing import TYPE_CHECKING, Annotated, Literal
 
 from pydantic import Field
 
-from ...fields import FieldError
 from ..bounded import Vec3, Within
-from ..kind import BodyPoint, Building, Checking, ElementModel, Kind, Panel, other_end_reader
+from ..kind import (
+    BodyPoint,
+    Building,
+    Checking,
+    ElementModel,
+    Kind,
+    Panel,
+    check_other_body,
+    other_end_reader,
+)
 
 if TYPE_CHECKING:
     from ...dynamics.elements import Spring
@@ -32,20 +40,9 @@ def _check(e: SpringElement, k: int, scene: Checking) -> None:
     """Its other body is known, and is not its own."""
     if not isinstance(e.to, BodyPoint):
         return
-    where = f"elements[{k}]"
-    if e.to.body not in scene.names:
-        raise FieldError(
-            "body",
-            "unknown_body",
-            f"{where}.to.body: no body named {e.to.body!r}; bodies are {list(scene.names)}",
-        )
-    if e.to.body == e.body:
-        raise FieldError(
-            "to",
-            "invalid",
-            f"{where}.to: a spring joins two bodies, or a "
-            "body and a world point, not a body to itself",
-        )
+    check_other_body(f"elements[{k}]", e.body, e.to.body, scene,
+                     "a spring joins two bodies, or a body and a world point, not a body to "
+                     "itself")  # fmt: skip
 
 
 def _build(e: SpringElement, ctx: Building) -> Spring:

@@ -32,19 +32,22 @@ from .numbers import Values, elliptic_k
 __all__ = ["DEFAULT_PRESET", "ORDER", "PRESETS", "Preset", "elliptic_k", "preset_scenario"]
 
 #: The presets in the order the menus list them: free bodies, then bodies in a world, then
-#: floating bodies.
+#: floating bodies, then mechanisms (bodies joined by joints).
 ORDER = (
     "hover", "free_fall", "projectile", "tennis_racket", "symmetric_top", "spin_up",
-    "coriolis_full", "coriolis_fhsim", "offset_cg",
+    "coriolis_full", "coriolis_fhsim", "offset_cg", "stretch_it",
     "compound_pendulum", "heavy_top", "gyroscope", "two_masses_spring", "bouncing_ball",
     "spring_mount",
     "floating_box", "stiff_and_tender", "buoy_in_waves", "heeled_ship", "drift_in_current",
+    "oes_sphere_1m", "oes_sphere_5m", "barge_in_waves",
+    "double_pendulum", "chain", "gimbal_gyroscope", "four_bar", "crane_barge",
+    "station_keeping", "moored_buoy", "crane_lowering", "cart_pole",
 )  # fmt: skip
 DEFAULT_PRESET = "hover"
 
 #: Presets that count flips: the body axis (0 x, 1 y, 2 z) whose AngVel component changes
 #: sign at each flip (sixdof.teaching.count_flips).
-FLIP_AXIS = {"tennis_racket": 0}
+FLIP_AXIS = {"tennis_racket": 0, "stretch_it": 0}
 
 FOLDER = Path(__file__).resolve().parent
 

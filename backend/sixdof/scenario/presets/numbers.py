@@ -17,7 +17,11 @@ from collections.abc import Callable
 from typing import TypeVar
 
 from ..elements import AddedMassElement, DamperElement, GroundElement, PivotElement, SpringElement
+from ..kinds.controller import ControllerElement
 from ..model import BodySpec, Scenario
+from .hydrodynamics import BY_NAME as HYDRODYNAMICS
+from .lines import BY_NAME as LINES
+from .mechanisms import BY_NAME as MECHANISMS
 
 Values = dict[str, float | str]
 E = TypeVar("E", PivotElement, SpringElement, DamperElement, GroundElement, AddedMassElement)
@@ -106,14 +110,37 @@ def _offset_cg(s: Scenario) -> Values:
     return {"offset": offset, "w": w, "speed": w * offset}
 
 
+def _stretch_it(s: Scenario) -> Values:
+    """The bar's flip interval (2K(m)/λ, dynamics.exact) with the inertia its shape gives
+    (InertiaFrom solid), as it comes and stretched to twice its length along y."""
+    import numpy as np
+
+    from ...dynamics.exact import flip_interval
+    from ..body_mesh import shape_fields
+
+    b = s.bodies[0]
+    w0 = np.array(b.AngVel)
+    longer = b.model_copy(update={"Size": (b.Size[0], 2 * b.Size[1], b.Size[2])})
+    longer = longer.model_copy(update=shape_fields(longer))
+    return {"x": b.Size[0], "y": b.Size[1], "z": b.Size[2], "spin": b.AngVel[0],
+            "flip": flip_interval(b.params().inertia_cg, w0), "long_y": longer.Size[1],
+            "long_flip": flip_interval(longer.params().inertia_cg, w0)}  # fmt: skip
+
+
 def _compound_pendulum(s: Scenario) -> Values:
     b, pivot = s.bodies[0], _first(s, PivotElement)
     d = math.dist(pivot.point, b.CGOffset)  # pivot to CG
     i_o = b.Mass * (b.InertiaRadi[0] ** 2 + d**2)  # about the pivot's x axis
     scale = math.sqrt(i_o / (b.Mass * b.Gravity * d))
     angle = _turned(b)
+    # the ball on a string beside it (issue 45: the question compares the two), same release
+    ball = s.body("Ball")
+    held = next(e for e in s.elements if isinstance(e, PivotElement) and e.body == "Ball")
+    string = math.dist(held.point, ball.CGOffset)
+    ball_scale = math.sqrt((ball.InertiaRadi[0] ** 2 + string**2) / (ball.Gravity * string))
     return {"bar": b.Size[2], "length": i_o / (b.Mass * d), "small": 2 * math.pi * scale,
             "period": 4 * elliptic_k(math.sin(angle / 2) ** 2) * scale,
+            "string": string, "ball": 4 * elliptic_k(math.sin(_turned(ball) / 2) ** 2) * ball_scale,
             "angle": math.degrees(angle), "f_small": "2π √(I_o/(m g d))",
             "f_period": "4 K(sin²(θ₀/2)) √(I_o/(m g d))"}  # fmt: skip
 
@@ -141,7 +168,7 @@ def _gyroscope(s: Scenario) -> Values:
 
 
 def _two_masses(s: Scenario) -> Values:
-    m1, m2 = (b.Mass for b in s.bodies)
+    m1, m2 = (s.body(n).Mass for n in ("Light", "Heavy"))  # "Lone" is the light one alone
     k = _first(s, SpringElement).stiffness
     omega = math.sqrt(k * (m1 + m2) / (m1 * m2))
     return {"m1": m1, "m2": m2, "k": k, "omega": omega, "period": 2 * math.pi / omega,
@@ -230,6 +257,28 @@ def _drift_in_current(s: Scenario) -> Values:
             "tau": (b.Mass + added.diagonal[0]) / c}  # fmt: skip
 
 
+def _station_keeping(s: Scenario) -> Values:
+    """Surge under the PID, its integral left out: (m + A₁₁) ẍ + (kd + c) ẋ + kp x = 0."""
+    b = s.bodies[0]
+    assert s.water is not None
+    pid = next(e for e in s.elements if isinstance(e, ControllerElement))
+    c = _first(s, DamperElement).linear[0]
+    added = _first(s, AddedMassElement)
+    assert added.diagonal is not None
+    kp, kd = pid.kp[0], pid.kd[0]
+
+    def loop(mass: float) -> tuple[float, float]:
+        inertia = mass + added.diagonal[0]  # type: ignore[index]  # checked just above
+        return 2 * math.pi * math.sqrt(inertia / kp), (kd + c) / (2 * math.sqrt(kp * inertia))
+
+    period, zeta = loop(b.Mass)
+    period2, zeta2 = loop(2 * b.Mass)
+    return {"current": s.water.current[0], "kp": kp, "kd": kd, "ki": pid.ki[0],
+            "period": period, "zeta": zeta, "mass2": 2 * b.Mass, "period2": period2,
+            "zeta2": zeta2, "f_period": "2π√((m + A₁₁)/kp)",
+            "f_zeta": "(kd + c)/(2√(kp (m + A₁₁)))"}  # fmt: skip
+
+
 _BY_NAME: dict[str, Callable[[Scenario], Values]] = {
     "hover": _hover,
     "free_fall": _free_fall,
@@ -240,6 +289,7 @@ _BY_NAME: dict[str, Callable[[Scenario], Values]] = {
     "coriolis_full": _coriolis_full,
     "coriolis_fhsim": _coriolis_fhsim,
     "offset_cg": _offset_cg,
+    "stretch_it": _stretch_it,
     "compound_pendulum": _compound_pendulum,
     "heavy_top": _heavy_top,
     "gyroscope": _gyroscope,
@@ -251,6 +301,10 @@ _BY_NAME: dict[str, Callable[[Scenario], Values]] = {
     "buoy_in_waves": _buoy_in_waves,
     "heeled_ship": _heeled_ship,
     "drift_in_current": _drift_in_current,
+    **HYDRODYNAMICS,
+    **MECHANISMS,
+    "station_keeping": _station_keeping,
+    **LINES,
 }
 
 

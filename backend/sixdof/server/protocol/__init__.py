@@ -19,6 +19,7 @@ from pydantic import BaseModel, Field, TypeAdapter
 
 from ..error_codes import ErrorCode
 from .client_messages import (
+    Answer,
     Auth,
     BodyState,
     ClientModel,
@@ -42,6 +43,7 @@ from .common import PROTOCOL_VERSION, MessageId
 from .server_messages import (
     Ack,
     AppliedLoad,
+    AskedQuestion,
     BodyFrame,
     ElementFrame,
     Error,
@@ -49,6 +51,7 @@ from .server_messages import (
     GhostDiff,
     GhostFrame,
     Hello,
+    Hydrodynamics,
     HydroPeriods,
     HydrostaticsInfo,
     Limits,
@@ -78,6 +81,7 @@ ClientMessage = Annotated[
         GoBack,
         UndoGoBack,
         SetGhost,
+        Answer,
     ],
     Field(discriminator="type"),
 ]
@@ -129,7 +133,9 @@ __all__ = [
     "PROTOCOL_VERSION",
     "SERVER_MESSAGES",
     "Ack",
+    "Answer",
     "AppliedLoad",
+    "AskedQuestion",
     "Auth",
     "BodyFrame",
     "BodyState",
@@ -145,6 +151,7 @@ __all__ = [
     "GoBack",
     "Hello",
     "HydroPeriods",
+    "Hydrodynamics",
     "HydrostaticsInfo",
     "Limits",
     "LoadScenario",

@@ -84,6 +84,13 @@ class SetParams(ClientModel):
     MeshScale: Annotated[Vec3, Within("MeshScale")] | None = None
     Size: Annotated[Vec3, Within("Size")] | None = None
     MeshOrigin: Annotated[Vec3, Within("MeshOrigin")] | None = None
+    MeshUnits: Literal["m", "mm", "in"] | None = None
+    InertiaFrom: Literal["given", "solid", "shell"] | None = Field(
+        None, description="solid, shell: Mass, CGOffset, Inertia follow the shape"
+    )
+    Density: Annotated[float, Within("Density")] | None = Field(
+        None, description="kg/m³ (solid) or kg/m² (shell); Mass then follows the shape"
+    )
     integrator: Literal["euler", "rk4", "geometric", "exact"] | None = Field(
         None, description="simulation-wide"
     )
@@ -233,3 +240,13 @@ class LoadScenario(ClientModel):
         if (self.preset is None) == (self.scenario is None):
             raise ValueError("give exactly one of 'preset' (a name) or 'scenario' (an object)")
         return self
+
+
+class Answer(ClientModel):
+    """client -> server: this page's answer to the room's prediction question (the hello's
+    `question`); watchers may send it. One answer per connection per question counts: a
+    second replaces the first. Refused when the room asks another question by now."""
+
+    type: Literal["answer"]
+    question: Annotated[int, Field(ge=1, description="the hello's question.id")]
+    text: Annotated[str, Field(min_length=1, max_length=200)]

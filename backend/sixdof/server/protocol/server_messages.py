@@ -15,6 +15,16 @@ from ..error_codes import ErrorCode
 from .common import Message, MessageId, Pair
 
 
+class AskedQuestion(Message):
+    """The prediction question the room asks now (a preset's, or a lesson step's)."""
+
+    id: int = Field(description="sent back in an `answer`; new for every question asked")
+    text: str = Field(description="in English for a preset, as written for a lesson step")
+    preset: str | None = Field(
+        description="the preset whose question it is (shown from the page's catalogue)"
+    )
+
+
 class PresetInfo(Message):
     """One entry of the preset list."""
 
@@ -152,6 +162,36 @@ class HydrostaticsInfo(Message):
     periods: HydroPeriods
 
 
+class Hydrodynamics(Message):
+    """GET /api/rooms/{room}/hydrodynamics: a body's radiation memory for the page's
+    Hydrodynamics card, per pair of degrees of freedom the fit realises (`pairs`, [i, j] with
+    i ≤ j, 0…5 surge, sway, heave, roll, pitch, yaw; each per-pair list follows `pairs`)."""
+
+    body: str
+    omega: list[float] = Field(description="the BEM file's frequencies, rad/s")
+    pairs: list[list[int]]
+    added_mass: list[list[float]] = Field(description="the file's A(ω), per pair, per ω")
+    damping: list[list[float]] = Field(description="the file's B(ω), per pair, per ω")
+    fit_added_mass: list[list[float]] = Field(description="the fitted model's A(ω) at `omega`")
+    fit_damping: list[list[float]] = Field(description="the fitted model's B(ω) at `omega`")
+    infinite: list[float] = Field(description="A∞ per pair (the fit's)")
+    t: list[float] = Field(description="times of the memory's samples, s")
+    kernel: list[list[float]] = Field(
+        description="the file's K(t) = (2/π)∫B(ω)cos(ωt)dω (B carried past its last ω as ω⁻²)"
+    )
+    fit_kernel: list[list[float]] = Field(description="the fit's K(t) = C e^{At} B")
+    passive_damping: list[float] = Field(
+        description="D per pair: the constant damping added to make the fit passive"
+    )
+    error: float = Field(
+        description="the fit's reported error: max |K_fit(jω) − K(jω)| / `scale`, "
+        "K(jω) = B(ω) + jω(A(ω) − A∞)"
+    )
+    scale: float = Field(description="the largest |K(jω)| of the file over the pairs")
+    states: int = Field(description="the fitted model's states")
+    extrapolated: bool = Field(description="A∞ worked out from A(ω), not read from the file")
+
+
 class Hello(Message):
     """server -> client: everything needed to draw the room; sent on connect and re-sent to
     every client of the room whenever the scenario, a parameter or the integrator changes."""
@@ -180,6 +220,11 @@ class Hello(Message):
         default_factory=list,
         description="one entry per body with a buoyancy element that floats (one that would "
         "sink is left out), in body order",
+    )
+    question: AskedQuestion | None = Field(
+        None,
+        description="the prediction question the room asks: its page shows an answer box "
+        "(watchers too) and sends `answer`",
     )
 
 
@@ -214,6 +259,32 @@ class ElementFrame(Message):
         description="the force it puts on its body there, global, N (a pivot: its reaction)"
     )
     other: Vec3 = Field(description="a spring's other end, NED, m; else the point again")
+    moment: Vec3 | None = Field(
+        None,
+        description="a joint only: its reaction moment on its body about its point, global, "
+        "N·m (0 for a ball)",
+    )
+    gap: list[float] | None = Field(
+        None,
+        description="a joint only: [m, rad], how far its ends are apart (a slider's across "
+        "its axis) and how far its bodies are turned off what it holds",
+    )
+    nodes: list[Vec3] | None = Field(
+        None,
+        description="a cable only: its n + 1 nodes, NED, m, from its body point (`point`) to "
+        "its other end (`other`): what the page draws",
+    )
+    tension: list[float] | None = Field(
+        None, description="a cable only: each segment's tension, N, from its body point on"
+    )
+    force_b: Vec3 | None = Field(
+        None,
+        description="a cable only: the force it puts on its other end (ForceB; an anchor: "
+        "what the anchor holds), global, N; `force` is ForceA, on its body",
+    )
+    seabed_length: float | None = Field(
+        None, description="a cable only: the length of line lying on the seabed, m"
+    )
 
 
 class State(Message):
