@@ -125,7 +125,9 @@ export class StateBuffer {
     let i = n - 1;
     while (i > 0 && this.frames[i - 1].seq > this.playhead) i--;
     const b = this.frames[i];
-    const a = i > 0 ? this.frames[i - 1] : b;
+    // never across a hello: a new scenario with as many bodies, loaded at the same t, would
+    // sweep them from the old one's poses (and frame the camera on that blend)
+    const a = i > 0 && this.frames[i - 1].gen === b.gen ? this.frames[i - 1] : b;
     const s = b.seq === a.seq ? 1 : Math.min(1, Math.max(0, (this.playhead - a.seq) / (b.seq - a.seq)));
     // One sample object, reused: the render loop allocates nothing once the body count is set.
     const out = this.out;
