@@ -171,7 +171,11 @@ async def bem_start(
         await _set_up(job, {"scenario": scenario, "body": ask.body, "frequencies": ask.frequencies})
         _charge(job, address)
     except BaseException:
+        # reaped before the answer: a refused job leaves no process behind, not even a zombie
         job.kill()
+        if job.child is not None:
+            with contextlib.suppress(Exception):
+                await asyncio.wait_for(job.child.wait(), STARTUP_SECONDS)
         request.app.state.bem_job = None
         raise
     assert job.child is not None and job.child.stdin is not None
