@@ -390,7 +390,10 @@ def send(ws: Any, msg: dict[str, Any], mid: int) -> dict[str, Any]:
 
 
 # ----------------------------------------------------------- fixtures (conftests import them)
-@pytest.fixture(scope="session")
+# Package scope: a worker's server stops when it leaves the folder (tests/live/adversarial is
+# a package for this), not at the session's end: five of them lingered ~35 minutes into the
+# browser tier of a loaded run, each taking ~8 % of a core from the tests that measure frames.
+@pytest.fixture(scope="package")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Served]:
     """`sixdof serve --token` with the float scenario and at most 4 rooms per watcher. At the
     end the log holds no traceback, no HTTP 500 and never the token."""
@@ -404,7 +407,7 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Served]:
         live.check_log(TOKEN)
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="package")
 def bystander(server: Served) -> Iterator[Bystander]:
     assert put_scenario(server, BYSTANDER, FLOAT.model_dump(mode="json")) == 200
     watcher = Bystander(server)

@@ -1,0 +1,1 @@
+"""The adversarial tests: a package, so that their server's "package" scope ends with them."""
