@@ -234,3 +234,24 @@ def test_too_many_rooms_are_refused() -> None:
                 second.receive_json()
             assert closed.value.code == 1008
         assert rooms_listed(client) == ["a"]
+
+
+def test_a_room_that_cannot_be_opened_now_is_said_and_the_connection_closed_try_again() -> None:
+    """A store or bus that does not answer while a viewer comes in (a cluster's NATS node lost,
+    its buckets electing leaders) was an uncaught exception: uvicorn dropped the connection
+    without a close frame. Now the viewer hears why and the code says: try again later."""
+    with server() as client:
+        rooms = client.app.state.rooms  # type: ignore[attr-defined]
+
+        async def not_now(*_: Any) -> Any:
+            raise TimeoutError("the bucket did not answer")
+
+        rooms.enter = not_now
+        with client.websocket_connect("/ws?room=a") as ws:
+            reply = ws.receive_json()
+            assert reply["type"] == "error" and reply["code"] == "internal", reply
+            assert "TimeoutError" in reply["message"] and "try again" in reply["message"]
+            with pytest.raises(WebSocketDisconnect) as closed:
+                ws.receive_json()
+            assert closed.value.code == 1013
+        assert client.get("/api/health").status_code == 200

@@ -38,6 +38,7 @@ log = logging.getLogger("sixdof.server")
 CLOSE_POLICY = 1008  # flood, room refused
 CLOSE_TOO_BIG = 1009
 CLOSE_GOING_AWAY = 1001  # the server stops
+CLOSE_TRY_AGAIN = 1013  # the room could not be opened now (a cluster's store electing leaders)
 CLOSE_WAIT = 2.0  # s to flush the last error before closing
 
 
@@ -150,6 +151,17 @@ async def websocket_endpoint(ws: WebSocket) -> None:
             await ws.close(CLOSE_GOING_AWAY)
         except (WebSocketDisconnect, RuntimeError):  # uvicorn closed it first, stopping
             pass
+        return
+    except Exception as exc:
+        # a store or bus that does not answer (a cluster whose NATS node was lost elects new
+        # leaders for a few seconds): the viewer is told and the page reconnects; uncaught,
+        # uvicorn drops the connection without a close frame or a word
+        log.warning("a viewer of room %r was not let in: %s: %s",
+                    query.get("room", "main"), type(exc).__name__, exc)  # fmt: skip
+        not_now = Refusal("internal", f"the room could not be opened now ({type(exc).__name__}); "
+                          "try again in a few seconds")  # fmt: skip
+        await _close_with(client, not_now, CLOSE_TRY_AGAIN)
+        await client.stop()
         return
     address = ws.client.host if ws.client else "unknown"
     budgets: Budgets = ws.app.state.budgets
