@@ -134,7 +134,7 @@ def examples() -> dict[str, list[dict[str, Any]]]:
         "preparing": [
             {
                 "type": "preparing",
-                "message": "preparing the physics — the first start compiles it, about a minute",
+                "message": "preparing the physics — the first start compiles it, about two minutes",
                 "cold": True,
                 "elapsed": 0.02,
             }

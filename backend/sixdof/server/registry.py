@@ -36,10 +36,11 @@ if TYPE_CHECKING:
 
 log = logging.getLogger("sixdof.server")
 
-#: What `preparing` expects, s: compiling the kernels (numba's cache cold: the first state
-#: came 65 s after the start on two cores, 2026-12-05, ~80 s of CPU in two processes),
-#: loading them from the cache (~0.6 s).
-COMPILE_SECONDS = 65.0
+#: What `preparing` expects, s: compiling the kernels (numba's cache cold: the first hello
+#: came 126 s after the start on a quiet two-core machine, 2026-12-05, once joints, cables,
+#: controllers and radiation had joined the elements' kernels; `sixdof warm` 154 s, ~154 s
+#: of CPU), loading them from the cache (~0.6 s).
+COMPILE_SECONDS = 130.0
 LOAD_SECONDS = 1.0
 #: The share of a compilation that numba's 8 entry kernels take (then the elements' kernels,
 #: uncounted): 27 s of 256 s in a cold start measured on a loaded machine.
@@ -136,7 +137,7 @@ class Rooms(ByName[Room]):
         else:
             expected = LOAD_SECONDS + (COMPILE_SECONDS if cold and self._filling is None else 0)
             if cold and self._filling is None:  # compiled here: no child could fill the cache
-                message = "preparing the physics — the first start compiles it, about a minute"
+                message = "preparing the physics — the first start compiles it, about two minutes"
             else:
                 message = "preparing the physics — loading it, about a second"
         return Preparing(

@@ -836,7 +836,7 @@ export interface Preparing {
   type: "preparing";
   /** what the server is doing, for the page to show */
   message: string;
-  /** numba's cache was empty or stale: the kernels are being compiled (~1 min on two cores; `sixdof warm` fills the cache), not just loaded (~1 s) */
+  /** numba's cache was empty or stale: the kernels are being compiled (~2 min on two cores; `sixdof warm` fills the cache), not just loaded (~1 s) */
   cold: boolean;
   /** seconds since the server began loading the physics */
   elapsed: number;

@@ -328,7 +328,7 @@ class Preparing(Message):
     message: str = Field(description="what the server is doing, for the page to show")
     cold: bool = Field(
         description="numba's cache was empty or stale: the kernels are being compiled "
-        "(~1 min on two cores; `sixdof warm` fills the cache), not just loaded (~1 s)"
+        "(~2 min on two cores; `sixdof warm` fills the cache), not just loaded (~1 s)"
     )
     elapsed: float = Field(description="seconds since the server began loading the physics")
     expected: float | None = Field(
