@@ -36,14 +36,23 @@ def hinged(browser: Browser, server: Served) -> Iterator[PageRun]:
 
 def decay_rate(rows: list[tuple[float, float, float]]) -> tuple[float, np.ndarray]:
     """The rate (1/s) at which the swing's amplitude falls, from a straight line through
-    log |angle| at its turning points (the roll rate's sign changes), and those amplitudes."""
+    log amplitude at its turning points (the roll rate's sign changes), and those amplitudes.
+
+    A turning point falls between two frames, and a loaded page receives fewer of them (a
+    slow client gets the newest): the angle of the frame nearest it fell 4 % short in a
+    loaded run. The amplitude is the angle at which the frame's energy would all be
+    potential, m g d (1 - cos A) = I_o w^2 / 2 + m g d (1 - cos angle), exact at any frame
+    of an undamped swing and within a frame's loss of a damped one."""
     t = np.array([r[0] for r in rows])
     w = np.array([r[1] for r in rows])
     angle = np.array([r[2] for r in rows])
     s = np.flatnonzero(np.diff(np.sign(w)) != 0)
     assert len(s) >= 4, f"too few swings: {t[s]}"
-    peaks = np.abs(angle[s])
-    slope = np.polyfit(t[s], np.log(peaks), 1)[0]
+    near = np.where(np.abs(w[s]) <= np.abs(w[s + 1]), s, s + 1)  # the frame nearer the turn
+    weight = MASS * 9.81 * D
+    energy = 0.5 * I_O * w[near] ** 2 + weight * (1 - np.cos(angle[near]))
+    peaks = np.arccos(1 - energy / weight)
+    slope = np.polyfit(t[near], np.log(peaks), 1)[0]
     return float(-slope), peaks
 
 
