@@ -22,7 +22,10 @@ with warnings.catch_warnings():  # starlette asks for httpx2; httpx still works
 
 @pytest.fixture(scope="module")
 def client() -> Iterator[TestClient]:
-    with TestClient(create_app(Settings(room_ttl=1.0))) as c:
+    # 60 steps of 500 in 30 s: over an address's default budget when a loaded machine makes
+    # each step's estimate dearer (a run was refused at 0.053 s a step); budgets are
+    # tested on their own (tests/live/adversarial)
+    with TestClient(create_app(Settings(room_ttl=1.0, work_rate=100.0, work_burst=100.0))) as c:
         yield c
 
 
