@@ -52,8 +52,10 @@ TRIANGLE = 6e-8
 VERTEX_WAVE = 6e-8
 #: Seconds a look back spends per recorded frame it re-runs (the frame's history row, its
 #: events, the pacing of its steps: 0.41-0.95 ms measured for 1-8 bodies, benchmarks/
-#: bench_cost.py), and to start one (its keyframe's world built, 2-5 ms).
-REPLAY_FRAME = 1e-3
+#: bench_cost.py; the timing tier's 7 s look back took 1.14 ms a frame with its steps on a
+#: quiet machine, 1.4 % over an estimate at 1 ms), and to start one (its keyframe's world
+#: built, 2-5 ms).
+REPLAY_FRAME = 1.2e-3
 REPLAY_START = 5e-3
 #: Seconds to build one buoyancy element's tables, per triangle; and its hull tree, per
 #: triangle (still water only: in waves the pressure is not linear and no tree is built).
