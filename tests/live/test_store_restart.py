@@ -1,7 +1,8 @@
-"""Share links kept in the data directory (sixdof.store) outlive the server: a real `sixdof
-serve` is killed with SIGKILL in the middle of a burst of shares and started again on the
-same --data; every link acknowledged before the kill opens the room it was made of, and the
-database passes `PRAGMA integrity_check`. The store's writes stay off the event loop."""
+"""Records kept in the data directory (sixdof.store) outlive the server: a real `sixdof
+serve` is killed with SIGKILL in the middle of a burst of shares, lessons and mesh uploads
+and started again on the same --data; every link acknowledged before the kill opens the room
+it was made of, every lesson and mesh acknowledged is there as it was sent, and the database
+passes `PRAGMA integrity_check`. The store's writes stay off the event loop."""
 
 from __future__ import annotations
 
@@ -14,6 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from fastapi.testclient import TestClient
+from support.meshes import box, stl_bytes
 from support.serving import FLOAT, MAX_HELD_S, HeldLoop, Served, scenario_file
 from websockets.sync.client import connect
 
@@ -26,25 +28,44 @@ ROOM = "lecture"
 LIMITS = ("--limit", "work_rate=50", "--limit", "work_burst=50")
 
 
-def share(server: Served, what: str = "now") -> dict[str, Any]:
-    request = urllib.request.Request(f"{server.url}/api/rooms/{ROOM}/share?what={what}", b"")
+TOKEN = "store-restart-token"
+
+
+def call(server: Served, method: str, path: str, body: bytes = b"") -> Any:
+    """The JSON (or bytes) answer of a request with the token."""
+    request = urllib.request.Request(
+        f"{server.url}{path}", body, method=method,
+        headers={"Content-Type": "application/json", "Authorization": f"Bearer {TOKEN}"},
+    )  # fmt: skip
     with urllib.request.urlopen(request, timeout=30) as reply:
-        return json.loads(reply.read())  # type: ignore[no-any-return]
+        data = reply.read()
+        return json.loads(data) if reply.headers["Content-Type"] == "application/json" else data
+
+
+def share(server: Served, what: str = "now") -> dict[str, Any]:
+    return call(server, "POST", f"/api/rooms/{ROOM}/share?what={what}")  # type: ignore[no-any-return]
 
 
 def make_room(server: Served) -> None:
-    body = json.dumps(FLOAT.model_dump(mode="json")).encode()
-    request = urllib.request.Request(
-        f"{server.url}/api/rooms/{ROOM}/scenario", body, method="PUT",
-        headers={"Content-Type": "application/json"},
-    )  # fmt: skip
-    with urllib.request.urlopen(request, timeout=60) as reply:
-        assert reply.status == 200
+    call(
+        server,
+        "PUT",
+        f"/api/rooms/{ROOM}/scenario",
+        json.dumps(FLOAT.model_dump(mode="json")).encode(),
+    )
+
+
+def lesson(k: int) -> dict[str, Any]:
+    return {"title": f"Lesson {k}", "steps": [{"preset": "gyroscope", "question": f"Q{k}?"}]}
+
+
+def mesh(k: int) -> bytes:
+    return stl_bytes(box(1.0 + k / 64, 0.25, 0.125))
 
 
 def opened(server: Served, room: str, sid: str) -> dict[str, Any]:
     """The first state of a new room `room` made from link `sid`."""
-    with connect(f"{server.ws_url}?room={room}&snapshot={sid}", max_size=None) as ws:
+    with connect(f"{server.ws_url}?room={room}&snapshot={sid}&token={TOKEN}", max_size=None) as ws:
         while True:
             msg = json.loads(ws.recv(timeout=30))
             assert msg["type"] != "error", msg
@@ -61,9 +82,29 @@ def burst(server: Served, acked: list[dict[str, Any]], stop: threading.Event) ->
             return
 
 
+def records(server: Served, kept: dict[str, list[tuple[str, Any]]], stop: threading.Event) -> None:
+    """Save lessons and upload meshes in turn until the server is gone (or `stop`), keeping
+    each acknowledged one's id with what was sent."""
+    k = 0
+    while not stop.is_set():
+        try:
+            sent = lesson(k)
+            kept["lessons"].append(
+                (call(server, "POST", "/api/lessons", json.dumps(sent).encode())["id"], sent)
+            )
+            body = mesh(k)
+            kept["meshes"].append(
+                (call(server, "POST", f"/api/meshes?name=part{k}.stl", body)["id"], body)
+            )
+        except (urllib.error.URLError, ConnectionError, OSError):
+            return
+        k += 1
+
+
 def test_links_acknowledged_before_a_kill_9_open_the_same_room_after(tmp_path: Path) -> None:
     data = tmp_path / "data"
-    server = Served("--data", str(data), *LIMITS, scenario=scenario_file(tmp_path, FLOAT))
+    server = Served("--data", str(data), *LIMITS, scenario=scenario_file(tmp_path, FLOAT),
+                    token=TOKEN)  # fmt: skip
     try:
         make_room(server)
         with HeldLoop(server) as held:  # the store's writes do not hold the loop
@@ -81,10 +122,12 @@ def test_links_acknowledged_before_a_kill_9_open_the_same_room_after(tmp_path: P
 
         acked.clear()
         stop = threading.Event()
-        workers = [threading.Thread(target=burst, args=(server, acked, stop)) for _ in "abcd"]
+        kept: dict[str, list[tuple[str, Any]]] = {"lessons": [], "meshes": []}
+        workers = [threading.Thread(target=burst, args=(server, acked, stop)) for _ in "abc"]
+        workers.append(threading.Thread(target=records, args=(server, kept, stop)))
         for w in workers:
             w.start()
-        while len(acked) < 40:
+        while len(acked) < 40 or len(kept["meshes"]) < 3:
             workers[0].join(0.02)
         server.kill()  # SIGKILL, mid-burst: requests are in flight
         server.stop()  # its output read to the end (nothing is left to stop)
@@ -92,6 +135,8 @@ def test_links_acknowledged_before_a_kill_9_open_the_same_room_after(tmp_path: P
             w.join(30)
         seen = list(acked)
         assert len(seen) >= 40
+        lessons, meshes = list(kept["lessons"]), list(kept["meshes"])
+        assert len(meshes) >= 3
         con = sqlite3.connect(data / DB_NAME)
         assert con.execute("PRAGMA integrity_check").fetchall() == [("ok",)]
         con.close()
@@ -100,10 +145,18 @@ def test_links_acknowledged_before_a_kill_9_open_the_same_room_after(tmp_path: P
         for i, link in enumerate(seen):
             state = opened(server, f"copy-{i}", link["id"])
             assert state["t"] == link["t"] and not state["status"]["running"], (link, state)
+        for lid, sent in lessons:
+            got = call(server, "GET", f"/api/lessons/{lid}")
+            assert got["title"] == sent["title"], (lid, got)
+            assert [st["question"] for st in got["steps"]] == [
+                st["question"] for st in sent["steps"]
+            ]
+        for mid, body in meshes:
+            assert call(server, "GET", f"/api/meshes/{mid}") == body, mid
         assert server.get_json("/api/health")["status"] == "ok"
     finally:
         server.stop()
-    server.check_log()
+    server.check_log(TOKEN)
 
 
 def test_a_full_disk_refuses_a_share_with_507_and_the_room_goes_on(tmp_path: Path) -> None:
