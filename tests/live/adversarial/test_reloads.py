@@ -114,6 +114,12 @@ def ask(ws: ClientConnection, ids: Iterator[int], msg: dict[str, Any]) -> dict[s
     return replies(ws, {mid}, timeout=120)[mid]
 
 
+#: The longest tick of the fleet's room while its ghost is rebuilt, CPU s: the room steps 64
+#: hulls and their ghost's in it (12.3 ms measured alone on a quiet machine, 12.1 ms in a
+#: fresh-clone run); the uncut pieces this test keeps out of it took ~110 ms of a tick.
+GHOST_TICK_S = 0.03
+
+
 def test_a_ghosts_rebuild_keeps_its_uncut_pieces_off_the_loop_and_the_rooms_tick(
     server: Served,
 ) -> None:
@@ -142,4 +148,4 @@ def test_a_ghosts_rebuild_keeps_its_uncut_pieces_off_the_loop_and_the_rooms_tick
     print(f"ghost rebuilt: loop held {held.longest * 1e3:.1f} ms CPU at most, the room's "
           f"longest tick {tick * 1e3:.1f} ms CPU")  # fmt: skip
     assert held.longest <= MAX_HELD_S, f"the loop was held {held.longest * 1e3:.1f} ms"
-    assert tick <= MAX_HELD_S, f"a tick of the room took {tick * 1e3:.1f} ms of CPU"
+    assert tick <= GHOST_TICK_S, f"a tick of the room took {tick * 1e3:.1f} ms of CPU"
