@@ -7,13 +7,13 @@ token-less request and a wrong token get 403."""
 from __future__ import annotations
 
 import json
-import time
 import urllib.error
 import urllib.request
 from contextlib import ExitStack
 from pathlib import Path
 from typing import Any
 
+from support.adversary import wait_until
 from websockets.sync.client import connect
 
 from .conftest import FLOAT, Cluster, needs_the_bus, running
@@ -87,11 +87,10 @@ def test_the_class_view_through_a_gateway_reaches_every_workers_rooms(tmp_path: 
                 assert _until(ws, "ack")["of"] == "answer"
                 ws.send(json.dumps({"type": "pause", "id": "p"}))  # a watcher controls nothing
                 assert _until(ws, "error")["code"] == "forbidden"
-        deadline = time.monotonic() + 30
-        while True:  # each room's worker tallied its own
+        want = [[["down", 1]], [["up", 1]], []]  # each room's worker tallied its own
+
+        def tallies() -> list[Any]:
             tiles = _request(gate, "GET", "api/class/rooms?prefix=group-")["rooms"]
-            tallies = [t["answers"]["tally"] for t in tiles]
-            if tallies == [[["down", 1]], [["up", 1]], []]:
-                break
-            assert time.monotonic() < deadline, tallies
-            time.sleep(0.2)
+            return [t["answers"]["tally"] for t in tiles]
+
+        assert wait_until(lambda: tallies() == want, 30), tallies()
