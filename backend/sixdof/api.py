@@ -100,6 +100,10 @@ def lqr(
     `linear_system` controller that applies u = u₀ − K δx (add it to the scenario's
     elements). Q: 12 × 12 or its diagonal, R: 6 × 6 or its diagonal.
 
+    A body with elements (a barge on its buoyancy and dampers, in still water) is
+    linearised by the engine's own derivative, elements and all, about the input u₀ that
+    holds it still; Q then weighs its signals Pos, Roll, Pitch, Yaw, LocalVel, AngVel.
+
     Bodies held by joints (a pendulum on a cart): give `inputs`, the body's signals its
     controller reads (as many as the mechanism has states); the whole scenario is
     linearised by the engine on the motions its joints allow (analysis/lqr_mechanism.py),

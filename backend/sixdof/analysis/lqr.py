@@ -11,8 +11,10 @@ and K = R⁻¹ Bᵀ S with S the solution of the continuous algebraic Riccati eq
 Aᵀ S + S A − S B R⁻¹ Bᵀ S + Q = 0 (scipy.linalg.solve_continuous_are): u = u₀ − K δx
 minimises ∫ δxᵀ Q δx + δuᵀ R δu, and the closed loop's eigenvalues are those of A − B K.
 
-u₀ is the input that holds the body still at x₀ against its weight (−m g_n at the CG);
-the scenario's elements are not in the analytic linearisation and are refused. As a
+u₀ is the input that holds the body still at x₀ against its weight (−m g_n at the CG).
+A body with elements (a barge on its buoyancy and damping) is linearised by the engine's
+own derivative, elements and all (analysis/lqr_mechanism.py, `_in_its_world`), about the
+u₀ that holds it still; the analytic linearisation stays the bare body's. As a
 controller element, δθ is read as (Roll, Pitch, Yaw) − their values at x₀, which is
 δθ to first order when x₀ is level (roll and pitch zero): other operating points are
 refused. A constant state (A = 0, x₀ = 1) carries u₀ through C.
@@ -72,20 +74,18 @@ def lqr(
     With `inputs` (the body's signals, as a linear_system reads them) the whole scenario is
     linearised, joints and all (analysis/lqr_mechanism.py): q weighs those signals, r the
     forces along `directions` (global) at the body's `point`, K acts on the signals."""
-    if inputs is not None:
-        from .lqr_mechanism import design
+    from .lqr_mechanism import design, forces_at
 
+    if inputs is not None:
         name = body if body is not None else scenario.bodies[0].Name
-        k_s, eig, a, b, element = design(scenario, q, r, name, inputs, point, directions)
+        if name not in [b.Name for b in scenario.bodies]:
+            raise FieldError("body", "unknown_body", f"body: no body named {name!r}")
+        g = forces_at(scenario, name, point, directions)
+        k_s, eig, a, b, u0, element = design(scenario, q, r, name, inputs, g)
         x0 = scenario.initial_states()[[s.Name for s in scenario.bodies].index(name)]
-        return Lqr(name, k_s, eig, a, b, x0, np.zeros(k_s.shape[0]), element)
+        return Lqr(name, k_s, eig, a, b, x0, u0, element)
     if scenario.elements:
-        raise FieldError(
-            "elements",
-            "invalid",
-            "elements: lqr linearises the bodies alone (dynamics/jacobians.py); remove the "
-            "elements, or add the controller to a scenario after designing it",
-        )
+        return _in_its_world(scenario, q, r, body, design)
     names = [b.Name for b in scenario.bodies]
     i = 0 if body is None else names.index(body) if body in names else -1
     if i < 0:
@@ -133,3 +133,30 @@ def lqr(
         "x0": [1.0],
     }
     return Lqr(names[i], k, eig, a, b, x0, u0, element)
+
+
+def _in_its_world(scenario: Scenario, q: ArrayLike, r: ArrayLike, body: str | None,
+                  design: Any) -> Lqr:  # fmt: skip
+    """The LQR of a body with its elements (a barge on its buoyancy and damping): the
+    engine's own derivative, elements and all, linearised by central differences
+    (analysis/lqr_mechanism.py) with the force and moment at the CG as inputs, about the
+    input u₀ that holds the body still (its weight less its buoyancy, say)."""
+    names = [b.Name for b in scenario.bodies]
+    name = body if body is not None else names[0]
+    if name not in names:
+        raise FieldError(
+            "body", "unknown_body", f"body: no body named {name!r}; bodies are {names}"
+        )
+    if len(names) > 1:
+        raise FieldError(
+            "bodies", "invalid", f"bodies: lqr designs for one body with its elements; this "
+            f"scenario has {len(names)} (bodies held by joints: give `inputs`)",
+        )  # fmt: skip
+    if scenario.water is not None and scenario.water.waves:
+        raise FieldError(
+            "water.waves", "invalid", "water.waves: lqr linearises in still water; design "
+            "without the waves, then add the controller to the scenario with them",
+        )  # fmt: skip
+    k, eig, a, b, u0, element = design(scenario, q, r, name, list(INPUTS), np.eye(6), hold=True)
+    x0 = scenario.initial_states()[names.index(name)]
+    return Lqr(name, k, eig, a, b, x0, u0, element)

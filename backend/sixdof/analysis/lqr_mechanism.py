@@ -84,16 +84,29 @@ def _refuse(field: str, message: str) -> FieldError:
     return FieldError(field, "invalid", f"{field}: {message}")
 
 
+def forces_at(scenario: Scenario, body: str, point: ArrayLike, directions: ArrayLike) -> Array:
+    """G (6 × m): a force along each global direction at the body's point (body axes from
+    its reference point), moved to its CG by the lever at the initial state."""
+    i = [b.Name for b in scenario.bodies].index(body)
+    x0 = scenario.initial_states()[i]
+    dirs = np.atleast_2d(np.asarray(directions, dtype=float))
+    quat = x0[3:7] / np.linalg.norm(x0[3:7])
+    lever = to_rotmat(quat) @ (np.asarray(point, float) - scenario.bodies[i].CGOffset)
+    return np.vstack([dirs.T, np.cross(lever, dirs).T])
+
+
 def design(
     scenario: Scenario,
     q: ArrayLike,
     r: ArrayLike,
     body: str,
     inputs: list[str],
-    point: ArrayLike,
-    directions: ArrayLike,
-) -> tuple[Array, np.ndarray, Array, Array, dict[str, object]]:
-    """(K_s, closed-loop eigenvalues, A, B, element) of the regulator (module docstring)."""
+    actuators: Array,
+    hold: bool = False,
+) -> tuple[Array, np.ndarray, Array, Array, Array, dict[str, object]]:
+    """(K_s, closed-loop eigenvalues, A, B, u₀, element) of the regulator (module
+    docstring): `actuators` G (6 × m, global force and moment at the body's CG per input);
+    `hold`: u₀ is the input that holds the bodies at rest (else they must be at rest)."""
     from scipy.linalg import solve_continuous_are
 
     names = [b.Name for b in scenario.bodies]
@@ -122,28 +135,44 @@ def design(
         x = np.ascontiguousarray((x0.ravel() + t @ delta).reshape(n, 13))
         return p @ kernel.derivative(pk, x, loads).ravel()
 
-    eye = np.eye(12 * n)
-    a_full = np.column_stack([(rate(EPS * e) - rate(-EPS * e)) / (2 * EPS) for e in eye])
+    def pushed(u: Array) -> Array:
+        """The load rows with the actuators' input u on the body."""
+        loads = base.copy()
+        wrench = g @ u
+        loads[i, L_F_GLOBAL : L_F_GLOBAL + 3] += wrench[0:3]
+        loads[i, L_M_GLOBAL : L_M_GLOBAL + 3] += wrench[3:6]
+        return loads
+
+    g = np.asarray(actuators, dtype=float)  # 6 × m
+    m = g.shape[1]
+    zero = np.zeros(12 * n)
     w = _tangent(_allowed(pk, x0, base), quats)
     w_inv = np.linalg.pinv(w)
+    at_rest = rate(zero)
+    # the rates are linear in the loads at a given state: B's columns are exact differences
+    bm = np.column_stack([w_inv @ (rate(zero, pushed(e)) - at_rest) for e in np.eye(m)])
+    drift = w_inv @ at_rest
+    u0: Array = np.zeros(m)
+    if hold:  # the input that cancels what the bodies feel at rest (a weight, a buoyancy)
+        u0 = np.asarray(np.linalg.lstsq(bm, -drift, rcond=None)[0], dtype=float)
+        drift = drift + bm @ u0
+    # A about (x₀, u₀): a global force turns with the body's axes, so u₀ enters A
+    held = pushed(u0)
+    eye = np.eye(12 * n)
+    a_full = np.column_stack(
+        [(rate(EPS * e, held) - rate(-EPS * e, held)) / (2 * EPS) for e in eye]
+    )
     a = w_inv @ a_full @ w
     scale = float(np.abs(a).max()) or 1.0
-    if np.abs(w_inv @ rate(np.zeros(12 * n))).max() > 1e-6 * scale:
-        raise _refuse("Pos", "lqr linearises about a state at rest; the bodies start moving")
+    if np.abs(drift).max() > 1e-6 * scale:
+        raise _refuse(
+            "Pos",
+            "lqr linearises about a state at rest; the bodies start moving"
+            + (" and the body's force and moment cannot hold them" if hold else ""),
+        )
     if np.abs(a_full @ w - w @ a).max() > 1e-4 * scale:
         raise _refuse("elements", "the joints' motions are not kept by the linearised "
                       "dynamics (a joint starting open?)")  # fmt: skip
-    # the actuators: a force along each direction at the point, moved to the CG
-    dirs = np.atleast_2d(np.asarray(directions, dtype=float))
-    lever = to_rotmat(quats[i]) @ (np.asarray(point, float) - scenario.bodies[i].CGOffset)
-    g = np.vstack([dirs.T, np.cross(lever, dirs).T])  # 6 × m
-    b_cols = []
-    for col in g.T:
-        loads = base.copy()
-        loads[i, L_F_GLOBAL : L_F_GLOBAL + 3] += col[0:3]
-        loads[i, L_M_GLOBAL : L_M_GLOBAL + 3] += col[3:6]
-        b_cols.append(rate(np.zeros(12 * n), loads) - rate(np.zeros(12 * n)))
-    bm = np.asarray(w_inv @ np.column_stack(b_cols), dtype=float)
     # what the controller reads, on the tangent space
 
     def read(s: str, e: Array) -> float:
@@ -157,7 +186,7 @@ def design(
         raise _refuse("inputs", f"the mechanism moves in {d} coordinates; give {2 * d} "
                       f"signals of {body} that tell its {2 * d} states apart")  # fmt: skip
     qm = weights(q, len(inputs), "Q")
-    rm = weights(r, g.shape[1], "R")
+    rm = weights(r, m, "R")
     try:
         sol = solve_continuous_are(a, bm, c.T @ qm @ c, rm)
     except (np.linalg.LinAlgError, ValueError) as exc:
@@ -165,17 +194,18 @@ def design(
     k_y = np.linalg.solve(rm, bm.T @ sol)
     k_s = k_y @ np.linalg.inv(c)
     rows = [j for j in range(6) if np.abs(g[j]).max() > 0.0]
+    constant = g @ u0  # a constant state (A = 0, x₀ = 1) carries u₀ through C
     element: dict[str, object] = {
         "kind": "controller",
         "body": body,
         "type": "linear_system",
         "A": [[0.0]],
         "B": [[0.0] * len(inputs)],
-        "C": [[0.0] for _ in rows],
+        "C": [[float(constant[j])] for j in rows],
         "D": (-(g @ k_s)[rows]).tolist(),
         "inputs": list(inputs),
         "outputs": [CHANNELS[j] for j in rows],
         "reference": [signal(s, x0[i]) for s in inputs],
-        "x0": [0.0],
+        "x0": [1.0 if hold else 0.0],
     }
-    return k_s, np.linalg.eigvals(a - bm @ k_y), a, bm, element
+    return k_s, np.linalg.eigvals(a - bm @ k_y), a, bm, u0, element
