@@ -28,8 +28,10 @@ row).
 
 The reading is cut by what it reads: `fhsim_xml_format` (the vocabulary), `fhsim_xml_errors`
 (located messages, numbers), `fhsim_xml_water`, `fhsim_xml_bodies`, `fhsim_xml_elements`,
-`fhsim_xml_connections` (inputs, wires, initial states) and `fhsim_xml_engine` (the
-integration settings); this module puts the file together.
+`fhsim_xml_connections` (inputs, wires, initial states), `fhsim_xml_lines` (FhSim's own
+``Cable`` and ``Math/LinearSystem``, wired by Connections, which a scenario's cables and
+linear-system controllers are written as) and `fhsim_xml_engine` (the integration
+settings); this module puts the file together.
 """
 
 from __future__ import annotations
@@ -67,6 +69,7 @@ from .fhsim_xml_format import (
     Where,
     element_ports,
 )
+from .fhsim_xml_lines import LINE_OBJECTS
 from .fhsim_xml_water import WATER_OBJECT
 from .file_errors import ScenarioFileError
 from .mesh_names import inline_meshes
@@ -128,6 +131,7 @@ class _Reader(ConnectionReading, EngineReading):
         self.files = None if folder is None else NamedFiles(folder)
         self.folder = folder
         self.water = None
+        self.body_specs = {}
 
     def read(self, root: XmlNode, default_name: str) -> Scenario:
         if root.tag != "Contents":
@@ -155,6 +159,9 @@ class _Reader(ConnectionReading, EngineReading):
             if lib.attrib.get("SimObject") in KIND_OF:
                 self.element_lib(lib, bodies, elements)
                 continue
+            if lib.attrib.get("SimObject") in LINE_OBJECTS:
+                self.line_lib(lib, bodies, elements)
+                continue
             if lib.attrib.get("SimObject") == WATER_OBJECT:
                 self.water_lib(lib, self.named(lib, bodies, elements, "water"))
                 continue
@@ -172,6 +179,7 @@ class _Reader(ConnectionReading, EngineReading):
             self.ports(node, STATE_PORTS, "state", bodies, where, elements)
         self.mesh_files(bodies, where)
         specs = [self.body(fields, where[name]) for name, fields in bodies.items()]
+        self.body_specs = {spec.Name: spec for spec in specs}
         found = [self.element(name, e) for name, e in elements.items()]
         water = self.water_spec()
         engines = self.children(sections["INTEGRATION"], "Engine")
@@ -231,6 +239,8 @@ class _Reader(ConnectionReading, EngineReading):
         if match and int(match.group(1)) < len(elements):
             e = elements[int(match.group(1))]
             field = (match.group(2) or "").split(".")[0]
+            if field in e.located:  # given in a Connection (FhSim's Cable)
+                return self.fail(*e.located[field], inner.message[match.end() :])
             attr = e.origin.get(field) or ("ToPoint" if field == "to" else None)
             return self.fail(e.node, attr, inner.message[match.end() :])
         return self.fail(root, None, message)

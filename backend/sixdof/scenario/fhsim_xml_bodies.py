@@ -44,7 +44,9 @@ class BodyReading(WaterReading):
                 node,
                 "SimObject",
                 f"{got}; expected {SIM_OBJECT!r} (a body), {WATER_OBJECT!r} (the water) or "
-                "an element: " + ", ".join(repr(o) for o in ELEMENT_OBJECTS.values()),
+                "an element: "
+                + ", ".join(repr(o) for o in ELEMENT_OBJECTS.values())
+                + ", or FhSim's 'Cable' or 'Math/LinearSystem'",
             )
         if attrib.get("LibName") not in LIB_NAMES:
             names = " or ".join(repr(n) for n in LIB_NAMES)

@@ -1,25 +1,20 @@
 """The ``<Connection>`` and ``<InitialCondition>`` attributes of an FhSim XML input file:
 a body's constant inputs (Force, Moment) and initial state, the element outputs wired to a
-body's inputs, the water wired to an element's input Water."""
+body's inputs, the water wired to an element's input Water, the inputs of FhSim's own Cable
+and Math/LinearSystem (fhsim_xml_lines)."""
 
 from __future__ import annotations
 
 from typing import Any
 
-from .fhsim_xml_elements import ElementLib, ElementReading
-from .fhsim_xml_format import (
-    ELEMENT_OBJECTS,
-    ELEMENT_PORTS,
-    PORT_REF,
-    SIM_OBJECT,
-    Where,
-    element_ports,
-)
+from .fhsim_xml_elements import ElementLib
+from .fhsim_xml_format import PORT_REF, SIM_OBJECT, Where
+from .fhsim_xml_lines import LineReading
 from .fhsim_xml_water import WATER_KINDS, WATER_PORT
 from .xml_tree import XmlNode
 
 
-class ConnectionReading(ElementReading):
+class ConnectionReading(LineReading):
     """The reader's part for the Connections and InitialConditions."""
 
     def wire(
@@ -50,29 +45,31 @@ class ConnectionReading(ElementReading):
                 f"{source!r} is {what}; a body's {port} takes an element's output "
                 f"({', '.join(elements) or 'none in <OBJECTS>'}) or constant numbers",
             )
-        outputs = element_ports(e.kind)
+        outputs = e.outputs
         if output not in outputs:
             raise self.fail(
                 node,
                 attr,
-                f"{output!r} is not an output port of {ELEMENT_OBJECTS[e.kind]} {source!r}; "
+                f"{output!r} is not an output port of {e.sim_object} {source!r}; "
                 f"expected one of {', '.join(outputs)}",
             )
-        if ELEMENT_PORTS[output] != port:
+        if port not in outputs[output]:
             raise self.fail(
                 node,
                 attr,
-                f"{source}.{output} drives a body's {ELEMENT_PORTS[output]}, not its {port}",
+                f"{source}.{output} drives a body's {' or '.join(outputs[output])}, not its {port}",
             )
-        if output in e.wires:
-            first = e.wires[output]
+        # an output that drives both inputs (a linear system's Out) is wired once to each
+        key = output if len(outputs[output]) == 1 else f"{output}.{port}"
+        if key in e.wires:
+            first = e.wires[key]
             raise self.fail(
                 node,
                 attr,
                 f"{source}.{output} is wired twice (first on line {first[1].line_of(first[2])}); "
                 "an element acts on one body",
             )
-        e.wires[output] = (body, node, attr)
+        e.wires[key] = (body, node, attr)
 
     def ports(
         self,
@@ -105,9 +102,12 @@ class ConnectionReading(ElementReading):
                     attr,
                     body,
                     e.kind,
-                    ELEMENT_OBJECTS[e.kind],
+                    e.sim_object,
                     (ref.group(1), ref.group(2)) if ref else None,
                 )
+                continue
+            if body in elements and elements[body].inputs is not None and kind == "input":
+                self.line_input(node, attr, body, elements[body], port)
                 continue
             if body in elements:
                 raise self.fail(

@@ -13,7 +13,14 @@ from ..fields import FieldError
 from .errors import first_error
 from .fhsim_xml_bodies import BodyReading
 from .fhsim_xml_errors import reason_text
-from .fhsim_xml_format import ELEMENT_ATTRIBUTES, ELEMENT_OBJECTS, ELEMENT_PORTS, KIND_OF
+from .fhsim_xml_format import (
+    ELEMENT_ATTRIBUTES,
+    ELEMENT_OBJECTS,
+    ELEMENT_PORTS,
+    KIND_OF,
+    Where,
+    element_ports,
+)
 from .kinds import BY_NAME
 from .named_files import NamedFileError, NamedFiles
 from .tables import read_table
@@ -22,14 +29,27 @@ from .xml_tree import XmlNode
 
 class ElementLib:
     """An element's Lib as read: its kind, node, fields (JSON names), the attribute each
-    field came from, and the Connections wiring its outputs (port -> body, node, attribute)."""
+    field came from, and the Connections wiring its outputs (port -> body, node, attribute;
+    an output that drives both a body's Force and Moment, a linear system's Out, is keyed
+    "Out.Force" and "Out.Moment").
 
-    def __init__(self, kind: str, node: XmlNode) -> None:
+    FhSim's own SimObjects (Cable, Math/LinearSystem; fhsim_xml_lines) have inputs too,
+    wired by Connections (`inputs`: port -> node, attribute; None for our `Element/...`),
+    and fields that come from those Connections (`located`)."""
+
+    def __init__(self, kind: str, node: XmlNode, sim_object: str | None = None) -> None:
         self.kind = kind
         self.node = node
+        self.sim_object = sim_object or ELEMENT_OBJECTS[kind]
         self.fields: dict[str, Any] = {}
         self.origin: dict[str, str] = {}
         self.wires: dict[str, tuple[str, XmlNode, str]] = {}
+        #: its output ports and the body inputs each may drive
+        self.outputs: dict[str, tuple[str, ...]] = {
+            port: (ELEMENT_PORTS[port],) for port in element_ports(kind)
+        }
+        self.inputs: dict[str, Where] | None = None
+        self.located: dict[str, Where] = {}
 
 
 class ElementReading(BodyReading):

@@ -58,3 +58,18 @@ def element_ports(kind: str) -> tuple[str, ...]:
 
 
 Where = tuple[XmlNode, str]  # the element and attribute a Scenario field came from
+
+
+def number_text(x: float) -> str:
+    """Shortest text that reads back as the same double ('2', '0.001', '1e-09')."""
+    text = repr(float(x))
+    return text[:-2] if text.endswith(".0") else text
+
+
+def vector_text(values: tuple[float, ...] | list[float]) -> str:
+    return ",".join(number_text(v) for v in values)
+
+
+def matrix_text(rows: list[list[float]]) -> str:
+    """FhSim's Math/LinearSystem matrix text, "0,1;-0.5,-2" (rows by ';')."""
+    return ";".join(",".join(number_text(v) for v in row) for row in rows)

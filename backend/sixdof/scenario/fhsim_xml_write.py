@@ -8,7 +8,8 @@ SimObject named Sea,
 after the bodies; elements are `sixdof` SimObjects named by kind and number (Pivot1,
 Spring1, Spring2, AddedMass1, ...), after the water, each wired to its body (and a buoyancy
 or damper to the water) by one Connection (fhsim_xml's docstring, fhsim_xml_water's,
-docs/fhsim.md).
+docs/fhsim.md); a cable is FhSim's own ``Cable`` and a linear-system controller its
+``Math/LinearSystem``, their inputs wired in that Connection too (fhsim_xml_lines).
 """
 
 from __future__ import annotations
@@ -28,6 +29,8 @@ from .fhsim_xml import (
     SIM_OBJECT,
     STATE_PORTS,
 )
+from .fhsim_xml_format import matrix_text, number_text, vector_text
+from .fhsim_xml_lines import cable_xml, linear_system_xml
 from .fhsim_xml_water import (
     WATER_KINDS,
     WATER_NAME,
@@ -37,20 +40,16 @@ from .fhsim_xml_water import (
     WAVE_LISTS,
 )
 from .kind import BodyEnd
+from .kinds.cable import CableElement
+from .kinds.controller import ControllerElement
 from .model import Scenario
 from .water import WaterSpec
 
 METHOD_NUMBERS = {method: number for number, method in INTEGRATOR_NUMBERS.items()}
 
 
-def _num(x: float) -> str:
-    """Shortest text that reads back as the same double ('2', '0.001', '1e-09')."""
-    text = repr(float(x))
-    return text[:-2] if text.endswith(".0") else text
-
-
-def _vec(values: tuple[float, ...] | list[float]) -> str:
-    return ",".join(_num(v) for v in values)
+_num = number_text
+_vec = vector_text
 
 
 def _names(scenario: Scenario) -> tuple[str, list[str]]:
@@ -109,7 +108,7 @@ def _element_lib(e: ElementSpec, name: str) -> dict[str, str]:
         elif width == "text":
             lib[attr] = str(value).lower() if isinstance(value, bool) else str(value)
         elif width == "matrix":  # FhSim's Math/LinearSystem text, "0,1;-0.5,-2"
-            lib[attr] = ";".join(",".join(_num(v) for v in row) for row in value)
+            lib[attr] = matrix_text(value)
         elif width == "names":
             lib[attr] = ",".join(value)
         elif width == "list":
@@ -182,8 +181,14 @@ def scenario_to_xml(scenario: Scenario) -> str:
         ET.SubElement(objects, "Lib", _water_lib(scenario.water, water))
     wired = water if scenario.water is not None else None
     for e, name in zip(scenario.elements, names, strict=True):
-        ET.SubElement(objects, "Lib", _element_lib(e, name))
-        ET.SubElement(connections, "Connection", _element_wires(e, name, wired))
+        if isinstance(e, CableElement):
+            lib, wires = cable_xml(e, name, wired)
+        elif isinstance(e, ControllerElement) and e.type == "linear_system":
+            lib, wires = linear_system_xml(e, name)
+        else:
+            lib, wires = _element_lib(e, name), _element_wires(e, name, wired)
+        ET.SubElement(objects, "Lib", lib)
+        ET.SubElement(connections, "Connection", wires)
     integ = scenario.integration
     engine = {"IntegratorMethod": str(METHOD_NUMBERS[integ.method])}
     engine.update({attr: _num(getattr(integ, attr)) for attr in ENGINE_NUMBERS})

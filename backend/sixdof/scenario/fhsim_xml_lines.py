@@ -1,0 +1,555 @@
+"""FhSim's own ``Cable`` and ``Math/LinearSystem`` SimObjects in an FhSim XML input file,
+read into a scenario's `cable` and `linear_system` `controller` and written back.
+
+Unlike our ``Element/...`` SimObjects these take their inputs by ``Connection``, as FhSim
+wires them (docs/fhsim.md, "FhSim's Cable and Math/LinearSystem"):
+
+    <Lib LibName="fhsim_cable" SimObject="Cable" Name="L" cableLength="25" numElements="10"
+         diameter="0.02" E-modulus="2e10" cableWeight="2" PointA="0,0,0"/>
+    <Connection L.PositionA="Buoy.Pos" L.VelocityA="Buoy.Vel" L.PositionB="-20,0,10"
+                Buoy.Force="L.ForceA" Buoy.Moment="L.MomentA"/>
+
+    <Lib LibName="fhsim_base" SimObject="Math/LinearSystem" Name="Ctrl" A="0" B="0,0"
+         C="0;0;0" D="-10,-20;0,0;0,0"/>
+    <Connection Ctrl.In="Barge.Pos.x,Barge.Vel.x" Barge.Force="Ctrl.Out"/>
+
+A cable end on a body is that body's ``Pos`` (the attachment point in the body's axes is
+our ``PointA``/``PointB``), a fixed end is a world point given as numbers. FhSim's
+``RetractedSpeedA`` hauls the line in, so the model's pay-out speed is its negative. A
+linear system reads the body it drives (sixdof's controllers act on the body they read).
+The writer writes cables and linear systems in these forms, a linear system's ``Out`` padded
+with zero rows to Force (3 rows) or Force and Moment (6); our older ``Element/Cable`` and
+``Element/Controller`` forms are still read (fhsim_xml_elements).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from pydantic import ValidationError
+
+from ..fields import FieldError
+from .elements import BodyPoint
+from .errors import first_error
+from .fhsim_xml_elements import ElementLib, ElementReading
+from .fhsim_xml_errors import reason_text
+from .fhsim_xml_format import (
+    LIB_NAME,
+    PORT_REF,
+    Where,
+    matrix_text,
+    number_text,
+    vector_text,
+)
+from .fhsim_xml_water import WATER_PORT
+from .kind import XmlWidth
+from .kinds import BY_NAME
+from .kinds.cable import CableElement
+from .kinds.controller import CHANNELS, SIGNALS, ControllerElement
+from .model import BodySpec
+from .xml_tree import XmlNode
+
+CABLE_OBJECT = "Cable"
+CABLE_LIB_NAME = "fhsim_cable"  # what sixdof writes; any LibName is read
+LINEAR_OBJECT = "Math/LinearSystem"
+LINEAR_LIB_NAME = LIB_NAME  # FhSim's base library holds Math/LinearSystem
+#: FhSim's SimObjects read here and the element kind each becomes.
+LINE_OBJECTS = {CABLE_OBJECT: "cable", LINEAR_OBJECT: "controller"}
+
+#: Lib attributes -> (field, width). FhSim's names, then ours; point_a and point_b are not
+#: fields of the model: they become `point` and `to.point` once the ends are known.
+CABLE_ATTRIBUTES: dict[str, tuple[str, XmlWidth]] = {
+    "cableLength": ("length", 1),
+    "numElements": ("segments", 1),
+    "diameter": ("diameter", 1),
+    "E-modulus": ("e_modulus", 1),
+    "cableWeight": ("mass_per_length", 1),
+    "AxialStiffness": ("axial_stiffness", 1),
+    "DragNormal": ("drag_normal", 1),
+    "DragTangential": ("drag_tangential", 1),
+    "AxialDamping": ("axial_damping", 1),
+    "PointA": ("point_a", 3),
+    "PointB": ("point_b", 3),
+}
+CABLE_INPUTS: tuple[str, ...] = (
+    "PositionA", "PositionB", "VelocityA", "VelocityB",
+    "RetractedLengthA", "RetractedLengthB", "RetractedSpeedA", "RetractedSpeedB",
+)  # fmt: skip
+#: Output ports -> the body inputs each drives. MomentA/B are ours: the moment of ForceA/B
+#: about the body's CG (FhSim's body takes the force at its CG only).
+CABLE_OUTPUTS: dict[str, tuple[str, ...]] = {
+    "ForceA": ("Force",), "MomentA": ("Moment",), "ForceB": ("Force",), "MomentB": ("Moment",),
+}  # fmt: skip
+LINEAR_ATTRIBUTES: dict[str, tuple[str, XmlWidth]] = {
+    "A": ("A", "matrix"),
+    "B": ("B", "matrix"),
+    "C": ("C", "matrix"),
+    "D": ("D", "matrix"),
+    "X0": ("x0", "list"),
+    "Reference": ("reference", "list"),
+}
+LINEAR_INPUTS: tuple[str, ...] = ("In",)
+LINEAR_OUTPUTS: dict[str, tuple[str, ...]] = {"Out": ("Force", "Moment")}
+#: Whole vector outputs of a body a linear system's In may name (Barge.Pos: Pos.x, .y, .z).
+VECTORS = tuple(dict.fromkeys(s.split(".")[0] for s in SIGNALS if "." in s))
+
+_Form = tuple[dict[str, tuple[str, XmlWidth]], tuple[str, ...], dict[str, tuple[str, ...]]]
+#: Each kind's Lib attributes, inputs and outputs.
+_FORMS: dict[str, _Form] = {
+    "cable": (CABLE_ATTRIBUTES, CABLE_INPUTS, CABLE_OUTPUTS),
+    "controller": (LINEAR_ATTRIBUTES, LINEAR_INPUTS, LINEAR_OUTPUTS),
+}
+
+
+class LineReading(ElementReading):
+    """The reader's part for FhSim's Cable and Math/LinearSystem."""
+
+    #: The bodies by Name, once read (a cable's MomentA may be left out at the CG).
+    body_specs: dict[str, BodySpec]
+
+    def line_lib(
+        self, node: XmlNode, bodies: dict[str, Any], elements: dict[str, ElementLib]
+    ) -> None:
+        """A Cable's or Math/LinearSystem's Lib: its parameters; any LibName is read (public
+        FhSim files name their libraries differently)."""
+        sim_object = node.attrib["SimObject"]
+        kind = LINE_OBJECTS[sim_object]
+        attributes, _, outputs = _FORMS[kind]
+        if "Name" not in node.attrib:
+            raise self.fail(
+                node, "Name", f"missing; every {sim_object} <Lib> needs a Name (Connections "
+                "wire Name.Port)",
+            )  # fmt: skip
+        name = self.lib_name(node, bodies, elements, sim_object)
+        e = ElementLib(kind, node, sim_object)
+        e.outputs = dict(outputs)
+        e.inputs = {}
+        for attr in node.attrib:
+            if attr in ("LibName", "SimObject", "Name"):
+                continue
+            if attr not in attributes:
+                self.warn(
+                    node,
+                    attr,
+                    f"unknown attribute of {sim_object}, ignored (known: {', '.join(attributes)})",
+                )
+                continue
+            field, width = attributes[attr]
+            e.origin[field] = attr
+            if isinstance(width, int):
+                values = self.numbers(node, attr, width)
+                e.fields[field] = values[0] if width == 1 else values
+            else:
+                e.fields[field] = self.rows(node, attr, width == "list")
+        elements[name] = e
+
+    def line_input(self, node: XmlNode, attr: str, name: str, e: ElementLib, port: str) -> None:
+        """Name.Input="..." in a Connection: kept until every Connection is read."""
+        assert e.inputs is not None
+        known = _FORMS[e.kind][1]
+        if port not in known:
+            outputs = ", ".join(e.outputs)
+            raise self.fail(
+                node,
+                attr,
+                f"{port!r} is not an input of {e.sim_object} {name!r}; its inputs are "
+                f"{', '.join(known)} (its outputs {outputs} are wired to a body's inputs)",
+            )
+        if port in e.inputs:
+            first = e.inputs[port]
+            raise self.fail(node, attr, f"given twice (first on line {first[0].line_of(first[1])})")
+        e.inputs[port] = (node, attr)
+
+    def element(self, name: str, e: ElementLib) -> Any:
+        """The element's JSON spec; FhSim's Cable and Math/LinearSystem from their wiring."""
+        if e.inputs is None:
+            return super().element(name, e)
+        if e.kind == "cable":
+            spec = self.cable_spec(name, e)
+            self.check_water_wire(name, e.kind, e.node)
+        else:
+            spec = self.linear_spec(name, e)
+        try:
+            return BY_NAME[e.kind].model.model_validate(spec)
+        except ValidationError as exc:
+            err = first_error(exc)
+            inner = err.get("ctx", {}).get("error")
+            field = str(err["loc"][0]) if err["loc"] else ""
+            if not field and isinstance(inner, FieldError):
+                field = inner.field
+            if field in e.located:
+                raise self.fail(*e.located[field], reason_text(err)) from None
+            raise self.fail(e.node, e.origin.get(field), reason_text(err)) from None
+
+    # -- Cable --------------------------------------------------------------------------
+
+    def cable_spec(self, name: str, e: ElementLib) -> dict[str, Any]:
+        """The `cable` spec of a Cable: its ends from PositionA/B (a body's Pos or a world
+        point), checked against VelocityA/B and the bodies ForceA/B and MomentA/B drive."""
+        ends = [self.cable_end(name, e, end) for end in "AB"]
+        (a_body, _, _), (b_body, _, b_where) = ends
+        if a_body is None and b_body is None:
+            raise self.fail(
+                *b_where,
+                f"both ends of {name!r} are world points; sixdof's cable hangs from a body at "
+                f'one end at least ({name}.PositionA="Buoy.Pos")',
+            )
+        if a_body is not None and a_body == b_body:
+            raise self.fail(
+                *b_where,
+                f"both ends of {name!r} are on {a_body!r}; a cable joins two bodies, or a body "
+                "and a world point",
+            )
+        length = e.fields.pop("length", CableElement.model_fields["length"].default)
+        for end in "AB":
+            retracted = self.cable_constant(e, f"RetractedLength{end}")
+            if retracted is None:
+                continue
+            length -= retracted[0]
+            if not length > 0.0:
+                raise self.fail(
+                    *retracted[1],
+                    f"leaves {number_text(length)} m of the {name!r}'s cableLength "
+                    "unstretched; cableLength − RetractedLengthA − RetractedLengthB must be > 0",
+                )
+        speeds = {}
+        for end in "AB":
+            got = self.cable_constant(e, f"RetractedSpeed{end}")
+            # FhSim's retraction speed hauls the line in; the model pays it out
+            speeds[end] = (0.0 - got[0], got[1]) if got is not None else None
+        spec: dict[str, Any] = {"kind": "cable", **e.fields, "length": length}
+        points = {end: spec.pop(f"point_{end.lower()}", None) for end in "AB"}
+        # the model's own end (body, point) is on a body: end A, else end B (ends swapped)
+        first, second = ("A", "B") if a_body is not None else ("B", "A")
+        body, _, where = ends[0] if a_body is not None else ends[1]
+        other, other_at, other_where = ends[1] if a_body is not None else ends[0]
+        assert body is not None
+        spec["body"] = body
+        point = points[first] if points[first] is not None else (0.0, 0.0, 0.0)
+        spec["point"] = point
+        self.cable_wires(name, e, first, body, point, where)
+        if other is None:
+            spec["to"] = other_at
+            e.located["to"] = other_where
+            if points[second] is not None:
+                raise self.fail(
+                    e.node,
+                    f"Point{second}",
+                    f"a point on end {second}'s body, but {name}.Position{second} is a world point",
+                )
+            self.cable_wires(name, e, second, None, (0.0, 0.0, 0.0), other_where)
+        else:
+            other_point = points[second] if points[second] is not None else (0.0, 0.0, 0.0)
+            spec["to"] = {"body": other, "point": other_point}
+            e.located["to"] = other_where
+            self.cable_wires(name, e, second, other, other_point, other_where)
+        for field, end in (("pay_out_speed", first), ("pay_out_speed_b", second)):
+            speed = speeds[end]
+            if speed is not None:
+                spec[field] = speed[0]
+                e.located[field] = speed[1]
+        e.origin.update({"point": f"Point{first}"})
+        return spec
+
+    def cable_end(
+        self, name: str, e: ElementLib, end: str
+    ) -> tuple[str | None, tuple[float, ...] | None, Where]:
+        """End `end` ("A", "B"): (its body, None) or (None, its world point), and where it is
+        given; VelocityA/B checked against it."""
+        assert e.inputs is not None
+        port = f"Position{end}"
+        if port not in e.inputs:
+            raise self.fail(
+                e.node,
+                None,
+                f"{name}.{port} is not wired: an end is on a body "
+                f'(<Connection {name}.{port}="Buoy.Pos"/>) or at a world point '
+                f'({name}.{port}="0,0,-10")',
+            )
+        node, attr = e.inputs[port]
+        text = node.attrib[attr]
+        ref = PORT_REF.fullmatch(text)
+        body: str | None = None
+        at: tuple[float, ...] | None = None
+        if ref is None:
+            at = self.numbers(node, attr, 3)
+        elif ref.group(1) in self.body_specs and ref.group(2) == "Pos":
+            body = ref.group(1)
+        else:
+            raise self.fail(
+                node,
+                attr,
+                f"expected a body's output Pos (e.g. {next(iter(self.body_specs))}.Pos) or a "
+                f"world point 'x,y,z' (NED, m), got {text.strip()!r}",
+            )
+        velocity = e.inputs.get(f"Velocity{end}")
+        if velocity is not None:
+            v_node, v_attr = velocity
+            v_text = v_node.attrib[v_attr]
+            v_ref = PORT_REF.fullmatch(v_text)
+            if body is not None and (v_ref is None or v_ref.groups() != (body, "Vel")):
+                raise self.fail(
+                    v_node,
+                    v_attr,
+                    f"expected {body}.Vel, the velocity of the body {name}.{port} names; "
+                    f"got {v_text.strip()!r}",
+                )
+            if body is None:
+                if v_ref is not None:
+                    raise self.fail(
+                        v_node,
+                        v_attr,
+                        f"end {end} is fixed at a world point ({name}.{port}); its velocity "
+                        f"is 0,0,0, got {v_text.strip()!r}",
+                    )
+                if any(self.numbers(v_node, v_attr, 3)):
+                    raise self.fail(
+                        v_node,
+                        v_attr,
+                        f"end {end} is fixed at a world point ({name}.{port}); its velocity "
+                        "is 0,0,0 (a moving end is on a body: Position and Velocity from it)",
+                    )
+        return body, at, (node, attr)
+
+    def cable_constant(self, e: ElementLib, port: str) -> tuple[float, Where] | None:
+        """A RetractedLength/RetractedSpeed input: a constant number, or None if not given."""
+        assert e.inputs is not None
+        if port not in e.inputs:
+            return None
+        node, attr = e.inputs[port]
+        text = node.attrib[attr]
+        if PORT_REF.fullmatch(text):
+            unit = "m" if "Length" in port else "m/s"
+            raise self.fail(
+                node,
+                attr,
+                f"{text.strip()!r} is another object's output; sixdof takes constant numbers "
+                f"here (a number, {unit})",
+            )
+        return self.numbers(node, attr, 1)[0], (node, attr)
+
+    def cable_wires(
+        self,
+        name: str,
+        e: ElementLib,
+        end: str,
+        body: str | None,
+        point: tuple[float, ...],
+        where: Where,
+    ) -> None:
+        """ForceA/B (and MomentA/B) drive the body PositionA/B names, or nothing at a world
+        point; MomentA/B may be left out only where the point is the body's CG."""
+        force, moment = f"Force{end}", f"Moment{end}"
+        f, m = e.wires.get(force), e.wires.get(moment)
+        if body is None:
+            for wired, port in ((f, force), (m, moment)):
+                if wired is not None:
+                    raise self.fail(
+                        wired[1],
+                        wired[2],
+                        f"{name}.{port} drives {wired[0]!r}, but end {end} is fixed at a world "
+                        f"point ({name}.Position{end}); wire {name}.Position{end} to "
+                        f"{wired[0]}.Pos for an end on that body",
+                    )
+            return
+        if f is None:
+            raise self.fail(
+                *where,
+                f"{name}.{force} is not wired: the cable pulls {body!r}, the body "
+                f'{name}.Position{end} names (<Connection {body}.Force="{name}.{force}"/>)',
+            )
+        if f[0] != body:
+            raise self.fail(
+                f[1],
+                f[2],
+                f"{name}.{force} drives {f[0]!r} but {name}.Position{end} names {body!r}; "
+                "an end pulls the body it is on",
+            )
+        if m is None:
+            cg = self.body_specs[body].CGOffset
+            if tuple(point) != tuple(cg):
+                raise self.fail(
+                    f[1],
+                    f[2],
+                    f"{name}.{moment} is not wired: end {end}'s point "
+                    f"{vector_text(tuple(point))} is not {body!r}'s CG "
+                    f"({vector_text(tuple(cg))}), so the line turns it "
+                    f'(<Connection {body}.Moment="{name}.{moment}"/>)',
+                )
+        elif m[0] != body:
+            raise self.fail(
+                m[1],
+                m[2],
+                f"{name}.{moment} drives {m[0]!r} but {name}.Position{end} names {body!r}; "
+                "an end turns the body it is on",
+            )
+
+    # -- Math/LinearSystem ----------------------------------------------------------------
+
+    def linear_spec(self, name: str, e: ElementLib) -> dict[str, Any]:
+        """The `linear_system` controller of a Math/LinearSystem: In, the body's signals;
+        Out, wired to the body's Force, Moment or both (3, 3 or 6 rows of C and D)."""
+        assert e.inputs is not None
+        f, m = e.wires.get("Out.Force"), e.wires.get("Out.Moment")
+        if f is None and m is None:
+            raise self.fail(
+                e.node,
+                None,
+                "not connected: wire its output Out to the body it acts on, e.g. "
+                f'<Connection B.Force="{name}.Out" B.Moment="{name}.Out"/>',
+            )
+        if f is not None and m is not None and f[0] != m[0]:
+            raise self.fail(
+                m[1],
+                m[2],
+                f"{name}.Out drives {f[0]!r}'s Force and {m[0]!r}'s Moment; a linear system "
+                "acts on one body",
+            )
+        body = (f or m)[0]  # type: ignore[index]  # one of them is wired
+        outputs = (CHANNELS[:3] if f is not None else ()) + (CHANNELS[3:] if m is not None else ())
+        inputs = self.linear_inputs(name, e, body)
+        wired = " and ".join(
+            f"{body}.{port}" for port, w in (("Force", f), ("Moment", m)) if w is not None
+        )
+        for matrix in ("C", "D"):
+            rows = e.fields.get(matrix)
+            if rows is not None and len(rows) != len(outputs):
+                raise self.fail(
+                    e.node,
+                    matrix,
+                    f"{len(rows)} row{'s' * (len(rows) != 1)}, but {name}.Out drives {wired}: "
+                    f"expected {len(outputs)} rows ({', '.join(outputs)})",
+                )
+        return {
+            "kind": "controller",
+            "body": body,
+            "type": "linear_system",
+            "inputs": inputs,
+            "outputs": list(outputs),
+            **e.fields,
+        }
+
+    def linear_inputs(self, name: str, e: ElementLib, body: str) -> list[str]:
+        """The signals In names ("Barge.Pos.x, Barge.Pitch", "Barge.Pos"), all of `body`."""
+        assert e.inputs is not None
+        if "In" not in e.inputs:
+            return []
+        node, attr = e.inputs["In"]
+        signals: list[str] = []
+        for item in (i.strip() for i in node.attrib[attr].split(",")):
+            if not item:
+                continue
+            source, dot, signal = item.partition(".")
+            if not dot or source not in self.body_specs:
+                raise self.fail(
+                    node,
+                    attr,
+                    f"{item!r}: expected a body's output Body.Signal (e.g. {body}.Pos.x, "
+                    f"{body}.Pitch) or a whole vector ({body}.Pos), comma-separated",
+                )
+            if signal in SIGNALS:
+                names = [signal]
+            elif signal in VECTORS:
+                names = [s for s in SIGNALS if s.startswith(f"{signal}.")]
+            else:
+                raise self.fail(
+                    node,
+                    attr,
+                    f"{item!r}: {signal!r} is not an output sixdof reads; known: "
+                    f"{', '.join(SIGNALS)}, or a whole vector ({', '.join(VECTORS)})",
+                )
+            if source != body:
+                raise self.fail(
+                    node,
+                    attr,
+                    f"{item!r} reads {source!r} but {name}.Out drives {body!r}; in sixdof a "
+                    "linear system reads the body it acts on",
+                )
+            signals.extend(names)
+        return signals
+
+
+# -- writing --------------------------------------------------------------------------------
+
+
+def cable_xml(
+    e: CableElement, name: str, water: str | None
+) -> tuple[dict[str, str], dict[str, str]]:
+    """A cable's Lib and Connection attributes: end A on its body, end B its `to`."""
+    lib = {"LibName": CABLE_LIB_NAME, "SimObject": CABLE_OBJECT, "Name": name}
+    for attr, (field, width) in CABLE_ATTRIBUTES.items():
+        value: Any
+        if field == "point_a":
+            value = e.point
+        elif field == "point_b":
+            value = e.to.point if isinstance(e.to, BodyPoint) else None
+        else:
+            value = getattr(e, field)
+        if value is not None:
+            lib[attr] = number_text(value) if width == 1 else vector_text(value)
+    wires = {
+        f"{name}.PositionA": f"{e.body}.Pos",
+        f"{name}.VelocityA": f"{e.body}.Vel",
+        f"{e.body}.Force": f"{name}.ForceA",
+        f"{e.body}.Moment": f"{name}.MomentA",
+    }
+    if isinstance(e.to, BodyPoint):
+        other = e.to.body
+        wires.update({
+            f"{name}.PositionB": f"{other}.Pos",
+            f"{name}.VelocityB": f"{other}.Vel",
+            f"{other}.Force": f"{name}.ForceB",
+            f"{other}.Moment": f"{name}.MomentB",
+        })  # fmt: skip
+    else:
+        wires[f"{name}.PositionB"] = vector_text(e.to)
+    for end, speed in (("A", e.pay_out_speed), ("B", e.pay_out_speed_b)):
+        if speed:
+            wires[f"{name}.RetractedSpeed{end}"] = number_text(0.0 - speed)
+    if water is not None:
+        wires[f"{name}.{WATER_PORT}"] = f"{water}.{WATER_PORT}"
+    return lib, wires
+
+
+def linear_system_xml(e: ControllerElement, name: str) -> tuple[dict[str, str], dict[str, str]]:
+    """A linear system's Lib and Connection attributes. Out drives Force (3 rows), Moment (3)
+    or both (6): the rows of C and D are put on their channels, zero rows in between (two
+    outputs on one channel add, as the dynamics adds them)."""
+    force = any(o.startswith("Force.") for o in e.outputs) or not e.outputs
+    moment = any(o.startswith("Moment.") for o in e.outputs)
+    channels = (CHANNELS[:3] if force else ()) + (CHANNELS[3:] if moment else ())
+
+    def padded(rows: list[list[float]], width: int) -> list[list[float]]:
+        out: list[list[float] | None] = [None] * len(channels)
+        for output, row in zip(e.outputs, rows, strict=True):
+            k = channels.index(output)
+            before = out[k]
+            out[k] = list(row) if before is None else _added(before, row)
+        return [row if row is not None else [0.0] * width for row in out]
+
+    n, ni = len(e.A or []), len(e.inputs)
+    lib = {
+        "LibName": LINEAR_LIB_NAME,
+        "SimObject": LINEAR_OBJECT,
+        "Name": name,
+        "A": matrix_text(e.A or []),
+        "B": matrix_text(e.B or []),
+        "C": matrix_text(padded(e.C or [], n)),
+        "D": matrix_text(padded(e.D or [], ni)),
+    }
+    if e.x0 is not None:
+        lib["X0"] = vector_text(e.x0)
+    if e.reference is not None:
+        lib["Reference"] = vector_text(e.reference)
+    wires = {}
+    if e.inputs:
+        wires[f"{name}.In"] = ",".join(f"{e.body}.{s}" for s in e.inputs)
+    if force:
+        wires[f"{e.body}.Force"] = f"{name}.Out"
+    if moment:
+        wires[f"{e.body}.Moment"] = f"{name}.Out"
+    return lib, wires
+
+
+def _added(a: list[float], b: list[float]) -> list[float]:
+    return [x + y for x, y in zip(a, b, strict=True)]
