@@ -420,6 +420,8 @@ def test_every_example_is_tested() -> None:
         "offset_cg",
         "floating_box",  # and drift_in_current: tests/unit/test_fhsim_xml_water.py
         "drift_in_current",
+        "moored_buoy",  # and cart_pole: tests/unit/test_fhsim_lines_xml.py
+        "cart_pole",
     }
 
 
