@@ -30,7 +30,7 @@ from .fhsim_xml import (
     STATE_PORTS,
 )
 from .fhsim_xml_format import matrix_text, number_text, vector_text
-from .fhsim_xml_lines import cable_xml, linear_system_xml
+from .fhsim_xml_lines_write import cable_xml, linear_system_xml
 from .fhsim_xml_water import (
     WATER_KINDS,
     WATER_NAME,
