@@ -5,10 +5,7 @@ checks the estimate's arithmetic and its reservation)."""
 from __future__ import annotations
 
 import asyncio
-import gc
-from collections.abc import Iterator
 
-import pytest
 from support.driving import crowd as driven
 
 from sixdof.server.budget import run_pieces
@@ -16,24 +13,7 @@ from sixdof.simulation.cost import REPLAY_START, lookback_seconds
 from sixdof.simulation.replay import past_frame_pieces
 
 
-@pytest.fixture
-def heap_as_the_servers() -> Iterator[None]:
-    """This process's heap out of the collector's sight, as a server's is from its start
-    (launch.quiet_garbage_collector): after the tier's other tests a full collection here
-    walked their leftovers inside a 0.2 s look back (106 ms of CPU against 7.5 ms alone),
-    a cost of the test process the server does not have."""
-    thresholds = gc.get_threshold()
-    gc.collect()
-    gc.freeze()
-    gc.set_threshold(20_000, 20, 10)
-    try:
-        yield
-    finally:
-        gc.unfreeze()
-        gc.set_threshold(*thresholds)
-
-
-def test_the_estimate_bounds_what_a_look_back_takes(heap_as_the_servers: None) -> None:
+def test_the_estimate_bounds_what_a_look_back_takes() -> None:
     sim = driven()
     for t in (sim.t - 1e-3, 3.9, 0.2):  # the far end of a segment, the middle, near a start
         sim.timeline.cursor = None  # no cursor to go on from: the whole re-run
