@@ -21,7 +21,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, Literal, get_args
 
-ErrorCode = Literal["invalid", "out_of_range", "unstable_step", "unknown_body", "diverged"]
+ErrorCode = Literal[
+    "invalid", "out_of_range", "unstable_step", "unknown_body", "diverged", "preparing"
+]
 ERROR_CODES: tuple[ErrorCode, ...] = get_args(ErrorCode)
 
 

@@ -31,9 +31,13 @@ FREE_BODIES = f"{kernel_cache.SOURCE.stem}."
 ONE_KERNEL = f"{kernel_cache.SOURCE.stem}.{kernel_cache.KERNELS[0][1][1]}-"
 
 
-def partly_cold(folder: Path, monkeypatch: pytest.MonkeyPatch, left_out: str = ONE_KERNEL) -> Path:
+def partly_cold(
+    folder: Path, monkeypatch: pytest.MonkeyPatch, left_out: str = ONE_KERNEL, only: str = ""
+) -> Path:
     """Point NUMBA_CACHE_DIR (of this process and the servers it starts) at `folder`, filled
-    with the warm cache but for the files whose names start with `left_out`; the folder."""
+    with the warm cache but for the files whose names start with `left_out` (or, given
+    `only`, with just the files whose names start with that: FREE_BODIES, the free bodies'
+    kernels without the elements'); the folder."""
     monkeypatch.delenv("NUMBA_CACHE_DIR", raising=False)
     warm = kernel_cache.cache_dir()
     if kernel_cache.is_cold():
@@ -42,7 +46,8 @@ def partly_cold(folder: Path, monkeypatch: pytest.MonkeyPatch, left_out: str = O
     cold = kernel_cache.cache_dir()
     cold.mkdir(parents=True, exist_ok=True)
     for path in warm.iterdir():
-        if path.suffix in (".nbi", ".nbc") and not path.name.startswith(left_out):
+        kept = path.name.startswith(only) if only else not path.name.startswith(left_out)
+        if path.suffix in (".nbi", ".nbc") and kept:
             shutil.copy2(path, cold / path.name)
     assert kernel_cache.is_cold() and 0 < kernel_cache.fresh(), os.listdir(cold)
     return folder

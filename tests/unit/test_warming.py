@@ -154,8 +154,8 @@ from numba.core import caching
 role, here, locked = sys.argv[1], Path(sys.argv[2]), sys.argv[3] == "locked"
 sys.path.insert(0, str(here))
 if locked:
-    from sixdof.simulation.warming import _lock_the_index
-    _lock_the_index()
+    from sixdof.simulation.warming import lock_the_index
+    lock_the_index()
 
 
 def wait_until(test, what):

@@ -31,6 +31,8 @@ ERROR_CODES: dict[ErrorCode, str] = {
     "unstable_step": "the integrator step is beyond the method's stability limit",
     "unknown_body": "no body with that `Name` in the room's scenario",
     "diverged": "the simulation diverged and paused itself (sent unprompted, no `id`)",
+    "preparing": "a cold start still compiles the elements' physics (rooms of free bodies "
+    "already run): nothing was changed; the message says about how long, try again then",
     "bad_json": "the text is not JSON",
     "unknown_type": "`type` is not one of the client messages",
     "unknown_preset": "no preset with that name",

@@ -21,7 +21,8 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Generic, TypeVar
 
 from ..dynamics import kernel_cache
-from ..simulation import is_warm, warm_up
+from ..simulation import compiled_here, elements_gate, free_is_warm, is_warm, warm_up
+from ..simulation import warm_up_free
 from .clients import Viewer
 from .errors import Refusal, Stopping
 from .pools import off_loop
@@ -61,14 +62,40 @@ def _kill_group(pid: int) -> None:
         pass
 
 
-def _load() -> None:
-    """The simulation's modules and kernels, into this process (a thread of it)."""
+def _modules() -> None:
+    compiled_here.listen()
     for module in ("live", "engine", "replay", "ghost"):  # what a room uses
         importlib.import_module(f"..simulation.{module}", __package__)
     importlib.import_module(".binary", __package__)
+
+
+def _load() -> None:
+    """The simulation's modules and kernels, into this process (a thread of it)."""
+    _modules()
     if warm_up() > 0.0:
         gc.collect()
         gc.freeze()
+    elements_gate.release()  # rooms with elements may be built now
+
+
+def _load_free(why: Callable[[], str]) -> bool:
+    """The modules and the free bodies' kernels alone, while a cold start's child still
+    compiles the elements' (`Rooms.free_physics_ready`): worlds with elements are refused,
+    saying `why()`, until `_load` has loaded them. False (nothing loaded) where numba's
+    cache indexes cannot be locked against the child's workers writing theirs."""
+    from ..simulation.warming import WarmFailed, lock_the_index
+
+    try:
+        lock_the_index()
+    except WarmFailed as exc:
+        log.info("rooms of free bodies wait for the whole physics: %s", exc)
+        return False
+    elements_gate.hold(why)
+    _modules()
+    if warm_up_free() > 0.0:
+        gc.collect()
+        gc.freeze()
+    return True
 
 
 R = TypeVar("R")
@@ -106,6 +133,8 @@ class Rooms(ByName[Room]):
         self._stage = "loading"  # what `preparing` says is being done
         self.shared = SharedTick(settings, self._start_ticking)  # the rooms that tick together
         self._entry_done: float | None = None  # s into compiling when the 8 kernels were done
+        self._free_compiled = asyncio.Event()  # the child compiled the free bodies' kernels
+        self._free: asyncio.Task[bool] | None = None  # those kernels loading in this process
 
     async def preparing(self) -> str:
         """The `preparing` message for a viewer who joins before the physics is loaded: what
@@ -186,10 +215,12 @@ class Rooms(ByName[Room]):
             # A session of its own, so that a stop kills its workers with it.
             child = await asyncio.create_subprocess_exec(
                 sys.executable, "-m", "sixdof.simulation.warming", *WARM_GROUPS,
-                stdout=asyncio.subprocess.DEVNULL, stderr=asyncio.subprocess.PIPE,
+                stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE,
                 start_new_session=True,
             )  # fmt: skip
-            _, err = await child.communicate()
+            assert child.stdout is not None and child.stderr is not None
+            _, err = await asyncio.gather(self._count_free(child.stdout), child.stderr.read())
+            await child.wait()
         except asyncio.CancelledError:  # the server stops: so does the compilation
             if child is not None and child.returncode is None:
                 _kill_group(child.pid)
@@ -206,6 +237,17 @@ class Rooms(ByName[Room]):
         else:
             log.info("numba's cache filled in %.1f s", time.monotonic() - since)
             self._loading = None  # what is left is loading: noted (warm) at the first join
+        if free_is_warm() and not self._stopping:  # rooms of free bodies run: load the rest
+            asyncio.get_running_loop().create_task(self.physics_ready(), name="sixdof-load")
+
+    async def _count_free(self, lines: asyncio.StreamReader) -> None:
+        """Read the child's lines ("3/14 _spans_serial", warming.main): once every kernel of
+        the free bodies' group has been named, rooms of free bodies can run on them."""
+        left = set(kernel_cache.KERNELS[0][1])  # dynamics/kernel_warm.FREE's
+        async for line in lines:
+            left.discard(line.decode(errors="replace").strip().partition(" ")[2])
+            if not left:
+                self._free_compiled.set()
 
     async def physics_ready(self) -> None:
         """Load the simulation before the first room: numpy, the engine's modules, numba and
@@ -233,6 +275,56 @@ class Rooms(ByName[Room]):
         if ready is None or (ready.done() and (ready.cancelled() or ready.exception())):
             ready = self._ready = asyncio.get_running_loop().create_task(asyncio.to_thread(_load))
         await asyncio.shield(ready)  # one load for every viewer waiting
+
+    async def free_physics_ready(self) -> None:
+        """The free bodies' physics, loaded: what a room without elements runs on. During a
+        cold start's compile that is as soon as the child has compiled their kernels (~13 s
+        of CPU, the elements' ~2 minutes more: `_load_free`); else the whole physics."""
+        if free_is_warm():
+            return
+        filling = self._filling
+        if filling is None or filling.done():
+            await self.physics_ready()
+            return
+        await self._started()
+        compiled = asyncio.ensure_future(self._free_compiled.wait())
+        try:
+            await asyncio.wait({compiled, filling}, return_when=asyncio.FIRST_COMPLETED)
+        finally:
+            compiled.cancel()
+        if self._stopping:
+            raise Stopping("the server is stopping")
+        if filling.done() or not self._free_compiled.is_set():
+            await self.physics_ready()
+            return
+        task = self._free
+        if task is None or (task.done() and (task.cancelled() or task.exception())):
+            load = asyncio.to_thread(_load_free, self._elements_wait)
+            task = self._free = asyncio.get_running_loop().create_task(load)
+        if not await asyncio.shield(task):  # one load for every viewer waiting
+            await self.physics_ready()
+
+    def _elements_wait(self) -> str:
+        """Why a world with elements is refused while the free bodies' rooms already run."""
+        since = self._loading[0] if self._loading is not None else time.monotonic()
+        left = max(COMPILE_SECONDS - (time.monotonic() - since), 10.0)
+        return (
+            "the physics of elements is still being compiled (the first start after an "
+            f"install compiles it, about {COMPILE_SECONDS:.0f} s): nothing was changed; try "
+            f"again in about {left:.0f} s"
+        )
+
+    def _may_start_free(self, name: str, snapshot: Snapshot | None) -> bool:
+        """Whether room `name` (as it is, or as it would be made) has no elements."""
+        room = self._rooms.get(name)
+        if room is not None:
+            return room.sim.system is None
+        if snapshot is not None:
+            scenario = snapshot.keyframe.get("scenario")
+            return isinstance(scenario, dict) and not scenario.get("elements")
+        from .presets import default_scenario
+
+        return not (self.settings.scenario or default_scenario()).elements
 
     def get_or_create(
         self,
@@ -287,10 +379,12 @@ class Rooms(ByName[Room]):
         """`join`, once the physics is loaded (`physics_ready`). A viewer who comes before
         that gets a `preparing` message at once, so its page can say why it waits. A new
         room's simulation is made in the requests' pool, not on the loop."""
-        if not is_warm():
+        free = not is_warm() and self._may_start_free(name, snapshot)
+        physics = self.free_physics_ready if free else self.physics_ready
+        if not (free_is_warm() if free else is_warm()):
             check_room_name(name)  # a bad name is refused first, without the wait
             client.send_reply(await self.preparing())
-            ready = asyncio.ensure_future(self.physics_ready())
+            ready = asyncio.ensure_future(physics())
             while not ready.done():
                 await asyncio.wait({ready}, timeout=PROGRESS_EVERY)
                 if not ready.done() and (await self._started())[1]:
@@ -298,7 +392,7 @@ class Rooms(ByName[Room]):
                     # ~0.6 s: its one `preparing` says so)
                     client.send_reply(await self.preparing())
             ready.result()
-        await self.physics_ready()
+        await physics()
         sim = None
         if self._rooms.get(name) is None:
             check_room_name(name)

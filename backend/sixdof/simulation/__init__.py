@@ -57,6 +57,30 @@ def is_warm() -> bool:
     return _warm
 
 
+_free = False
+
+
+def warm_up_free() -> float:
+    """Load the free bodies' kernels alone (dynamics/kernel_warm.FREE), from numba's cache
+    where a compile put them; seconds taken (0 once done, or once `warm_up` ran). A server's
+    cold start runs rooms of free bodies on them while the elements' compile
+    (server/registry.py; simulation/elements_gate.py holds the rest back meanwhile)."""
+    global _free
+    with _warming:
+        if _warm or _free:
+            return 0.0
+        from ..dynamics import kernel
+
+        seconds = kernel.warm_up(["free"])
+        _free = True
+        return seconds
+
+
+def free_is_warm() -> bool:
+    """Whether the free bodies' kernels are loaded (`warm_up_free`, or `warm_up`)."""
+    return _warm or _free
+
+
 __all__ = [
     "ERROR_CODES",
     "LIVE_INTEGRATORS",
@@ -67,8 +91,10 @@ __all__ = [
     "LiveSimulation",
     "Pacer",
     "divergence_reason",
+    "free_is_warm",
     "is_warm",
     "live_limits",
     "step_range",
     "warm_up",
+    "warm_up_free",
 ]

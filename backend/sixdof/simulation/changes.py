@@ -38,6 +38,7 @@ from ..dynamics.quaternion import Array
 from ..fields import FieldError
 from ..scenario import BodySpec, Scenario
 from ..scenario.errors import field_error
+from . import elements_gate
 from .limits import DEFAULT_STEP, LIVE_INTEGRATORS
 from .live_joints import live_system
 from .validation import (
@@ -338,6 +339,7 @@ def plan_load(scenario: Scenario | Mapping[str, Any]) -> tuple[Plan, InputChanne
         step = DEFAULT_STEP
     integration = integ.model_copy(update={"method": method, "stepsize": step})
     scenario = scenario.model_copy(update={"integration": integration}, deep=True)
+    elements_gate.check(scenario.elements)
     params = scenario.body_params()
     bodies = Bodies.of(params)
     plan = Plan(scenario, params, bodies, scenario.initial_states(), method, step,

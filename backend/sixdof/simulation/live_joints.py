@@ -25,6 +25,7 @@ from ..scenario import Scenario
 from ..scenario.elements import dynamics_elements
 from ..scenario.kind import BodyEnd
 from ..scenario.kinds.joint import JointElement
+from . import elements_gate
 
 #: A joint's fields the panel tunes live (scenario/kinds/joint.py's Panel).
 TUNED = ("damping", "stiffness", "rest", "limits", "restitution")
@@ -62,6 +63,7 @@ def live_system(
     packed for `bodies`; `before` and `system` the current ones, x the live state."""
     if not scenario.elements:
         return scenario, None
+    elements_gate.check(scenario.elements)
     kept: list[tuple[JointElement, Element]] = []
     if system is not None:
         kept = [

@@ -144,7 +144,10 @@ def compile_groups(
     return time.perf_counter() - start
 
 
-def _lock_the_index() -> None:
+_locked = False
+
+
+def lock_the_index() -> None:
     """Make numba's updates of a function's cache index atomic across these workers.
 
     numba reads a function's index, adds the new signature under the first free data-file
@@ -157,6 +160,9 @@ def _lock_the_index() -> None:
     one, so each save sees the other's entries and a load never sees an index ahead of its
     data. Without flock (not POSIX) or without the methods (a numba that changed them), the
     workers cannot share the cache: WarmFailed, which says to compile in one process."""
+    global _locked
+    if _locked:  # once: a second wrapper would wait on the first one's lock
+        return
     from numba.core import caching
 
     cache_file: Any = getattr(caching, "IndexDataCacheFile", None)
@@ -184,13 +190,14 @@ def _lock_the_index() -> None:
 
     cache_file.save = locked(save, fcntl.LOCK_EX)
     cache_file.load = locked(load, fcntl.LOCK_SH)
+    _locked = True
 
 
 def _serve(shared: bool) -> None:
     """A worker: compile each group whose target comes on stdin, telling stdout; `shared`:
     other workers compile into the same cache at once."""
     if shared:
-        _lock_the_index()
+        lock_the_index()
     for line in sys.stdin:
         target = line.strip()
         run_group(Group(target, (), target), lambda name: print(f"kernel {name}", flush=True))

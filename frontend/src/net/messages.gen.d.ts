@@ -434,7 +434,7 @@ export interface Error {
   type: "error";
   /** the id the client sent, if any; at most 64 characters */
   id?: string | number | null;
-  code: "invalid" | "out_of_range" | "unstable_step" | "unknown_body" | "diverged" | "bad_json" | "unknown_type" | "unknown_preset" | "forbidden" | "too_large" | "rate_limited" | "internal";
+  code: "invalid" | "out_of_range" | "unstable_step" | "unknown_body" | "diverged" | "preparing" | "bad_json" | "unknown_type" | "unknown_preset" | "forbidden" | "too_large" | "rate_limited" | "internal";
   /** what was wrong, naming the field and the allowed range */
   message: string;
   /** the offending field, if one */

@@ -18,7 +18,8 @@ import urllib.request
 from pathlib import Path
 
 import pytest
-from support.coldcache import held_compile, partly_cold
+from support.adversary import replies
+from support.coldcache import FREE_BODIES, held_compile, partly_cold
 from websockets.sync.client import connect
 
 from sixdof.dynamics import kernel_cache
@@ -109,6 +110,62 @@ def test_a_stop_during_the_compile_ends_it_instead_of_waiting_for_it(
     finally:
         server.stop()
     assert "Traceback" not in server.output, server.output[-3000:]
+
+
+def test_rooms_of_free_bodies_run_while_the_elements_kernels_compile(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A fresh install's first visitor does not wait for the elements' kernels (~2 minutes of
+    a cold compile): the default room, a free body, runs once the free bodies' kernels are
+    ready (here in the cache, the elements' missing), while the child compiles the rest,
+    held here (SIGSTOP) so that it cannot finish first. That room pushes, retunes, steps,
+    goes back, runs a ghost and writes its history on the free kernels alone: the server
+    compiled nothing itself. A scenario with elements is refused meanwhile (`preparing`,
+    naming `elements` and how long), and the room keeps its own."""
+    partly_cold(tmp_path / "numba", monkeypatch, only=FREE_BODIES)
+    server = Served()
+    try:
+        with connect(f"{server.ws_url}?room=free", open_timeout=WAIT_S) as ws:
+            kinds = []
+            while not kinds or kinds[-1] != "hello":
+                kinds.append(json.loads(ws.recv(timeout=WAIT_S))["type"])
+            assert set(kinds[:-1]) <= {"preparing"}, kinds
+            with held_compile(server.pid):  # the elements' compile: still going, held here
+                health = server.get_json("/api/health")
+                assert health["physics"] == "free bodies", health
+                acts = [
+                    {"type": "set_input", "Force": [5.0, 0.0, 0.0], "channel": "push"},
+                    {"type": "set_params", "Mass": 2.0},
+                    {"type": "step", "n": 200},
+                    {"type": "go_back", "t": 0.05},
+                    {"type": "undo_go_back"},
+                    {"type": "set_ghost", "changes": {"Mass": 3.0}},
+                    {"type": "resume"},
+                ]
+                for mid, msg in enumerate(acts, 1):
+                    ws.send(json.dumps({**msg, "id": mid}))
+                got = replies(ws, set(range(1, len(acts) + 1)), timeout=WAIT_S)
+                assert all(r["type"] == "ack" for r in got.values()), got
+                with urllib.request.urlopen(f"{server.url}/api/rooms/free/history.csv") as r:
+                    assert r.status == 200 and len(r.read().splitlines()) > 10
+                ws.send(json.dumps({"type": "load_scenario", "preset": "floating_box", "id": 99}))
+                refused = replies(ws, {99}, timeout=WAIT_S)[99]
+                assert refused["type"] == "error" and refused["code"] == "preparing", refused
+                assert refused["field"] == "elements" and "try again in" in refused["message"]
+                frame = json.loads(ws.recv(timeout=WAIT_S))
+                while frame["type"] != "state":
+                    assert frame["type"] != "hello", frame  # the room kept its scenario
+                    frame = json.loads(ws.recv(timeout=WAIT_S))
+                assert len(frame["bodies"]) == 1
+                health = server.get_json("/api/health")
+                assert health["kernels_compiled_here"] == 0, health
+                assert health["physics"] == "free bodies", health
+    except BaseException:
+        print("".join(server.lines[-40:]))
+        raise
+    finally:
+        server.stop()
+    server.check_log()
 
 
 def _zombie(pid: int) -> bool:
