@@ -18,7 +18,7 @@ import pytest
 from sixdof.cli.warm import HEADLESS, WARM_GROUPS, KernelBar
 from sixdof.dynamics import kernel_cache
 from sixdof.dynamics.kernel_warm import FREE, GROUPS, SYSTEM, Group
-from sixdof.server import registry
+from sixdof.server import physics_loading as registry
 from sixdof.simulation import warming
 from sixdof.simulation.warming import WarmFailed, compile_groups
 

@@ -21,7 +21,7 @@ def listen() -> None:
             return
         from numba.core import event
 
-        class _Counter(event.Listener):  # type: ignore[misc]  # numba is untyped
+        class _Counter(event.Listener):
             def on_start(self, ev: event.Event) -> None:
                 global _count
                 with _lock:
