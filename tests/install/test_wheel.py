@@ -287,6 +287,7 @@ def test_the_installed_server_says_hello_on_the_websocket(
             answer = _answer(ws, mid)
             if answer["type"] == "ack" or time.monotonic() > deadline:
                 break
+            # refused before it is charged: no budget is spent asking again
             assert answer["code"] == "preparing" and answer["field"] == "elements", answer
             wait = re.search(r"try again in about ([0-9.]+) s", answer["message"])
             assert wait is not None, answer

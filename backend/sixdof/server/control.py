@@ -252,6 +252,7 @@ def change_cost(room: Room, msg: Any) -> float:
     """Seconds of computing a message that changes the world is estimated to cost before it
     runs (simulation/cost.py): a scenario, elements or water (hull tables built); 0 for the
     rest. Refusal when the world it makes would cost more than a room may, a step."""
+    from ..simulation import elements_gate
     from ..simulation.cost import change_seconds  # loaded with the physics
 
     method: str | None = room.sim.integrator
@@ -265,6 +266,8 @@ def change_cost(room: Room, msg: Any) -> float:
             scenario = room.sim.scenario.model_copy(update={"water": msg.water})
         else:
             return 0.0
+        # a cold start still compiling the elements' kernels: refused before it is charged
+        elements_gate.check(scenario.elements)
         return change_seconds(msg.type, scenario, method)
     except FieldError as exc:
         raise Refusal(exc.code, exc.message, exc.field, msg.id) from None

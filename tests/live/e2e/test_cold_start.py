@@ -148,10 +148,14 @@ def test_rooms_of_free_bodies_run_while_the_elements_kernels_compile(
                 assert all(r["type"] == "ack" for r in got.values()), got
                 with urllib.request.urlopen(f"{server.url}/api/rooms/free/history.csv") as r:
                     assert r.status == 200 and len(r.read().splitlines()) > 10
-                ws.send(json.dumps({"type": "load_scenario", "preset": "floating_box", "id": 99}))
-                refused = replies(ws, {99}, timeout=WAIT_S)[99]
-                assert refused["type"] == "error" and refused["code"] == "preparing", refused
-                assert refused["field"] == "elements" and "try again in" in refused["message"]
+                # refused before anything is charged or built (control.change_cost), each time
+                asks = set(range(100, 120))
+                for mid in sorted(asks):
+                    load = {"type": "load_scenario", "preset": "floating_box", "id": mid}
+                    ws.send(json.dumps(load))
+                for refused in replies(ws, asks, timeout=WAIT_S).values():
+                    assert refused["type"] == "error" and refused["code"] == "preparing", refused
+                    assert refused["field"] == "elements" and "try again in" in refused["message"]
                 frame = json.loads(ws.recv(timeout=WAIT_S))
                 while frame["type"] != "state":
                     assert frame["type"] != "hello", frame  # the room kept its scenario
