@@ -5,6 +5,7 @@ checked against the limits (fhsim_xml's docstring describes them)."""
 from __future__ import annotations
 
 import math
+from collections.abc import Collection, Iterator
 from typing import Any
 
 from pydantic import ValidationError
@@ -65,17 +66,8 @@ class ElementReading(BodyReading):
         known = ELEMENT_ATTRIBUTES[kind]
         name = self.named(node, bodies, elements, "element")
         e = ElementLib(kind, node)
-        for attr, text in node.attrib.items():
-            if attr in ("LibName", "SimObject", "Name"):
-                continue
-            if attr not in known:
-                self.warn(
-                    node,
-                    attr,
-                    f"unknown attribute of {ELEMENT_OBJECTS[kind]}, ignored (known: "
-                    f"{', '.join(known) or BY_NAME[kind].xml_none})",
-                )
-                continue
+        for attr in self.lib_attributes(node, known, ELEMENT_OBJECTS[kind], BY_NAME[kind].xml_none):
+            text = node.attrib[attr]
             field, width = known[attr]
             if field in e.origin:
                 raise self.fail(
@@ -108,6 +100,23 @@ class ElementReading(BodyReading):
         if "table" in e.fields:
             e.fields.setdefault("signal", "table")
         elements[name] = e
+
+    def lib_attributes(
+        self, node: XmlNode, known: Collection[str], what: str, none: str = "none"
+    ) -> Iterator[str]:
+        """The attributes of a Lib that `known` names, in the file's order: LibName,
+        SimObject and Name skipped, any other warned about (unknown, ignored) and skipped."""
+        for attr in node.attrib:
+            if attr in ("LibName", "SimObject", "Name"):
+                continue
+            if attr not in known:
+                self.warn(
+                    node,
+                    attr,
+                    f"unknown attribute of {what}, ignored (known: {', '.join(known) or none})",
+                )
+                continue
+            yield attr
 
     def rows(self, node: XmlNode, attr: str, flat: bool) -> Any:
         """FhSim's matrix text "0,1;-0.5,-2" as rows of numbers (`flat`: one row, "1,2,3", as

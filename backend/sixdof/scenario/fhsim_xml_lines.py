@@ -115,16 +115,7 @@ class LineReading(LinearSystemReading):
         e = ElementLib(kind, node, sim_object)
         e.outputs = dict(outputs)
         e.inputs = {}
-        for attr in node.attrib:
-            if attr in ("LibName", "SimObject", "Name"):
-                continue
-            if attr not in attributes:
-                self.warn(
-                    node,
-                    attr,
-                    f"unknown attribute of {sim_object}, ignored (known: {', '.join(attributes)})",
-                )
-                continue
+        for attr in self.lib_attributes(node, attributes, sim_object):
             field, width = attributes[attr]
             e.origin[field] = attr
             if isinstance(width, int):
