@@ -267,7 +267,7 @@ def change_cost(room: Room, msg: Any) -> float:
         else:
             return 0.0
         # a cold start still compiling the elements' kernels: refused before it is charged
-        elements_gate.check(scenario.elements)
+        elements_gate.check(scenario.elements if scenario is not None else ())
         return change_seconds(msg.type, scenario, method)
     except FieldError as exc:
         raise Refusal(exc.code, exc.message, exc.field, msg.id) from None
