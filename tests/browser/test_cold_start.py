@@ -5,11 +5,12 @@ kernels only (support/coldcache.py), and the compile is held while the page come
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import pytest
 from playwright.sync_api import Browser
-from support.coldcache import held_compile, partly_cold
+from support.coldcache import FREE_BODIES, held_compile, partly_cold
 from support.pagekit import TEST_FPS, WAIT_MS, Served, require_page, wait_connected
 
 
@@ -38,3 +39,42 @@ def test_the_page_says_the_physics_is_being_prepared(
         context.close()
         srv.stop()
     assert "numba's cache is cold" in (tmp_path / "serve.log").read_text()
+
+
+def test_a_preset_with_elements_waits_for_its_physics_and_the_page_says_so(
+    browser: Browser, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A fresh install: the default room (a free body) runs while the elements' kernels
+    compile (the cache holds the free bodies' alone; their compile is held here). A preset
+    with elements is refused `preparing`; the page says so in its language (German here),
+    with the seconds to wait, and keeps the room it has."""
+    require_page()
+    partly_cold(tmp_path / "numba", monkeypatch, only=FREE_BODIES)
+    srv = Served(log=tmp_path / "serve.log")
+    context = browser.new_context(viewport={"width": 1280, "height": 720})
+    try:
+        page = context.new_page()
+        errors: list[str] = []
+        page.on("pageerror", lambda e: errors.append(str(e)))
+        page.goto(f"{srv.url}/?room=free&lang=de&fps={TEST_FPS}")
+        page.wait_for_function("() => window.__sixdof && __sixdof.hello", timeout=300_000)
+        wait_connected(page, timeout=WAIT_MS)
+        before = page.evaluate("__sixdof.hello.scenario.name")
+        with held_compile(srv.pid):  # the elements' compile: still going, held here
+            menu = page.get_by_label("Vorlage", exact=True)  # the panel's preset menu
+            # its options after "choose": the presets in the hello's order, titled in German
+            index = 1 + page.evaluate(
+                "__sixdof.hello.presets.findIndex((p) => p.name === 'floating_box')"
+            )
+            menu.select_option(index=index)
+            said = page.locator(".sixdof-error[role='alert']")  # under the preset menu
+            said.wait_for(timeout=WAIT_MS)
+            text = said.inner_text()
+            assert "Physik der Elemente wird noch kompiliert" in text, text
+            assert re.search(r"in etwa \d+ s erneut versuchen", text), text
+            assert page.evaluate("__sixdof.hello.scenario.name") == before
+            page.screenshot(path=str(tmp_path / "preparing_de.png"))
+        assert not errors, errors
+    finally:
+        context.close()
+        srv.stop()

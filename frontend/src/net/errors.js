@@ -54,6 +54,10 @@ export function errorText(err) {
       return t('error.unstable_step', { field: field || 'step' });
     case 'internal':
       return t('error.internal', { message });
+    case 'preparing': {
+      const s = /try again in about (\d+) s/.exec(message);
+      return t('error.preparing', { seconds: s ? num(Number(s[1])) : '…' });
+    }
     default:
       return t(`error.${err.code}`);
   }
