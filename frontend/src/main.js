@@ -90,11 +90,12 @@ const actions = {
   // "Show me" runs it (load keeps running/paused, so the pause goes first).
   loadPreset: (name, ctl) => {
     const asks = !!session.hello?.presets.find((p) => p.name === name)?.question;
+    const wasRunning = panel.p.running;
     if (asks) conn.send({ type: 'pause' });
-    panel.send([ctl], { type: 'load_scenario', preset: name }, () => {
-      session.reloading = true;
-      session.asking = asks;
-    });
+    // refused (a cold start still compiling, a preset too costly): the room runs on as it did
+    const refused = () => asks && wasRunning && conn.send({ type: 'resume' });
+    const loaded = () => Object.assign(session, { reloading: true, asking: asks });
+    panel.send([ctl], { type: 'load_scenario', preset: name }, loaded, refused);
   },
   push,
   /** Start a ghost run with `changes` (GhostSettings), or end it (null). */

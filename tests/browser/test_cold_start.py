@@ -47,7 +47,7 @@ def test_a_preset_with_elements_waits_for_its_physics_and_the_page_says_so(
     """A fresh install: the default room (a free body) runs while the elements' kernels
     compile (the cache holds the free bodies' alone; their compile is held here). A preset
     with elements is refused `preparing`; the page says so in its language (German here),
-    with the seconds to wait, and keeps the room it has."""
+    with the seconds to wait, and keeps the room it has, running as it was."""
     require_page()
     partly_cold(tmp_path / "numba", monkeypatch, only=FREE_BODIES)
     srv = Served(log=tmp_path / "serve.log")
@@ -73,6 +73,8 @@ def test_a_preset_with_elements_waits_for_its_physics_and_the_page_says_so(
             assert "Physik der Elemente wird noch kompiliert" in text, text
             assert re.search(r"in etwa \d+ s erneut versuchen", text), text
             assert page.evaluate("__sixdof.hello.scenario.name") == before
+            # the preset asks a question, so the page paused the room first: running again
+            page.wait_for_function("() => __sixdof.lastState.status.running", timeout=WAIT_MS)
             page.screenshot(path=str(tmp_path / "preparing_de.png"))
         assert not errors, errors
     finally:

@@ -233,12 +233,14 @@ export class Panel {
 
   /**
    * Send a message on behalf of `ctls`: an ack clears their error, an error is shown on the one
-   * it names and their fields go back to the server's values. `onAck` runs after an ack.
+   * it names and their fields go back to the server's values. `onAck` runs after an ack,
+   * `onError` after an error.
    * @param {Controller[]} ctls
    * @param {import('../net/messages.gen.js').ClientMessage} msg
    * @param {((ack: import('../net/messages.gen.js').Ack) => void) | null} [onAck]
+   * @param {((err: import('../net/messages.gen.js').ErrorMessage) => void) | null} [onError]
    */
-  send(ctls, msg, onAck = null) {
+  send(ctls, msg, onAck = null, onError = null) {
     const body = this.bodyName;
     if (body && (msg.type === 'set_params' || msg.type === 'set_input')) msg = { body, ...msg };
     const id = this.conn.send(msg, {
@@ -249,6 +251,7 @@ export class Panel {
       onError: (err) => {
         this.errors.showServer(ctls, err);
         this.restore(ctls);
+        onError?.(err);
       },
     });
     if (id === null) this.errors.show(ctls[0], t('panel.err.offline'));
