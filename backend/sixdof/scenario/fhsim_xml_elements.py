@@ -229,12 +229,19 @@ class ElementReading(BodyReading):
         spec = {"kind": e.kind, "body": body, **e.fields}
         if kind.xml_read is not None:
             kind.xml_read(self, name, e, spec)
+        return self.validated(e, spec)
+
+    def validated(self, e: ElementLib, spec: dict[str, Any]) -> Any:
+        """`spec` as its kind's model; else its first error, at the attribute (of the Lib or
+        of a Connection) its field came from."""
         try:
-            return kind.model.model_validate(spec)
+            return BY_NAME[e.kind].model.model_validate(spec)
         except ValidationError as exc:
             err = first_error(exc)
             inner = err.get("ctx", {}).get("error")
             field = str(err["loc"][0]) if err["loc"] else ""
             if not field and isinstance(inner, FieldError):
                 field = inner.field
+            if field in e.located:
+                raise self.fail(*e.located[field], reason_text(err)) from None
             raise self.fail(e.node, e.origin.get(field), reason_text(err)) from None

@@ -26,12 +26,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from pydantic import ValidationError
-
-from ..fields import FieldError
-from .errors import first_error
 from .fhsim_xml_elements import ElementLib
-from .fhsim_xml_errors import reason_text
 from .fhsim_xml_format import (
     LIB_NAME,
     PORT_REF,
@@ -41,7 +36,6 @@ from .fhsim_xml_format import (
 )
 from .fhsim_xml_linear import LinearSystemReading
 from .kind import XmlWidth
-from .kinds import BY_NAME
 from .kinds.cable import CableElement
 from .xml_tree import XmlNode
 
@@ -151,17 +145,7 @@ class LineReading(LinearSystemReading):
             self.check_water_wire(name, e.kind, e.node)
         else:
             spec = self.linear_spec(name, e)
-        try:
-            return BY_NAME[e.kind].model.model_validate(spec)
-        except ValidationError as exc:
-            err = first_error(exc)
-            inner = err.get("ctx", {}).get("error")
-            field = str(err["loc"][0]) if err["loc"] else ""
-            if not field and isinstance(inner, FieldError):
-                field = inner.field
-            if field in e.located:
-                raise self.fail(*e.located[field], reason_text(err)) from None
-            raise self.fail(e.node, e.origin.get(field), reason_text(err)) from None
+        return self.validated(e, spec)
 
     # -- Cable --------------------------------------------------------------------------
 
