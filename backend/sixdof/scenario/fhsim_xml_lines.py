@@ -324,13 +324,14 @@ class LineReading(LinearSystemReading):
                 f"{name}.{force} is not wired: the cable pulls {body!r}, the body "
                 f'{name}.Position{end} names (<Connection {body}.Force="{name}.{force}"/>)',
             )
-        if f[0] != body:
-            raise self.fail(
-                f[1],
-                f[2],
-                f"{name}.{force} drives {f[0]!r} but {name}.Position{end} names {body!r}; "
-                "an end pulls the body it is on",
-            )
+        for wired, port, does in ((f, force, "pulls"), (m, moment, "turns")):
+            if wired is not None and wired[0] != body:
+                raise self.fail(
+                    wired[1],
+                    wired[2],
+                    f"{name}.{port} drives {wired[0]!r} but {name}.Position{end} names "
+                    f"{body!r}; an end {does} the body it is on",
+                )
         if m is None:
             cg = self.body_specs[body].CGOffset
             if tuple(point) != tuple(cg):
@@ -342,12 +343,5 @@ class LineReading(LinearSystemReading):
                     f"({vector_text(tuple(cg))}), so the line turns it "
                     f'(<Connection {body}.Moment="{name}.{moment}"/>)',
                 )
-        elif m[0] != body:
-            raise self.fail(
-                m[1],
-                m[2],
-                f"{name}.{moment} drives {m[0]!r} but {name}.Position{end} names {body!r}; "
-                "an end turns the body it is on",
-            )
 
     # -- Math/LinearSystem ----------------------------------------------------------------
