@@ -151,6 +151,8 @@ def test_cart_pole_lqr_round_trips_padded_with_the_same_run() -> None:
     assert 'Controller1.In="Pole.Pos.x,Pole.Pitch,Pole.Vel.x,Pole.AngVel.y"' in text
     assert 'Pole.Force="Controller1.Out" Pole.Moment="Controller1.Out"' in text
     again = scenario_from_xml(text)
+    assert again.model_dump(exclude={"elements"}) == scenario.model_dump(exclude={"elements"})
+    assert again.elements[:-1] == scenario.elements[:-1]  # the joints; the controller is last
     (ctrl,) = [e for e in again.elements if e.kind == "controller"]
     assert ctrl.outputs == ["Force.x", "Force.y", "Force.z", "Moment.x", "Moment.y", "Moment.z"]  # type: ignore[union-attr]
     assert len(ctrl.D) == 6 and ctrl.D[1] == [0.0] * 4  # type: ignore[union-attr]
