@@ -6,25 +6,38 @@ kernels only (support/coldcache.py), and the compile is held while the page come
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
-from playwright.sync_api import Browser
+from playwright.sync_api import Browser, Page
 from support.coldcache import FREE_BODIES, held_compile, partly_cold
 from support.pagekit import TEST_FPS, WAIT_MS, Served, require_page, wait_connected
 
 
-def test_the_page_says_the_physics_is_being_prepared(
-    browser: Browser, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
+@contextmanager
+def cold_server_page(browser: Browser, tmp_path: Path) -> Iterator[tuple[Served, Page, list[str]]]:
+    """A server on the cold cache `partly_cold` set up, a desktop page (not opened yet) and
+    the page's errors; the page closed and the server stopped afterwards."""
     require_page()
-    partly_cold(tmp_path / "numba", monkeypatch)
     srv = Served(log=tmp_path / "serve.log")
     context = browser.new_context(viewport={"width": 1280, "height": 720})
     try:
         page = context.new_page()
         errors: list[str] = []
         page.on("pageerror", lambda e: errors.append(str(e)))
+        yield srv, page, errors
+    finally:
+        context.close()
+        srv.stop()
+
+
+def test_the_page_says_the_physics_is_being_prepared(
+    browser: Browser, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    partly_cold(tmp_path / "numba", monkeypatch)
+    with cold_server_page(browser, tmp_path) as (srv, page, errors):
         banner = page.locator("[data-banner='preparing']")
         with held_compile(srv.pid):
             page.goto(f"{srv.url}/?room=cold&fps={TEST_FPS}")
@@ -35,9 +48,6 @@ def test_the_page_says_the_physics_is_being_prepared(
         assert banner.count() == 0  # gone with the hello
         wait_connected(page, timeout=WAIT_MS)
         assert not errors, errors
-    finally:
-        context.close()
-        srv.stop()
     assert "numba's cache is cold" in (tmp_path / "serve.log").read_text()
 
 
@@ -48,14 +58,8 @@ def test_a_preset_with_elements_waits_for_its_physics_and_the_page_says_so(
     compile (the cache holds the free bodies' alone; their compile is held here). A preset
     with elements is refused `preparing`; the page says so in its language (German here),
     with the seconds to wait, and keeps the room it has, running as it was."""
-    require_page()
     partly_cold(tmp_path / "numba", monkeypatch, only=FREE_BODIES)
-    srv = Served(log=tmp_path / "serve.log")
-    context = browser.new_context(viewport={"width": 1280, "height": 720})
-    try:
-        page = context.new_page()
-        errors: list[str] = []
-        page.on("pageerror", lambda e: errors.append(str(e)))
+    with cold_server_page(browser, tmp_path) as (srv, page, errors):
         page.goto(f"{srv.url}/?room=free&lang=de&fps={TEST_FPS}")
         page.wait_for_function("() => window.__sixdof && __sixdof.hello", timeout=300_000)
         wait_connected(page, timeout=WAIT_MS)
@@ -75,8 +79,4 @@ def test_a_preset_with_elements_waits_for_its_physics_and_the_page_says_so(
             assert page.evaluate("__sixdof.hello.scenario.name") == before
             # the preset asks a question, so the page paused the room first: running again
             page.wait_for_function("() => __sixdof.lastState.status.running", timeout=WAIT_MS)
-            page.screenshot(path=str(tmp_path / "preparing_de.png"))
         assert not errors, errors
-    finally:
-        context.close()
-        srv.stop()
