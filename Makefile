@@ -52,7 +52,7 @@ lint: python frontend-deps
 # workers on two cores: the browser and live tests wait on real time for part of theirs.
 # `sixdof warm` first, as `make run` does: the tests' servers then load the kernels from
 # numba's cache instead of each compiling them; the install tier's wheel is the one cold
-# compile.
+# compile (its free bodies' kernels; the whole of it is the timing tier's).
 test: setup browser
 	$(BIN)/sixdof warm
 	$(BIN)/pytest -n 3 --dist loadgroup --durations=25

@@ -1,8 +1,9 @@
 """A numba cache that lacks some of the free bodies' kernels: what a server finds after an
 upgrade that changed them, and what the live, browser and cluster tiers start on to see a
 cold start (the `preparing` message, the banner, the gateway passing it on) with a real
-compile instead of the whole ~60 s of CPU. The whole cold compile is the install tier's: a
-wheel installed in a new venv (tests/install/test_wheel.py).
+compile instead of the whole ~60 s of CPU. A wheel installed in a new venv starts from an
+empty cache (tests/install/test_wheel.py: the free bodies' compile); the whole cold start,
+to the elements' kernels loaded, is the timing tier's (`all_cold`).
 
 It is a copy of the cache `sixdof warm` filled (make test runs it first), without the index
 and data files of one kernel (ONE_KERNEL, the default: ~0.1 s to compile, its callees come
@@ -53,6 +54,15 @@ def partly_cold(
     return folder
 
 
+def all_cold(folder: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """Point NUMBA_CACHE_DIR (of this process and the servers it starts) at `folder`, empty:
+    a fresh install's cache, for the timing tier's whole cold start; the folder."""
+    monkeypatch.setenv("NUMBA_CACHE_DIR", str(folder))
+    kernel_cache.cache_dir().mkdir(parents=True, exist_ok=True)
+    assert kernel_cache.fresh() == 0, os.listdir(kernel_cache.cache_dir())
+    return folder
+
+
 def _children(pid: int) -> list[int]:
     found = []
     for task in Path(f"/proc/{pid}/task").iterdir():
@@ -77,6 +87,20 @@ def compiling_child(pid: int, timeout: float = 60.0) -> int:
                 continue  # it ended meanwhile
         time.sleep(0.01)
     raise AssertionError(f"process {pid} started no compile within {timeout} s")
+
+
+def alive_in_group(pgid: int) -> list[int]:
+    """The processes of process group `pgid` that still run (zombies, ended but not yet
+    reaped, do not): a compiling child and its workers."""
+    alive = []
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            fields = stat.read_text().rpartition(")")[2].split()
+        except OSError:
+            continue  # it ended meanwhile
+        if int(fields[2]) == pgid and fields[0] != "Z":
+            alive.append(int(stat.parent.name))
+    return alive
 
 
 @contextmanager
