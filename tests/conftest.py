@@ -4,7 +4,8 @@
 - live: the server, in process (Starlette's TestClient) or a real uvicorn on loopback
 - browser: the page in Debian's headless Chromium against a real server
 - cluster: workers and gateways on a real NATS server
-- install: a wheel in a new venv (the one cold numba compile, of the free bodies' kernels), packaging, JupyterLab
+- install: a wheel in a new venv (the one cold numba compile, of the free bodies' kernels),
+  packaging, JupyterLab
 - timing: wall-clock figures (frame rates, gaps, first answers), run alone by
   `make test-timing`; `make test` and plain `pytest` leave it out
 
