@@ -134,7 +134,7 @@ def examples() -> dict[str, list[dict[str, Any]]]:
         "preparing": [
             {
                 "type": "preparing",
-                "message": "preparing the physics — the first start compiles it, about two minutes",
+                "message": "preparing the physics — the first start compiles it, about 90 s",
                 "cold": True,
                 "elapsed": 0.02,
             }

@@ -229,3 +229,22 @@ def test_two_workers_saving_one_function_at_once_keep_both_signatures(tmp_path: 
     `sixdof warm` runs them) each signature keeps its own file."""
     index = _race(tmp_path, locked=True)
     assert len(index) == 2 and len(set(index.values())) == 2, index
+
+
+def test_the_stepping_kernels_parts_compile_the_calls_it_makes() -> None:
+    """Each part of the stepping kernel (parts_compiled.py) compiles its callee for the very
+    signature `system_serial` calls it with, else a cold compile would compile it twice: in
+    the warm cache (`sixdof warm`), each callee holds one signature, and a part finds it
+    there instead of compiling one of its own."""
+    from sixdof.dynamics import parts_compiled as parts
+    from sixdof.dynamics import system_compiled as s
+    from sixdof.dynamics import tree_run_compiled as tree
+    from sixdof.dynamics.kernel_warm import SYSTEM_PARTS, _serial_arguments
+
+    assert kernel_cache.holds(kernel_cache.KERNELS[1][0], "system_serial"), "run `sixdof warm`"
+    assert set(SYSTEM[1].after) == {g.name for g in SYSTEM_PARTS}
+    callees = {"tree_run": tree.run, "run_one": s._run_one, "group_run": s._group_run}
+    for name, callee in callees.items():
+        parts.compile_part(getattr(parts, name), *_serial_arguments())
+        assert len(callee._cache._cache_file._load_index()) == 1, name  # system_serial's alone
+        assert callee._cache_hits and not callee._cache_misses, (name, callee._cache_misses)

@@ -57,6 +57,7 @@ KERNELS: tuple[tuple[Path, tuple[str, ...]], ...] = (
     (Path(__file__).with_name("tree_run_compiled.py"), ()),
     (Path(__file__).with_name("states_compiled.py"), ()),
     (Path(__file__).with_name("lone_compiled.py"), ()),
+    (Path(__file__).with_name("parts_compiled.py"), ()),
     *(
         (path, ())
         for path in sorted(_KINDS.glob("*.py"))
@@ -194,6 +195,11 @@ def fresh() -> int:
     """How many of ENTRY_POINTS numba's cache holds fresh: while a compilation fills the
     cache (`sixdof warm`, in the order warm_up calls them), its progress."""
     return sum(_fresh_in(source, names) for source, names in KERNELS)
+
+
+def holds(source: Path, name: str) -> bool:
+    """Whether numba's cache holds `source`'s kernel `name` fresh."""
+    return _fresh_in(source, (name,)) == 1
 
 
 def _fresh_in(source: Path, names: tuple[str, ...]) -> int:

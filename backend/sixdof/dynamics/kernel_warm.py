@@ -18,6 +18,7 @@ from __future__ import annotations
 import time
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
+from pathlib import Path
 
 import numpy as np
 
@@ -91,15 +92,47 @@ def _elements() -> tuple[IntArray, Array, IntArray, Array]:
     return groups, np.zeros((1, ELEMENT_SIZE)), np.array([0, 1], dtype=np.int64), np.zeros(0)
 
 
+def _serial_arguments() -> tuple[Array | IntArray, ...]:
+    """Arguments of `system_serial`: two bodies, a spring and a pivot, one step each."""
+    p, x, u = _bodies()
+    h, n, m = np.full(2, 1e-3), np.ones(2, dtype=np.int64), np.ones(2, dtype=np.int64)
+    z, zb = np.zeros(0), np.zeros(2, dtype=np.int64)
+    return (p, x, u, *_elements(), np.zeros(2), h, n, m, z, zb)
+
+
 def warm_system_serial(done: Done) -> None:
     """The elements' stepping kernel (bodies with elements, every live step)."""
     from . import system_compiled as s
 
-    p, x, u = _bodies()
-    h, n, m = np.full(2, 1e-3), np.ones(2, dtype=np.int64), np.ones(2, dtype=np.int64)
-    z, zb = np.zeros(0), np.zeros(2, dtype=np.int64)
-    s.system_serial(p, x, u, *_elements(), np.zeros(2), h, n, m, z, zb)
+    s.system_serial(*_serial_arguments())
     done("system_serial")
+
+
+def _warm_part(name: str, done: Done) -> None:
+    """Compile the part `name` of the stepping kernel (parts_compiled.py) into numba's cache,
+    unless the stepping kernel is there already (then it needs none of its parts)."""
+    from .kernel_cache import holds
+
+    if not holds(SYSTEM_SOURCE, "system_serial"):
+        from . import parts_compiled as parts
+
+        parts.compile_part(getattr(parts, name), *_serial_arguments())
+    done(name)
+
+
+def warm_tree_run(done: Done) -> None:
+    """A tree of hinges' steps (tree_run_compiled.run), for the stepping kernel."""
+    _warm_part("tree_run", done)
+
+
+def warm_run_one(done: Done) -> None:
+    """A body alone's steps with its elements (`_run_one`), for the stepping kernel."""
+    _warm_part("run_one", done)
+
+
+def warm_group_run(done: Done) -> None:
+    """A group's steps (`_group_run`), for the stepping kernel."""
+    _warm_part("group_run", done)
 
 
 def warm_system_derivative(done: Done) -> None:
@@ -125,18 +158,26 @@ FREE = Group(
     f"{__name__}:warm_free",
 )  # fmt: skip
 HULL = Group("hull", ("submerged",), f"{__name__}:warm_hull")
-#: The elements' two kernels, ~3/4 of a whole compile and one chain of calls: the stepping
-#: kernel (~60 s of CPU alone) calls the derivative's largest part (`_derivative_one`, ~30 s)
-#: and more. The derivative (~37 s alone) is compiled beside the free bodies' kernels, the
-#: stepping kernel after them, by when it finds that part in the cache (~8 s alone after it).
+SYSTEM_SOURCE = Path(__file__).with_name("system_compiled.py")
+#: The elements' two kernels: the derivative (~45 s of a core on a cold cache) and the
+#: stepping kernel (~86 s), which compiles last, once its three largest parts, which do not
+#: call one another, are in the cache (`SYSTEM_PARTS`), each compiled beside other work; the
+#: part that shares the derivative's largest function (`_group_derivative`) after it.
 SYSTEM = (
     Group("system_derivative", ("system_derivative",), f"{__name__}:warm_system_derivative"),
-    Group("system_serial", ("system_serial",), f"{__name__}:warm_system_serial"),
+    Group("system_serial", ("system_serial",), f"{__name__}:warm_system_serial",
+          ("tree_run", "run_one", "group_run")),
+)  # fmt: skip
+SYSTEM_PARTS = (
+    Group("tree_run", ("tree_run",), f"{__name__}:warm_tree_run"),
+    Group("run_one", ("run_one",), f"{__name__}:warm_run_one"),
+    Group("group_run", ("group_run",), f"{__name__}:warm_group_run", ("system_derivative",)),
 )
 
 #: What a live simulation calls, in the order the workers take them (two cores: the free
-#: bodies' kernels and the elements' derivative at once): a room of free bodies needs `FREE`.
-GROUPS: tuple[Group, ...] = (FREE, SYSTEM[0], HULL, SYSTEM[1])
+#: bodies' kernels and the elements' derivative at once, then the stepping kernel's parts
+#: beside each other): a room of free bodies needs `FREE`.
+GROUPS: tuple[Group, ...] = (FREE, SYSTEM[0], SYSTEM_PARTS[0], HULL, *SYSTEM_PARTS[1:], SYSTEM[1])
 
 
 def run_group(group: Group, done: Done) -> None:
@@ -161,4 +202,6 @@ def warm_up(names: Iterable[str] | None = None) -> float:
     return time.perf_counter() - start
 
 
-__all__ = ["FREE", "GROUPS", "HULL", "SYSTEM", "Done", "Group", "run_group", "warm_up"]
+__all__ = [
+    "FREE", "GROUPS", "HULL", "SYSTEM", "SYSTEM_PARTS", "Done", "Group", "run_group", "warm_up",
+]  # fmt: skip

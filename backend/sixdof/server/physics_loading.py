@@ -23,21 +23,23 @@ from .protocol import Preparing
 
 log = logging.getLogger("sixdof.server")
 
-#: What `preparing` expects, s: compiling the kernels (numba's cache cold: the first hello
-#: came 126 s after the start on a quiet two-core machine, 2026-12-05, once joints, cables,
-#: controllers and radiation had joined the elements' kernels; `sixdof warm` 154 s, ~154 s
-#: of CPU), loading them from the cache (~0.6 s).
-COMPILE_SECONDS = 130.0
+#: What `preparing` expects, s: compiling the kernels (numba's cache cold, a quiet two-core
+#: machine, 2026-12-06: the elements' kernels loaded 87 s after the start, the stepping
+#: kernel's parts compiled beside each other; `sixdof warm` 81 s, ~150 s of CPU), loading
+#: them from the cache (~0.6 s).
+COMPILE_SECONDS = 90.0
 LOAD_SECONDS = 1.0
 #: The share of a compilation that numba's 8 entry kernels take (then the elements' kernels,
-#: uncounted): 27 s of 256 s in a cold start measured on a loaded machine.
-ENTRY_SHARE = 0.12
+#: uncounted): 13 s of 81 s in `sixdof warm` on the quiet machine.
+ENTRY_SHARE = 0.16
 #: A viewer waiting for the physics gets a new `preparing` (its progress) this often, s.
 PROGRESS_EVERY = 1.0
 
 
 #: The kernels' groups a server's cold start compiles (dynamics/kernel_warm.py), in order.
-WARM_GROUPS = ("free", "system_derivative", "hull", "system_serial")
+WARM_GROUPS = (
+    "free", "system_derivative", "tree_run", "hull", "run_one", "group_run", "system_serial",
+)  # fmt: skip
 
 
 def _kill_group(pid: int) -> None:
@@ -128,7 +130,10 @@ class PhysicsLoading:
         else:
             expected = LOAD_SECONDS + (COMPILE_SECONDS if cold and self._filling is None else 0)
             if cold and self._filling is None:  # compiled here: no child could fill the cache
-                message = "preparing the physics — the first start compiles it, about two minutes"
+                message = (
+                    "preparing the physics — the first start compiles it, about "
+                    f"{COMPILE_SECONDS:.0f} s"
+                )
             else:
                 message = "preparing the physics — loading it, about a second"
         return Preparing(
@@ -241,7 +246,7 @@ class PhysicsLoading:
     async def free_physics_ready(self) -> None:
         """The free bodies' physics, loaded: what a room without elements runs on. During a
         cold start's compile that is as soon as the child has compiled their kernels (~13 s
-        of CPU, the elements' ~2 minutes more: `_load_free`); else the whole physics."""
+        of CPU, the elements' ~75 s more on two cores: `_load_free`); else the whole physics."""
         if free_is_warm():
             return
         filling = self._filling

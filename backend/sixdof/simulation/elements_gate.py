@@ -1,7 +1,7 @@
 """Whether this process may build a world with elements yet.
 
 At a cold start a server compiles the kernels in a child process, the free bodies' first
-(~13 s of CPU) and the elements' after them (~2 minutes on two cores): rooms of free bodies
+(~13 s of CPU) and the elements' after them (~75 s more on two cores): rooms of free bodies
 run as soon as theirs are loaded (server/registry.py), and until the elements' are, a world
 with elements is refused here, before anything is built, rather than compiled again in the
 server's own process, which would hold every room for the minutes the compile takes. Nothing
