@@ -46,7 +46,7 @@ from .stepper_compiled import store as _store
 
 #: Hash of the modules compiled in here (kernel_cache.STAMP_NAME: numba keys its cache on this
 #: file's text alone); `python scripts/stamp_kernels.py` keeps it current.
-COMPILED_FROM = "ea9491cc518acf72"
+COMPILED_FROM = "88ee1532d754a536"
 
 compile_kinds(COMPILED)  # the kinds' forces are numba's from here on (kinds/jit.py)
 
@@ -115,7 +115,7 @@ def _element_forces(p, el, e0, e1, aux, i, b, y, t, h, left):
     return acc
 
 
-@njit(cache=True, nogil=True, fastmath=False, error_model="numpy")
+@njit(cache=True, nogil=True, fastmath=False, error_model="numpy", inline="always")
 def _derivative_one(p, u, el, e0, e1, aux, i, held_by, forces, hulls, turning, y, t, h, left):
     """ẋ of a body alone in its group at state y (a 13-tuple): straight code, no arrays.
     `held_by`: the row of the pivot that holds it, or -1; `forces`: it has elements other
