@@ -325,13 +325,13 @@ def _rigid_body(p, i, y, fnx, fny, fnz, mnx, mny, mnz):
     return (pdx, pdy, pdz, qdw, qdx, qdy, qdz, n0, n1, n2, n3, n4, n5)
 
 
-@njit(cache=True, nogil=True, fastmath=False, inline="always")
+@njit(cache=True, nogil=True, fastmath=False)
 def _derivative(p, u, i, y):
     """ẋ of body i under the global part of load row u[i] only (a row with nothing turning)."""
     return _rigid_body(p, i, y, u[i, 0], u[i, 1], u[i, 2], u[i, 3], u[i, 4], u[i, 5])
 
 
-@njit(cache=True, nogil=True, fastmath=False, inline="always")
+@njit(cache=True, nogil=True, fastmath=False)
 def _derivative_turning(p, u, i, y):
     """ẋ of body i under its whole load row u[i], evaluated at this stage's orientation."""
     fnx, fny, fnz, mnx, mny, mnz = _applied(u, i, y)
