@@ -10,6 +10,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 from playwright.sync_api import Browser, Locator, Page
+from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
 from support.pagekit import (
     SHOTS,
     WAIT_MS,
@@ -35,10 +36,22 @@ def follow_off(page: Page) -> None:
     assert page.get_attribute("#btn-follow", "aria-pressed") == "false"
 
 
+#: What the page holds when a body's screen position stays null (a run beside two busy loops
+#: read null for 60 s after a reset, twice in this file's history): its views, the camera,
+#: the newest frame.
+SEEN = """() => ({views: Object.keys(__sixdof.meshes), t: __sixdof.lastState.t,
+    gen: __sixdof.lastState.gen, hellos: __sixdof.helloCount,
+    camera: __sixdof.stage.camera.position.toArray(), pos: __sixdof.lastState.bodies[0].Pos,
+    pendingView: __sixdof.pendingView})"""
+
+
 def screen(page: Page) -> tuple[float, float]:
     """Where the body's CG is drawn, once its view exists (a reset's hello rebuilds the views;
     a loaded run read null in between)."""
-    p = page.wait_for_function("__sixdof.bodyScreenPosition()", timeout=WAIT_MS).json_value()
+    try:
+        p = page.wait_for_function("__sixdof.bodyScreenPosition()", timeout=WAIT_MS).json_value()
+    except PlaywrightTimeoutError:
+        raise AssertionError(f"no screen position for the body: {page.evaluate(SEEN)}") from None
     return p["x"], p["y"]
 
 
