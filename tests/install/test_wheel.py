@@ -261,9 +261,9 @@ def test_the_installed_server_serves_every_asset_it_refers_to(
 # The suite's one cold compile: the installed server compiles its kernels in a child, the free
 # bodies' first (~12 s of CPU alone). The elements' kernels (~70 s more of both cores) are
 # not waited for here: the server is stopped while it compiles them (held, so that it cannot
-# end first), which must end the compile too. Their whole cold compile, loaded by the server once its child is done, is the
-# timing tier's (tests/timing/test_cold_start_timing.py), and `make test`'s own `sixdof warm`
-# compiles them all on a fresh clone.
+# end first), which must end the compile too. Their whole cold compile, loaded by the server
+# once its child is done, is the timing tier's (tests/timing/test_cold_start_timing.py), and
+# `make test`'s own `sixdof warm` compiles them all on a fresh clone.
 def test_the_installed_server_says_hello_on_the_websocket(
     installed: Installed, served: tuple[str, Proc]
 ) -> None:
