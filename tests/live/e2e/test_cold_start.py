@@ -19,7 +19,7 @@ from pathlib import Path
 
 import pytest
 from support.adversary import replies
-from support.coldcache import FREE_BODIES, held_compile, partly_cold
+from support.coldcache import FREE_BODIES, alive_in_group, held_compile, partly_cold
 from websockets.sync.client import connect
 
 from sixdof.dynamics import kernel_cache
@@ -105,7 +105,7 @@ def test_a_stop_during_the_compile_ends_it_instead_of_waiting_for_it(
                 assert json.loads(ws.recv(timeout=WAIT_S))["type"] == "preparing"
                 server.proc.send_signal(signal.SIGTERM)
                 server.proc.wait(WAIT_S)  # a failure bound: without the fix, never (held)
-            assert not Path(f"/proc/{child}").exists() or _zombie(child), "the compile lives on"
+            assert not alive_in_group(child), "the compile lives on"
         assert kernel_cache.is_cold(), "the compile was waited for"
     finally:
         server.stop()
@@ -170,10 +170,3 @@ def test_rooms_of_free_bodies_run_while_the_elements_kernels_compile(
     finally:
         server.stop()
     server.check_log()
-
-
-def _zombie(pid: int) -> bool:
-    try:
-        return Path(f"/proc/{pid}/stat").read_text().split()[2] == "Z"
-    except OSError:
-        return True
