@@ -39,7 +39,7 @@ from .stepper_compiled import store as _store
 
 #: Hash of the modules compiled in here (kernel_cache.STAMP_NAME: numba keys its cache on this
 #: file's text alone); `python scripts/stamp_kernels.py` keeps it current.
-COMPILED_FROM = "0c9fe50cecc2187e"
+COMPILED_FROM = "0b7682c253762131"
 
 _JIT: Any = {"cache": True, "nogil": True, "fastmath": False, "error_model": "numpy"}
 DEPENDENT = 1e-10  # a pivot this small, relative to its row's diagonal, drops the row

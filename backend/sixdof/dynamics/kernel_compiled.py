@@ -39,13 +39,14 @@ os.environ.setdefault("OMP_WAIT_POLICY", "passive")
 
 from numba import get_num_threads, njit, prange  # after the OpenMP setting above
 
+from .borrow import borrowed
 from .stepper_compiled import load as _load
-from .stepper_compiled import rk_step
+from .stepper_compiled import rk_step_apart
 from .stepper_compiled import store as _store
 
 #: Hash of the modules compiled in here (kernel_cache.STAMP_NAME: numba keys its cache on this
 #: file's text alone); `python scripts/stamp_kernels.py` keeps it current.
-COMPILED_FROM = "2021b6ca24a9c609"
+COMPILED_FROM = "25558cc1ce9972b8"
 
 
 def threads() -> int:
@@ -353,13 +354,13 @@ def _turning_stage(p, u, el, aux, i, y, t, h, left, ws, s):
 @njit(cache=True, nogil=True, fastmath=False)
 def _step(p, u, i, y, h, method):
     """One step of body i, global load only: explicit Euler (method 0) or classic RK4 (1)."""
-    return rk_step(_free_stage, p, u, p, p, i, y, 0.0, h, method, None)
+    return rk_step_apart(_free_stage, p, u, p, p, i, y, 0.0, h, method, None)
 
 
 @njit(cache=True, nogil=True, fastmath=False)
 def _step_turning(p, u, i, y, h, method):
     """`_step` with the whole load row evaluated at every stage (body frame, at a point)."""
-    return rk_step(_turning_stage, p, u, p, p, i, y, 0.0, h, method, None)
+    return rk_step_apart(_turning_stage, p, u, p, p, i, y, 0.0, h, method, None)
 
 
 @njit(cache=True, nogil=True, fastmath=False)
@@ -370,6 +371,7 @@ def _derivative_batch(p, x, u, out):
 
 @njit(cache=True, nogil=True, fastmath=False)
 def _spans_body(p, x, u, i, h_spans, n_spans, method, out):
+    p, u = borrowed(p), borrowed(u)  # alive for the call: no reference counts in the loop
     y = _load(x[i])
     turning = u[i, L_STATE_DEPENDENT] != 0.0  # decided once: each loop stays straight code
     for s in range(h_spans.shape[0]):
@@ -398,6 +400,7 @@ def _spans_parallel(p, x, u, h_spans, n_spans, method, out):
 
 @njit(cache=True, nogil=True, fastmath=False)
 def _advance_body(p, x, u, i, h, n, method):
+    p, u = borrowed(p), borrowed(u)  # alive for the call: no reference counts in the loop
     y = _load(x[i])
     if u[i, L_STATE_DEPENDENT] != 0.0:  # decided once: each loop stays straight code
         for _ in range(n):

@@ -66,6 +66,19 @@ def rk_step(f, p, u, el, aux, args, y, t, h, method, ws):
     return _update4(y, h, k1, k2, k3, k4)
 
 
+@njit(inline="always", **_JIT)
+def rk_step_apart(f, p, u, el, aux, args, y, t, h, method, ws):
+    """`rk_step` with the method decided before the first stage (each branch inlines the one
+    sequence with its method a constant), for a derivative that is a call of its own (a free
+    body's): with the branch between k1 and k2, numba kept reference counts of p and u between
+    the stages, a free body's step 136 ns against 124 when its step was written out, 127 so.
+    The element paths, whose derivatives are inlined, keep `rk_step`: decided first, their
+    first stage would be compiled twice (their cold compile ~10 % longer)."""
+    if method == 0:
+        return rk_step(f, p, u, el, aux, args, y, t, h, 0, ws)
+    return rk_step(f, p, u, el, aux, args, y, t, h, 1, ws)
+
+
 @njit(**_JIT)
 def axpy(y, h, k):
     """y + h k for 13-tuples."""
