@@ -27,7 +27,7 @@ def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo) -> Itera
 @pytest.fixture(autouse=True)
 def _pages_not_given_back() -> Iterator[None]:
     """Close the pages a test took and did not give back (it failed before its `close()`):
-    left open, each would draw on at 10 frames a second for the rest of the session."""
+    left open, each would draw on at 5 frames a second for the rest of the session."""
     before = pagepool.busy_pages()
     yield
     for page in pagepool.busy_pages() - before:

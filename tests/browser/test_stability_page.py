@@ -86,7 +86,7 @@ def test_flip_period_measured_beside_the_exact_one(page_run: PageRun) -> None:
     exact = flip_interval(np.diag(radii**2), np.array(w))
     assert float(data["exact"]) == pytest.approx(exact, rel=1e-9)
     assert exact == pytest.approx(4.655426, abs=1e-4)
-    # flip times interpolated between frames (0.2 s of simulated time apart at 10 frames a
+    # flip times interpolated between frames (0.4 s of simulated time apart at 5 frames a
     # second and time scale 2; a page that drops frames sees them further apart still)
     print("measured flip period", data["measured"], "exact", exact)
     assert float(data["measured"]) == pytest.approx(exact, abs=0.01)  # 1e-4 seen

@@ -43,9 +43,11 @@ CHROMIUM_ARGS = [
 #: Playwright's waits, ms: a bound on failure, not a figure (how long things take is the timing
 #: tier's); generous, so that a machine loaded by other work is slower but not red.
 WAIT_MS = 60_000
-#: The pages of the tests draw 20 frames a second (`?fps=`): software-rendered WebGL at 60
-#: took 1.3 cores a page, and two pages at once starved everything else on two cores.
-TEST_FPS = int(os.environ.get("SIXDOF_TEST_FPS", "10"))
+#: The pages of the tests draw at most 5 frames a second (`?fps=`): software-rendered WebGL at
+#: 60 took 1.3 cores a page, and two pages at once starved everything else on two cores; a
+#: running page costs 0.25 of a core at 5 (with its room's server), 0.38 at 10, and the
+#: browser tier alone took 336 s against 374 s at 10 (docs/testing.md).
+TEST_FPS = int(os.environ.get("SIXDOF_TEST_FPS", "5"))
 SHOTS = Path(os.environ.get("SIXDOF_SHOTS", "/tmp/shots"))
 
 
