@@ -6,6 +6,7 @@ passes `PRAGMA integrity_check`. The store's writes stay off the event loop."""
 
 from __future__ import annotations
 
+import http.client
 import json
 import sqlite3
 import threading
@@ -78,8 +79,8 @@ def burst(server: Served, acked: list[dict[str, Any]], stop: threading.Event) ->
     while not stop.is_set():
         try:
             acked.append(share(server))
-        except (urllib.error.URLError, ConnectionError, OSError):
-            return
+        except (urllib.error.URLError, ConnectionError, OSError, http.client.HTTPException):
+            return  # the server is gone; an answer cut short by the kill was not an ack
 
 
 def records(server: Served, kept: dict[str, list[tuple[str, Any]]], stop: threading.Event) -> None:
@@ -96,8 +97,8 @@ def records(server: Served, kept: dict[str, list[tuple[str, Any]]], stop: thread
             kept["meshes"].append(
                 (call(server, "POST", f"/api/meshes?name=part{k}.stl", body)["id"], body)
             )
-        except (urllib.error.URLError, ConnectionError, OSError):
-            return
+        except (urllib.error.URLError, ConnectionError, OSError, http.client.HTTPException):
+            return  # the server is gone; an answer cut short by the kill was not an ack
         k += 1
 
 
