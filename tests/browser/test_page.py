@@ -11,6 +11,7 @@ import numpy as np
 import pytest
 from playwright.sync_api import Browser, Locator, Page
 from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
+from presetsweep import load_paused
 from support.pagekit import (
     SHOTS,
     WAIT_MS,
@@ -91,14 +92,12 @@ def test_page_loads_without_console_errors_and_draws_the_body(page_run: PageRun)
 
 def test_free_fall_moves_down_on_screen(page_run: PageRun) -> None:
     page = page_run.page
-    load_preset(page, "free_fall")
+    # loaded paused at t = 0, its view placed, and only then follow off: a running load on a
+    # slow page fell for a second or more with the camera following, and after a reset the
+    # body was behind the camera, which stayed below (no screen position)
+    load_paused(page, "free_fall")
     follow_off(page)
-    # paused at t = 0 first: a slow page could miss a short window after a running reset
-    page.click("#btn-pause")
-    page.wait_for_function("!__sixdof.lastState.status.running")
-    page.click("#btn-reset")
-    page.wait_for_function("__sixdof.lastState.t === 0")
-    wait_drawn(page)  # the interpolated pose has settled on the reset state
+    wait_drawn(page)
     x0, y0 = screen(page)
     page.click("#btn-pause")  # resume
     page.wait_for_function("__sixdof.lastState.status.running")

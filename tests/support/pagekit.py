@@ -124,9 +124,12 @@ def page_pool(browser: Browser) -> pagepool.PagePool:
 
 
 def wait_connected(page: Page, timeout: float = WAIT_MS) -> None:
+    """Wait until the page has its room's hello, a state frame, its body's mesh and its view
+    placed: a camera moved before the view is placed (a frame after the hello drawn) is put
+    back by it, late on a loaded machine."""
     page.wait_for_function(
         "() => window.__sixdof && __sixdof.connected && __sixdof.hello && __sixdof.lastState"
-        " && __sixdof.bodyBox() && __sixdof.bodyBox().loaded",
+        " && __sixdof.bodyBox() && __sixdof.bodyBox().loaded && __sixdof.pendingView === null",
         timeout=timeout,
     )
 
