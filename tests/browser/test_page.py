@@ -102,8 +102,9 @@ def test_free_fall_moves_down_on_screen(page_run: PageRun) -> None:
     page.click("#btn-pause")  # resume
     page.wait_for_function("__sixdof.lastState.status.running")
     wait_sim(page, 0.6)
-    x1, y1 = screen(page)
     state = page.evaluate("__sixdof.lastState")
+    wait_drawn(page)  # drawn at least as far as `state`: the drawn pose lags the newest frame
+    x1, y1 = screen(page)
     t, z = state["t"], state["bodies"][0]["Pos"][2]
     assert z == pytest.approx(0.5 * G * t * t, rel=0.02, abs=0.01)  # NED z grows: it falls
     assert y1 - y0 > 40, f"the body should move down the screen, went {y0:.0f} -> {y1:.0f} px"
