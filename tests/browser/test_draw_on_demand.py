@@ -43,9 +43,8 @@ def pause(page: Page) -> None:
 
 def test_a_paused_picture_is_drawn_once_and_changes_are_drawn(page_run: PageRun) -> None:
     page = page_run.page
-    drawn = counts(page)[0]
-    wait_frames(page, 5)
-    assert counts(page)[0] - drawn >= 5  # the default scenario spins: running, every frame
+    drawn = counts(page)[0]  # the default scenario spins: running, it is drawn as it moves
+    page.wait_for_function("(n) => __sixdof.rendered >= n", arg=drawn + 5)
     pause(page)
     distant_view(page)  # the body's axes stick out of it there: their pixels below change
     drawn = wait_still(page)
@@ -98,7 +97,7 @@ def test_a_paused_picture_is_drawn_once_and_changes_are_drawn(page_run: PageRun)
 def test_a_paused_sea_is_still(page_run: PageRun) -> None:
     """buoy_in_waves and a current: waves, the streaks drifting with the current, a two-sided
     transparent surface (which three.js draws in two passes, counting each as a change of its
-    material). Running, it is drawn every frame; paused, it is drawn once."""
+    material). Running, it is drawn as it moves; paused, it is drawn once."""
     page = page_run.page
     load_preset(page, "buoy_in_waves")
     assert page.evaluate("__sixdof.hello.scenario.water.waves")
@@ -108,8 +107,7 @@ def test_a_paused_sea_is_still(page_run: PageRun) -> None:
     )
     page.wait_for_function("__sixdof.water(0, 0).streaks")
     drawn = counts(page)[0]
-    wait_frames(page, 5)
-    assert counts(page)[0] - drawn >= 5
+    page.wait_for_function("(n) => __sixdof.rendered >= n", arg=drawn + 5)
     pause(page)
     drawn = wait_still(page)
     wait_frames(page, 20)
