@@ -156,27 +156,49 @@ def rooms_listed(client: TestClient) -> list[str]:
     return [r["room"] for r in client.get("/api/rooms").json()]
 
 
+def stopped_at(client: TestClient, room: str) -> float:
+    """The room's simulated time once it has stopped ticking (two readings 0.2 s apart agree;
+    a wait for a condition, bounded at 10 s)."""
+    deadline = time.monotonic() + 10.0
+    t = client.get(f"/api/rooms/{room}/stats").json()["t"]
+    while True:
+        time.sleep(0.2)
+        now = client.get(f"/api/rooms/{room}/stats").json()["t"]
+        if now == t:
+            return float(t)
+        assert time.monotonic() < deadline, "the room kept ticking with nobody watching"
+        t = now
+
+
 def test_room_is_removed_ttl_after_its_last_client_leaves() -> None:
-    with server(room_ttl=0.3) as client:
+    """A room nobody watches stops ticking; someone back within the ttl finds the same
+    simulation where it stopped, and their leaving starts the countdown again; ttl after the
+    last one left, it is gone. The ttl is long enough (4 s) that a loaded machine's slow
+    requests cannot outlast it between the steps (0.3 s did not leave room for that)."""
+    ttl = 4.0
+    with server(room_ttl=ttl) as client:
         with client.websocket_connect("/ws?room=lab") as ws:
             next_of(ws, "hello")
-            t_left = [next_of(ws, "state") for _ in range(3)][-1]["t"]
+            while next_of(ws, "state")["t"] < 1.0:
+                pass
             assert rooms_listed(client) == ["lab"]
-        time.sleep(0.1)
-        stats = client.get("/api/rooms/lab/stats").json()
-        assert stats["t"] < t_left + 0.04  # nobody watched: it stopped ticking (0.1 s passed)
+        left = time.monotonic()
+        t_stop = stopped_at(client, "lab")
+        time.sleep(max(0.0, left + 0.6 * ttl - time.monotonic()))  # most of the ttl gone
         with client.websocket_connect("/ws?room=lab") as ws:  # back within the ttl
             t = next_of(ws, "state")["t"]
-            assert t_left <= t < t_left + 0.05  # the same simulation, from where it stopped
-        time.sleep(0.15)
+            assert t_stop <= t < t_stop + 1.0  # the same simulation, from where it stopped
+        left_again = time.monotonic()
+        time.sleep(max(0.0, left + 1.2 * ttl - time.monotonic()))  # the first countdown is over
+        assert time.monotonic() < left_again + ttl, "too slow to tell the countdowns apart"
         assert rooms_listed(client) == ["lab"]  # the rejoin restarted the countdown
-        deadline = time.monotonic() + 3.0
+        deadline = left_again + ttl + 10.0
         while rooms_listed(client) and time.monotonic() < deadline:
             time.sleep(0.05)
         assert rooms_listed(client) == []
         assert client.get("/api/health").json()["rooms"] == 0
         with client.websocket_connect("/ws?room=lab") as ws:  # a new room starts afresh
-            assert next_of(ws, "state")["t"] < t
+            assert next_of(ws, "state")["t"] < t_stop
 
 
 def test_a_fault_in_one_room_pauses_it_with_a_reason_and_spares_the_others() -> None:
