@@ -66,7 +66,7 @@ def test_a_double_pendulum_put_as_json_moves_as_sixdof_run_computes_it(
     async def watch() -> list[tuple[float, dict]]:
         ws = await open_ws(live_server, room)
         try:
-            return await frames_for(ws, 2.0)
+            return await frames_for(ws, 2.0, at_least=20)
         finally:
             await ws.close()
 
@@ -117,7 +117,7 @@ def test_a_joint_added_live_joins_bodies_where_they_are_or_is_refused(
             refused = await send(ws, {"type": "set_elements", "elements": [joint]})
             here = {"kind": "joint", "type": "ball", "body": "B", "to": {"body": "A"}}
             added = await send(ws, {"type": "set_elements", "elements": [here]})
-            return refused, added, await frames_for(ws, 1.0)
+            return refused, added, await frames_for(ws, 1.0, at_least=5)
         finally:
             await ws.close()
 

@@ -46,16 +46,22 @@ async def next_of(ws: ClientConnection, kind: str) -> dict[str, Any]:
             return msg
 
 
-async def frames_for(ws: ClientConnection, seconds: float) -> list[tuple[float, dict]]:
-    """(wall time of arrival, state) for every state frame within `seconds`."""
-    out = []
-    end = time.monotonic() + seconds
-    while (left := end - time.monotonic()) > 0:
-        try:
-            raw = await asyncio.wait_for(ws.recv(), left)
-        except asyncio.TimeoutError:
-            break
-        msg = json.loads(raw)
+#: a bound on failure, not a figure (how fast frames come is the timing tier's)
+WAIT_S = 60.0
+
+
+async def frames_for(
+    ws: ClientConnection, seconds: float, at_least: int = 1
+) -> list[tuple[float, dict]]:
+    """(wall time of arrival, state) for the state frames that span `seconds` of simulated
+    time, and at least `at_least` of them: a loaded machine sends a client that is behind
+    fewer frames (latest-wins), but the same simulated time; bounded at WAIT_S."""
+    out: list[tuple[float, dict]] = []
+    end = time.monotonic() + WAIT_S
+    while not out or out[-1][1]["t"] - out[0][1]["t"] < seconds or len(out) < at_least:
+        left = end - time.monotonic()
+        assert left > 0, f"{len(out)} frames in {WAIT_S} s"
+        msg = json.loads(await asyncio.wait_for(ws.recv(), left))
         if msg["type"] == "state":
             out.append((time.monotonic(), msg))
     return out
@@ -78,7 +84,7 @@ def test_push_accelerates_the_body_at_f_over_m_in_real_time(live_server: Served)
         )
         assert (await next_of(ws, "ack"))["id"] == "go"
         await next_of(ws, "state")
-        frames = await frames_for(ws, 1.5)
+        frames = await frames_for(ws, 1.5, at_least=30)
         await ws.close()
         return frames
 
@@ -104,7 +110,7 @@ def test_frame_rate_and_two_clients_share_one_clock(live_server: Served) -> None
         b = await open_ws(live_server, "pair")
         await next_of(a, "state")
         before = stats(live_server, "pair")
-        fa, fb = await asyncio.gather(frames_for(a, 2.0), frames_for(b, 2.0))
+        fa, fb = await asyncio.gather(frames_for(a, 2.0, 20), frames_for(b, 2.0, 20))
         after = stats(live_server, "pair")
         await a.close()
         await b.close()
@@ -118,7 +124,7 @@ def test_frame_rate_and_two_clients_share_one_clock(live_server: Served) -> None
     ta = {f["seq"]: f["t"] for _, f in fa}
     tb = {f["seq"]: f["t"] for _, f in fb}
     common = set(ta) & set(tb)
-    assert len(common) > 0.8 * len(ta)
+    assert len(common) >= 10  # a client behind skips frames (latest-wins): not all are shared
     assert all(ta[s] == tb[s] for s in common)
 
 
