@@ -32,11 +32,9 @@ def test_one_room_through_two_gateways_survives_its_worker_and_a_gateway(
     a = Viewer(cluster.gateways[0], "lab")
     b = Viewer(cluster.gateways[1], "lab")
     try:
-        a.wait(lambda: len(a.frames) > 30)
-        b.wait(lambda: len(b.frames) > 30)
-        # both gateways relay the same frames of the one simulation
-        common = {f[1] for f in a.frames} & {f[1] for f in b.frames}
-        assert len(common) >= 20, (a.frames[-3:], b.frames[-3:])
+        # both gateways relay the same frames of the one simulation (a wait: which frames a
+        # viewer that is behind skips is the load's, latest-wins)
+        a.wait(lambda: len({f[1] for f in a.frames} & {f[1] for f in b.frames}) >= 20)
 
         push(a)  # a command through gateway A …
         pushed = time.monotonic()
