@@ -13,7 +13,7 @@ from typing import Any
 
 import pytest
 from support import pagepool
-from support.pagekit import PageRun, Served, open_page, require_page
+from support.pagekit import PageRun, Served, open_page, page_server, require_page
 
 
 @pytest.hookimpl(hookwrapper=True)
@@ -37,7 +37,7 @@ def _pages_not_given_back() -> Iterator[None]:
 @pytest.fixture(scope="session")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Served]:
     require_page()
-    srv = Served(log=tmp_path_factory.mktemp("server") / "serve.log")
+    srv = page_server(log=tmp_path_factory.mktemp("server") / "serve.log")
     yield srv
     srv.stop()
 

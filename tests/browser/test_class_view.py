@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 from classkit import Viewer, class_page, hellos
 from playwright.sync_api import Browser, Page
-from support.pagekit import WAIT_MS, Served, open_page, require_page
+from support.pagekit import WAIT_MS, Served, open_page, page_server, require_page
 
 from sixdof.scenario.presets import PRESETS
 
@@ -46,7 +46,7 @@ def test_the_class_view_shows_every_group_loads_and_pauses_them(
     browser: Browser, tmp_path: Path
 ) -> None:
     require_page()
-    server = Served(token=TOKEN, log=tmp_path / "serve.log")
+    server = page_server(token=TOKEN, log=tmp_path / "serve.log")
     try:
         save_lesson(server)
         with ExitStack() as stack:
@@ -102,7 +102,7 @@ def test_a_watch_page_or_a_wrong_token_gets_no_class_view(
     browser: Browser, tmp_path: Path, query: str
 ) -> None:
     require_page()
-    server = Served(token=TOKEN, log=tmp_path / "serve.log")
+    server = page_server(token=TOKEN, log=tmp_path / "serve.log")
     try:
         with class_page(browser, server, query) as page:
             page.wait_for_function(
@@ -140,7 +140,7 @@ def test_students_answer_and_the_class_view_tallies_then_steps_on(
     browser: Browser, tmp_path: Path
 ) -> None:
     require_page()
-    server = Served("--data", str(tmp_path / "data"), token=TOKEN, log=tmp_path / "serve.log")
+    server = page_server("--data", str(tmp_path / "data"), token=TOKEN, log=tmp_path / "serve.log")
     students = []
     try:
         save_lesson(server)

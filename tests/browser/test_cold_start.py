@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import Browser, Page
 from support.coldcache import FREE_BODIES, held_compile, partly_cold
-from support.pagekit import TEST_FPS, WAIT_MS, Served, require_page, wait_connected
+from support.pagekit import TEST_FPS, WAIT_MS, Served, page_server, require_page, wait_connected
 
 
 @contextmanager
@@ -21,7 +21,7 @@ def cold_server_page(browser: Browser, tmp_path: Path) -> Iterator[tuple[Served,
     """A server on the cold cache `partly_cold` set up, a desktop page (not opened yet) and
     the page's errors; the page closed and the server stopped afterwards."""
     require_page()
-    srv = Served(log=tmp_path / "serve.log")
+    srv = page_server(log=tmp_path / "serve.log")
     context = browser.new_context(viewport={"width": 1280, "height": 720})
     try:
         page = context.new_page()

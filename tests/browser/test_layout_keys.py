@@ -9,7 +9,7 @@ from collections.abc import Iterator
 import pytest
 from playwright.sync_api import Browser
 from presetsweep import load_paused
-from support.pagekit import WAIT_MS, Served, open_page, wait_frames
+from support.pagekit import WAIT_MS, Served, open_page, page_server, wait_frames
 
 from sixdof.scenario.presets import ORDER
 
@@ -152,7 +152,7 @@ def test_on_a_phone_the_first_caption_shows_in_full(browser: Browser, server: Se
 
 @pytest.fixture(scope="module")
 def locked(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Served]:
-    srv = Served(log=tmp_path_factory.mktemp("locked") / "serve.log", token="lecture")
+    srv = page_server(log=tmp_path_factory.mktemp("locked") / "serve.log", token="lecture")
     yield srv
     srv.stop()
 

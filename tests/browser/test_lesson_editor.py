@@ -14,7 +14,7 @@ from typing import Any
 
 from classkit import Viewer, class_page, hellos
 from playwright.sync_api import Browser, Page
-from support.pagekit import WAIT_MS, Served, require_page
+from support.pagekit import WAIT_MS, Served, page_server, require_page
 from test_a11y import low_contrast, serious
 
 from sixdof.scenario.presets import PRESETS
@@ -65,7 +65,7 @@ def test_a_lesson_written_on_the_page_is_saved_and_stepped_through(
     browser: Browser, tmp_path: Path
 ) -> None:
     require_page()
-    server = Served(token=TOKEN, log=tmp_path / "serve.log")
+    server = page_server(token=TOKEN, log=tmp_path / "serve.log")
     try:
         with ExitStack() as stack:
             viewers = [Viewer(stack, server, room) for room in ROOMS]
@@ -151,7 +151,7 @@ def test_a_scenario_file_becomes_a_saved_scenarios_step(browser: Browser, tmp_pa
     scenarios list has it the next time the editor opens); a file the server refuses is
     said so, with its reason, and adds no step."""
     require_page()
-    server = Served(token=TOKEN, log=tmp_path / "serve.log")
+    server = page_server(token=TOKEN, log=tmp_path / "serve.log")
     mine = PRESETS["free_fall"].scenario().model_copy(update={"name": "my drop"})
     good = tmp_path / "drop.json"
     good.write_text(mine.model_dump_json())

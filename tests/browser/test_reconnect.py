@@ -5,12 +5,12 @@ from __future__ import annotations
 from pathlib import Path
 
 from playwright.sync_api import Browser
-from support.pagekit import WAIT_MS, Served, open_page, require_page
+from support.pagekit import WAIT_MS, open_page, page_server, require_page
 
 
 def test_page_reconnects_after_the_server_restarts(browser: Browser, tmp_path: Path) -> None:
     require_page()
-    srv = Served(log=tmp_path / "serve.log")
+    srv = page_server(log=tmp_path / "serve.log")
     try:
         run = open_page(browser, srv.url)
         page = run.page

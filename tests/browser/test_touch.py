@@ -16,6 +16,7 @@ from support.pagekit import (
     body,
     load_preset,
     open_page,
+    page_server,
     wait_drawn,
     wait_frames,
     wait_shown,
@@ -181,7 +182,7 @@ def test_push_while_held_adds_to_the_constant_input_exactly(page_run: PageRun) -
 
 @pytest.fixture(scope="module")
 def locked(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Served]:
-    srv = Served(log=tmp_path_factory.mktemp("locked") / "serve.log", token="lecture")
+    srv = page_server(log=tmp_path_factory.mktemp("locked") / "serve.log", token="lecture")
     yield srv
     srv.stop()
 

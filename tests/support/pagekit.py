@@ -18,6 +18,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import pytest
@@ -27,7 +28,7 @@ from support import pagepool
 from support.paths import REPO
 from support.serving import Served, free_port
 
-__all__ = ["REPO", "Served", "free_port"]
+__all__ = ["REPO", "Served", "free_port", "page_server"]
 
 CHROMIUM = "/usr/bin/chromium"
 CHROMIUM_ARGS = [
@@ -49,6 +50,18 @@ WAIT_MS = 60_000
 #: browser tier alone took 336 s against 374 s at 10 (docs/testing.md).
 TEST_FPS = int(os.environ.get("SIXDOF_TEST_FPS", "5"))
 SHOTS = Path(os.environ.get("SIXDOF_SHOTS", "/tmp/shots"))
+#: The browser tests' servers give their one address (every test of a worker comes from
+#: 127.0.0.1) a larger work budget than a classroom's client gets. A budget is charged the
+#: wall time a message's or a request's handling takes, which a loaded machine stretches: in a
+#: run beside two busy loops the lesson editor's refused upload (422) took the address's whole
+#: burst and its next upload got 429. The budgets themselves are tested on default limits by
+#: the live tier (tests/live/adversarial).
+PAGE_SERVER_LIMITS = ("--limit", "work_rate=2", "--limit", "work_burst=10")
+
+
+def page_server(*args: str, **kwargs: Any) -> Served:
+    """`Served` with the browser tests' work budget (PAGE_SERVER_LIMITS)."""
+    return Served(*PAGE_SERVER_LIMITS, *args, **kwargs)
 
 
 @contextmanager
