@@ -274,12 +274,17 @@ def test_a_spring_added_in_the_panel_changes_the_period(pendulum: PageRun) -> No
 
 def test_dragging_a_pivoted_body_swings_it_about_the_pivot(pendulum: PageRun) -> None:
     page = pendulum.page
-    # hanging still: the state reset with no spin
+    # hanging still: the state reset with no spin, paused there (a running reset left a
+    # window of 1 s of simulated time to see it in, which a loaded page missed), then resumed
+    page.evaluate("__sixdof.send({type: 'pause'})")
+    page.wait_for_function("!__sixdof.lastState.status.running")
     page.evaluate("__sixdof.send({type: 'reset', state: {AngVel: [0, 0, 0]}})")
     page.wait_for_function(
-        "__sixdof.lastState.t < 1 && Math.abs(__sixdof.lastState.bodies[0].AngVel[0]) < 1e-9"
+        "__sixdof.lastState.t === 0 && Math.abs(__sixdof.lastState.bodies[0].AngVel[0]) < 1e-9"
     )
     wait_drawn(page)
+    page.evaluate("__sixdof.send({type: 'resume'})")
+    page.wait_for_function("__sixdof.lastState.status.running")
     held = page.evaluate("__sixdof.lastState.elements[0].point")
     # Shift+drag the bar's bottom end sideways (east on screen)
     at = page.evaluate("__sixdof.bodyScreenPosition('P', [0, 0, 0.4])")
