@@ -156,49 +156,65 @@ def rooms_listed(client: TestClient) -> list[str]:
     return [r["room"] for r in client.get("/api/rooms").json()]
 
 
-def stopped_at(client: TestClient, room: str) -> float:
-    """The room's simulated time once it has stopped ticking (two readings 0.2 s apart agree;
-    a wait for a condition, bounded at 10 s)."""
-    deadline = time.monotonic() + 10.0
-    t = client.get(f"/api/rooms/{room}/stats").json()["t"]
-    while True:
-        time.sleep(0.2)
-        now = client.get(f"/api/rooms/{room}/stats").json()["t"]
-        if now == t:
-            return float(t)
-        assert time.monotonic() < deadline, "the room kept ticking with nobody watching"
-        t = now
+def room_stats(client: TestClient, room: str) -> dict[str, Any]:
+    stats: dict[str, Any] = client.get(f"/api/rooms/{room}/stats").json()
+    return stats
 
 
-def test_room_is_removed_ttl_after_its_last_client_leaves() -> None:
-    """A room nobody watches stops ticking; someone back within the ttl finds the same
-    simulation where it stopped, and their leaving starts the countdown again; ttl after the
-    last one left, it is gone. The ttl is long enough (4 s) that a loaded machine's slow
-    requests cannot outlast it between the steps (0.3 s did not leave room for that)."""
-    ttl = 4.0
+def left_alone(client: TestClient, room: str) -> dict[str, Any]:
+    """The room's stats once the server has taken in that its last client left (its removal
+    is counted down from then)."""
+    for _ in range(1000):
+        stats = room_stats(client, room)
+        if stats["expires_in"] is not None:
+            return stats
+    raise AssertionError(f"{room}: its countdown never started")
+
+
+def test_a_room_nobody_watches_stops_ticking_and_a_rejoin_restarts_its_countdown() -> None:
+    """Read on the server's own numbers, not on sleeps: while a watched room (the witness) runs
+    0.5 s of simulated time, the unwatched one stays where it stopped; someone back finds the
+    same simulation, and when they leave the countdown starts again from `room_ttl`."""
+    ttl = 60.0
     with server(room_ttl=ttl) as client:
         with client.websocket_connect("/ws?room=lab") as ws:
             next_of(ws, "hello")
-            while next_of(ws, "state")["t"] < 1.0:
+            while next_of(ws, "state")["t"] < 0.2:
                 pass
-            assert rooms_listed(client) == ["lab"]
-        left = time.monotonic()
-        t_stop = stopped_at(client, "lab")
-        time.sleep(max(0.0, left + 0.6 * ttl - time.monotonic()))  # most of the ttl gone
-        with client.websocket_connect("/ws?room=lab") as ws:  # back within the ttl
-            t = next_of(ws, "state")["t"]
-            assert t_stop <= t < t_stop + 1.0  # the same simulation, from where it stopped
-        left_again = time.monotonic()
-        time.sleep(max(0.0, left + 1.2 * ttl - time.monotonic()))  # the first countdown is over
-        assert time.monotonic() < left_again + ttl, "too slow to tell the countdowns apart"
-        assert rooms_listed(client) == ["lab"]  # the rejoin restarted the countdown
-        deadline = left_again + ttl + 10.0
+            assert room_stats(client, "lab")["expires_in"] is None  # watched: no countdown
+        first = left_alone(client, "lab")
+        assert 0.0 < first["expires_in"] <= ttl
+        with client.websocket_connect("/ws?room=witness") as witness:
+            start = next_of(witness, "state")["t"]
+            while next_of(witness, "state")["t"] < start + 0.5:
+                pass
+            # a tick already under way may still add its frame; ticking on it would be 0.5 s on
+            assert room_stats(client, "lab")["t"] < first["t"] + 0.25
+            stopped = room_stats(client, "lab")["t"]
+            with client.websocket_connect("/ws?room=lab") as ws:  # back within the ttl
+                t = next_of(ws, "state")["t"]
+                assert stopped <= t < stopped + 0.25  # the same simulation, from where it stopped
+            again = left_alone(client, "lab")
+        # restarted: as much left as the first countdown had when it began; the first would
+        # now have 0.5 s less at most (the witness's 0.5 s of simulated time took at least
+        # that much of the clock's)
+        assert again["expires_in"] > first["expires_in"] - 0.25
+
+
+def test_room_is_removed_ttl_after_its_last_client_leaves() -> None:
+    with server(room_ttl=0.3) as client:
+        with client.websocket_connect("/ws?room=lab") as ws:
+            next_of(ws, "hello")
+            while (t_left := next_of(ws, "state")["t"]) < 0.2:
+                pass
+        left_alone(client, "lab")
+        deadline = time.monotonic() + 10.0  # a bound on failure, not a figure
         while rooms_listed(client) and time.monotonic() < deadline:
             time.sleep(0.05)
         assert rooms_listed(client) == []
         assert client.get("/api/health").json()["rooms"] == 0
         with client.websocket_connect("/ws?room=lab") as ws:  # a new room starts afresh
-            assert next_of(ws, "state")["t"] < t_stop
+            assert next_of(ws, "state")["t"] < t_left
 
 
 def test_a_fault_in_one_room_pauses_it_with_a_reason_and_spares_the_others() -> None:

@@ -120,7 +120,8 @@ async def list_rooms(request: Request) -> list[dict[str, Any]]:
 
 @router.get("/rooms/{room}/stats")
 async def room_stats(request: Request, room: str) -> dict[str, Any]:
-    """Clients, frames, tick timing (error of each tick's start against its deadline, s)."""
+    """Clients, frames, tick timing (error of each tick's start against its deadline, s); for a
+    room nobody watches, the seconds until it is removed (`expires_in`)."""
     return _room(request, room).stats()
 
 

@@ -411,4 +411,12 @@ class Room:
             "frames_dropped": sum(c.frames_dropped for c in self.clients),
             "max_frames_dropped": max((c.frames_dropped for c in self.clients), default=0),
             "fault": self.fault,
+            "expires_in": self.expires_in(),
         }
+
+    def expires_in(self) -> float | None:
+        """Seconds until this room, which nobody watches, is removed (`room_ttl` from the last
+        one's leaving); None while someone watches. Read on the event loop."""
+        if self.expiry is None:
+            return None
+        return max(0.0, self.expiry.when() - asyncio.get_running_loop().time())
