@@ -115,9 +115,7 @@ class RemoteRoom:
     async def sync_hello(self) -> None:
         """Nothing to do: a changed room's hello comes from its worker on the bus."""
 
-    async def carry_out(
-        self, msg: Any, left: float, settings: Settings
-    ) -> tuple[list[str], float | None]:
+    async def carry_out(self, msg: Any, left: float, settings: Settings) -> tuple[list[str], float]:
         """Forward a control message (authorised and validated here) to the room's owner,
         with the proof that its sender may control, which the owner checks itself."""
         text = msg.model_dump_json(exclude_unset=True)

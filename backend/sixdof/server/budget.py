@@ -1,8 +1,9 @@
 """What a client may cost: seconds of server computing, charged per network address.
 
 Counting messages (clients.RateLimiter) does not bound work: one `step` of 10,000 steps of
-64 bodies costs 0.4 s, a thousand `pause` messages cost nothing. Every message's handling
-time is measured and charged to a token bucket of *seconds* kept per address (all
+64 bodies costs 0.4 s, a thousand `pause` messages cost nothing. Every message's computing
+time (the CPU its work takes, pools.Meter: not its wall time, which a loaded machine would
+stretch and bill to the client) is charged to a token bucket of *seconds* kept per address (all
 connections from one address share it, so opening more sockets buys nothing); a message
 arriving with the bucket empty is refused before it is even validated, and a costly one
 (a `step`, a scenario) is refused up front when its estimate is over what is left.

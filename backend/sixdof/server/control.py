@@ -19,7 +19,7 @@ from . import presets
 from .budget import CURRENT, over_budget, run_pieces
 from .errors import Refusal, read_client_message, validate_client_message
 from .ghosts import set_ghost_in_pieces
-from .pools import off_loop
+from .pools import metering, off_loop
 from .protocol import (
     Ack,
     BodyState,
@@ -61,7 +61,7 @@ class LiveRoom(Protocol):
 
     async def carry_out(
         self, msg: Any, left: float, settings: Settings
-    ) -> tuple[list[str], float | None]: ...
+    ) -> tuple[list[str], float]: ...
 
 
 class Room(Protocol):
@@ -187,7 +187,7 @@ def apply(room: Room, msg: Any) -> None:
 
 async def carry_out(
     room: Room, msg: Any, left: float, settings: Settings
-) -> tuple[list[str], float | None]:
+) -> tuple[list[str], float]:
     """`apply`, for a client whose address has `left` seconds of budget, in the requests'
     thread pool (pools.off_loop): the event loop only waits. A message whose cost is
     estimated before it runs (a `step`, a new scenario, elements, water: cost.py) is refused
@@ -344,29 +344,37 @@ Gate = Callable[
 
 async def handle(
     text: str | None, room: LiveRoom, left: float, settings: Settings, gate: Gate | None = None
-) -> tuple[list[Reply], float | None]:
+) -> tuple[list[Reply], float]:
     """Read, check and carry out one client message with `left` seconds of budget; the
-    replies (ack or error, or what `gate` answered) and the computing time a worker spent
-    on it (None: here, measured by the caller). Never raises: a bug costs one `internal`
-    reply, not the connection or the room."""
+    replies (ack or error, or what `gate` answered) and the CPU seconds to charge for it: its
+    reading and validation, and what its work took beyond what was charged up front (a
+    refused message costs what it took to refuse it). Never raises: a bug costs one
+    `internal` reply, not the connection or the room."""
     mid = None
-    try:
-        if text is None:
-            raise Refusal("invalid", "message: send JSON text frames, not binary ones")
-        obj, kind, mid = read_client_message(text)  # strict JSON, cheap
-        if left <= 0.0:
-            raise over_budget(kind, 0.0, left, settings.work_rate, settings.work_burst, mid)
-        if gate is not None and (answered := gate(kind, obj, mid)) is not None:
-            return (answered if isinstance(answered, list) else await answered), None
-        if len(text) > VALIDATE_ON_LOOP:  # the costly half: pydantic, off the loop if large
-            msg = await off_loop(validate_client_message, obj, kind, mid)
-        else:
-            msg = validate_client_message(obj, kind, mid)
-        texts, spent = await room.carry_out(msg, left, settings)
-        return [(text, "reply") for text in texts], spent
-    except Refusal as refusal:
-        return [(refusal.text(), "reply")], None
-    except Exception as exc:
-        log.exception("room %s: error handling a message", room.name)
-        error = Refusal("internal", f"server error: {type(exc).__name__}: {exc}", None, mid)
-        return [(error.text(), "reply")], None
+    with metering() as meter:
+        try:
+            if text is None:
+                raise Refusal("invalid", "message: send JSON text frames, not binary ones")
+            with meter.here():
+                obj, kind, mid = read_client_message(text)  # strict JSON, cheap
+            if left <= 0.0:
+                raise over_budget(kind, 0.0, left, settings.work_rate, settings.work_burst, mid)
+            if gate is not None:
+                with meter.here():
+                    answered = gate(kind, obj, mid)
+                if answered is not None:
+                    return (answered if isinstance(answered, list) else await answered), meter.cpu
+            if len(text) > VALIDATE_ON_LOOP:  # the costly half: pydantic, off the loop if large
+                msg = await off_loop(validate_client_message, obj, kind, mid)
+            else:
+                with meter.here():
+                    msg = validate_client_message(obj, kind, mid)
+            read = meter.cpu
+            texts, spent = await room.carry_out(msg, left, settings)
+            return [(text, "reply") for text in texts], read + spent
+        except Refusal as refusal:
+            return [(refusal.text(), "reply")], meter.cpu
+        except Exception as exc:
+            log.exception("room %s: error handling a message", room.name)
+            error = Refusal("internal", f"server error: {type(exc).__name__}: {exc}", None, mid)
+            return [(error.text(), "reply")], meter.cpu

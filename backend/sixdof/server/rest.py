@@ -402,8 +402,8 @@ async def share(
     sim = _room(request, room).sim
     budget = admit(request, "share", SHARE_COST)
     snapshots: Snapshots = request.app.state.snapshots
-    with charged(budget, SHARE_COST):
-        with sim.lock:
+    with charged(budget, SHARE_COST) as meter:
+        with meter.here(), sim.lock:
             keyframe = sim.keyframe("shared")
             recording = sim.recording.copy() if what == "recording" and sim.recording else None
         try:  # encoded and written (a transaction, synced) in the requests' pool

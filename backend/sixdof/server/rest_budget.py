@@ -14,13 +14,13 @@ gets 429 with the budget's own sentence and Retry-After.
 from __future__ import annotations
 
 import math
-import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 
 from fastapi import HTTPException, Request
 
 from .budget import Budgets, WorkBudget, over_budget
+from .pools import Meter, metering
 from .settings import Settings
 
 
@@ -44,11 +44,13 @@ def admit(request: Request, kind: str, estimate: float = 0.0) -> WorkBudget:
 
 
 @contextmanager
-def charged(budget: WorkBudget, at_least: float = 0.0) -> Iterator[None]:
-    """Charge the time the block takes (at least `at_least` s) to `budget`, refused or not:
-    a body that fails validation cost its validation."""
-    started = time.perf_counter()
-    try:
-        yield
-    finally:
-        budget.charge(max(at_least, time.perf_counter() - started))
+def charged(budget: WorkBudget, at_least: float = 0.0) -> Iterator[Meter]:
+    """Charge the CPU the block's work takes (at least `at_least` s) to `budget`, refused or
+    not: a body that fails validation cost its validation. Its work in the requests' pool
+    (`off_loop`) is counted; a synchronous block on the loop is counted with the meter's
+    `here`."""
+    with metering() as meter:
+        try:
+            yield meter
+        finally:
+            budget.charge(max(at_least, meter.cpu))

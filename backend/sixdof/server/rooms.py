@@ -372,9 +372,7 @@ class Room:
             return {key: (text := self.hello(*key), wire_frame(text)) for key in set(keys)}
 
     # ------------------------------------------------------------------ control
-    async def carry_out(
-        self, msg: Any, left: float, settings: Settings
-    ) -> tuple[list[str], float | None]:
+    async def carry_out(self, msg: Any, left: float, settings: Settings) -> tuple[list[str], float]:
         """Carry out one validated control message (control.py); raise Refusal and change
         nothing if refused."""
         return await control.carry_out(self, msg, left, settings)

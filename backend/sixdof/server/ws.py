@@ -29,6 +29,7 @@ from .budget import CURRENT, Budgets, WorkBudget
 from .clients import Client, RateLimiter
 from .control import Gate, LiveRoom, Reply, handle
 from .errors import Refusal, Stopping, read_client_message, validate_client_message
+from .pools import metering
 from .protocol import Ack, Answer, Auth
 from .settings import Settings
 from .snapshots import Snapshot, Snapshots
@@ -211,14 +212,13 @@ async def _receive_loop(
                 return
             client.send_reply(refusal.text())
             continue
-        started = time.perf_counter()
         client.last_message_at = time.monotonic()
-        replies, spent_elsewhere = await handle(text, room, budget.left(), settings, gate)
+        replies, spent = await handle(text, room, budget.left(), settings, gate)
         for reply in replies:
             client.send_reply(*reply)
-        await room.sync_hello()
-        spent = time.perf_counter() - started
-        budget.charge(spent if spent_elsewhere is None else spent_elsewhere)
+        with metering() as hello:  # a changed world's hello is built off the loop
+            await room.sync_hello()
+        budget.charge(spent + hello.cpu)
         if client.overflowed:
             log.warning(
                 "room %s: client %d does not read its replies, closed", room.name, client.id
