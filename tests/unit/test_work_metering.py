@@ -7,13 +7,14 @@ condition."""
 from __future__ import annotations
 
 import asyncio
+import json
 import time
 from typing import Any
 
 import pytest
 
 from sixdof.server.budget import WorkBudget
-from sixdof.server.control import handle
+from sixdof.server.control import VALIDATE_ON_LOOP, handle
 from sixdof.server.pools import Meter, metering, off_loop
 from sixdof.server.rest_budget import charged
 from sixdof.server.settings import Settings
@@ -119,9 +120,10 @@ def test_a_message_answered_later_by_its_gate_is_charged_its_reading_not_the_wai
 
 def test_a_refused_message_is_charged_what_refusing_it_took() -> None:
     """A large message is validated off the loop: its validation's CPU is counted."""
-    text = '{"type": "set_elements", "id": 3, "elements": [' + ",".join(
-        '{"type": "spring", "bodyA": "B", "bogus": %d}' % k for k in range(2000)
-    ) + "]}"
+    element = json.dumps({"type": "spring", "bodyA": "B"})
+    text = json.dumps({"type": "set_elements", "id": 3, "elements": []})
+    text = text.replace("[]", "[" + ",".join([element] * 2000) + "]")
+    assert len(text) > VALIDATE_ON_LOOP
     replies, spent = asyncio.run(handle(text, None, 1.0, Settings()))  # type: ignore[arg-type]
     assert '"error"' in replies[0][0]
     assert 0.0 < spent < 1.0
