@@ -51,11 +51,11 @@ WAIT_MS = 60_000
 TEST_FPS = int(os.environ.get("SIXDOF_TEST_FPS", "5"))
 SHOTS = Path(os.environ.get("SIXDOF_SHOTS", "/tmp/shots"))
 #: The browser tests' servers give their one address (every test of a worker comes from
-#: 127.0.0.1) a larger work budget than a classroom's client gets. A budget is charged the
-#: wall time a message's or a request's handling takes, which a loaded machine stretches: in a
-#: run beside two busy loops the lesson editor's refused upload (422) took the address's whole
-#: burst and its next upload got 429. The budgets themselves are tested on default limits by
-#: the live tier (tests/live/adversarial).
+#: 127.0.0.1, all sharing one budget) a larger work budget than a classroom's client gets. It
+#: came when a budget was charged a handling's wall time, which a loaded machine stretched (a
+#: run beside two busy loops: the lesson editor's refused upload took the address's whole
+#: burst, its next upload got 429); budgets are charged CPU since (server/pools.py's Meter).
+#: The budgets themselves are tested on default limits by the live tier (tests/live/adversarial).
 PAGE_SERVER_LIMITS = ("--limit", "work_rate=2", "--limit", "work_burst=10")
 
 
