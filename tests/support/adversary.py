@@ -386,10 +386,9 @@ def send(ws: Any, msg: dict[str, Any], mid: int) -> dict[str, Any]:
         if answer.get("code") != "rate_limited" or time.monotonic() > deadline:
             return answer
         wait = re.search(r"try again in ([0-9.e+-]+) s", answer["message"])
-        # at least 0.25 s: a refused message is charged the time its check took (a large
-        # scenario's validation and estimate, ~6-30 ms), so waiting just the deficit the
-        # refusal names and asking again could be refused for ever (60 s of it, one run)
-        time.sleep(min(5.0, max(0.25, float(wait.group(1)))) if wait else 0.25)
+        # exactly the wait named: it counts what the refused check cost (charged, and paid
+        # again by asking again); before it did, following it could be refused for 60 s
+        time.sleep(min(5.0, float(wait.group(1))) if wait else 0.25)
 
 
 # ----------------------------------------------------------- fixtures (conftests import them)

@@ -8,12 +8,13 @@ from __future__ import annotations
 
 import asyncio
 import json
+import re
 import time
 from typing import Any
 
 import pytest
 
-from sixdof.server.budget import WorkBudget
+from sixdof.server.budget import WorkBudget, over_budget
 from sixdof.server.control import VALIDATE_ON_LOOP, handle
 from sixdof.server.pools import Meter, metering, off_loop
 from sixdof.server.rest_budget import charged
@@ -127,3 +128,28 @@ def test_a_refused_message_is_charged_what_refusing_it_took() -> None:
     replies, spent = asyncio.run(handle(text, None, 1.0, Settings()))  # type: ignore[arg-type]
     assert '"error"' in replies[0][0]
     assert 0.0 < spent < 1.0
+
+
+@pytest.mark.parametrize("estimate", [0.0, 0.3])
+def test_a_client_that_waits_as_told_is_not_refused_again(estimate: float) -> None:
+    """The refusal's "try again in" counts what checking the message cost (charged, and
+    charged again when it is asked again): after exactly that wait the budget holds the
+    estimate (a message's check compares it with what is left before its own cost)."""
+    clock = [0.0]
+    budget = WorkBudget(rate=0.25, burst=1.0, clock=lambda: clock[0])
+    budget.charge(0.9 if estimate else 1.05)  # 0.1 s left, or 0.05 s owed
+    checked = 0.05  # a large scenario's validation and estimate
+
+    async def refused() -> str:
+        with metering() as meter:
+            meter.cpu = checked
+            return over_budget("load_scenario", estimate, budget.left(), 0.25, 1.0, 1).message
+
+    message = asyncio.run(refused())
+    budget.charge(checked)  # what handle() charges for the refused message
+    found = re.search(r"try again in ([0-9.e+-]+) s", message)
+    assert found is not None, message
+    clock[0] += float(found.group(1))
+    left = budget.left()
+    assert left >= estimate and left > 0.0, message  # not refused again
+    assert left < estimate + checked + 0.01  # the wait is not padded beyond the cost

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import asyncio
 import contextvars
+import math
 import time
 from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
@@ -26,7 +27,7 @@ from functools import partial
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from .errors import Refusal
-from .pools import off_loop
+from .pools import counted_so_far, off_loop
 
 if TYPE_CHECKING:
     from ..simulation.pieces import Pieces
@@ -213,21 +214,25 @@ def over_budget(
     burst: float,
     mid: str | int | None,
     budget: WorkBudget | None = None,
+    asked: float | None = None,
 ) -> Refusal:
     """The refusal of a `kind` message estimated at `estimate` s with `left` s in the bucket
     (`budget`, when given: the address's, which says whether the budget for all addresses is
-    the one short)."""
+    the one short). Its "try again in" counts `asked`, what checking the message cost (it
+    is charged, and asking again costs it again): a client that waits exactly that long is
+    not refused again. None: what the meter in force (pools.metering) has counted so far."""
     need = f"about {estimate:.3g} s of computing; " if estimate > 0 else ""
     whose = "your address has {} s left of its budget"
     shared = budget.shared if budget is not None else None
     if shared is not None and shared.left() < budget.own():  # type: ignore[union-attr]
         whose = "all addresses together have {} s left of their budget"
         rate, burst = shared.rate, shared.burst
-    wait = (max(estimate, 0.0) - left) / rate
+    asked = counted_so_far() if asked is None else asked
+    wait = math.ceil(100.0 * max(0.0, max(estimate, 0.0) - left + asked) / rate) / 100.0
     return Refusal(
         "rate_limited",
         f"{kind}: {need}{whose.format(f'{max(left, 0.0):.3g}')} "
-        f"(it refills at {rate:g} s per s, up to {burst:g} s); try again in {wait:.2g} s",
+        f"(it refills at {rate:g} s per s, up to {burst:g} s); try again in {wait:g} s",
         "n" if kind == "step" else None,
         mid,
     )

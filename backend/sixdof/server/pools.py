@@ -81,6 +81,12 @@ class _Metering:
         _METER.reset(self.token)
 
 
+def counted_so_far() -> float:
+    """What the meter in force has counted so far (0 without one)."""
+    meter = _METER.get()
+    return 0.0 if meter is None else meter.cpu
+
+
 def _counted(meter: Meter, fn: Callable[..., T], args: tuple[object, ...]) -> T:
     started = time.thread_time()
     try:

@@ -198,17 +198,17 @@ async def put_scenario(
     refuse_declared_over(request, settings.max_message_bytes)
     budget = admit(request, "scenario")
     body = await _capped_body(request, settings.max_message_bytes)
-    with charged(budget):  # validating 64 bodies takes pydantic tens of ms: not on the loop
+    with charged(budget) as checked:  # validating 64 bodies takes pydantic tens of ms
         scenario = await off_loop(scenario_from_body, body)
-    try:
-        await _rooms(request).physics_ready()
-    except Stopping:
-        raise HTTPException(503, "the server is stopping") from None
-    try:  # what one step of it would cost, known before it is built (as load_scenario's)
-        estimate = await off_loop(_build_seconds, scenario)
-    except FieldError as exc:
-        raise _unprocessable([exc]) from None
-    admit(request, "scenario", estimate)
+        try:
+            await _rooms(request).physics_ready()
+        except Stopping:
+            raise HTTPException(503, "the server is stopping") from None
+        try:  # what one step of it would cost, known before it is built (as load_scenario's)
+            estimate = await off_loop(_build_seconds, scenario)
+        except FieldError as exc:
+            raise _unprocessable([exc]) from None
+    admit(request, "scenario", estimate, checked.cpu)
     try:
         target = _rooms(request).get_or_create(room)
     except Refusal as exc:

@@ -30,16 +30,19 @@ def address_budget(request: Request) -> WorkBudget:
     return budgets.of(request.client.host if request.client else "unknown")
 
 
-def admit(request: Request, kind: str, estimate: float = 0.0) -> WorkBudget:
+def admit(request: Request, kind: str, estimate: float = 0.0, asked: float = 0.0) -> WorkBudget:
     """The address's budget when it has something left and at least `estimate` s; else 429
-    naming what is left, the refill rate and when to try again."""
+    naming what is left, the refill rate and when to try again (counting `asked`, what the
+    request's checks so far cost, which asking again costs again)."""
     budget = address_budget(request)
     left = budget.left()
     if left > 0.0 and estimate <= left:
         return budget
     settings: Settings = request.app.state.settings
-    refusal = over_budget(kind, estimate, left, settings.work_rate, settings.work_burst, None)
-    wait = budget.wait_for(max(estimate, 0.0))
+    refusal = over_budget(
+        kind, estimate, left, settings.work_rate, settings.work_burst, None, budget, asked
+    )
+    wait = budget.wait_for(max(estimate, 0.0) + asked)
     raise HTTPException(429, refusal.message, headers={"Retry-After": str(max(1, math.ceil(wait)))})
 
 
