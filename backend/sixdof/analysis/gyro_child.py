@@ -26,6 +26,7 @@ import os
 import signal
 import struct
 import sys
+import time
 import warnings
 from typing import IO, Any
 
@@ -114,13 +115,15 @@ class Jobs:
 
             data, self.data = self.data, None
             spec = BodySpec.model_validate(request["body"])
+            started = time.process_time()  # the fit is charged its CPU (server/gyro.py)
             try:
                 reply = compare(fit(data), spec, int(request["points"]))
             except FieldError as exc:  # the fitted body is outside a field's limits
-                return [_refusal(422, f"the fitted body: {exc.message}")]
+                return [_refusal(422, f"the fitted body: {exc.message}", started)]
             except ValidationError as exc:
-                return [_refusal(422, f"the fitted body: {_first_error(exc)}")]
-            return [_json({"ok": True, "payload": True}), _json(reply)]
+                return [_refusal(422, f"the fitted body: {_first_error(exc)}", started)]
+            cpu = time.process_time() - started
+            return [_json({"ok": True, "payload": True, "cpu_s": cpu}), _json(reply)]
         return [_refusal(500, f"gyro: the fitting process was asked {request.get('do')!r}")]
 
 
@@ -146,8 +149,12 @@ def _finite(value: Any) -> Any:
     return value
 
 
-def _refusal(status: int, detail: str) -> bytes:
-    return _json({"status": status, "detail": detail})
+def _refusal(status: int, detail: str, fit_started: float | None = None) -> bytes:
+    """A refusal's head; after a fit began, with the CPU it took (`cpu_s`)."""
+    head: dict[str, Any] = {"status": status, "detail": detail}
+    if fit_started is not None:
+        head["cpu_s"] = time.process_time() - fit_started
+    return _json(head)
 
 
 def main() -> int:

@@ -165,6 +165,7 @@ async def _fit(
     limit = settings.gyro_fit_seconds
     cost = 0.0  # charged for the fit, until it runs
     started = loop.time()
+    fit_cpu: float | None = None  # what the fit took, as the child measured it
     try:
         head, _ = await process.ask({"do": "read"}, raw, limit)
         if (refusal := _refused(head)) is not None:
@@ -175,6 +176,7 @@ async def _fit(
         head, answer = await process.ask(
             {"do": "fit", "body": spec, "points": SERIES_POINTS}, None, limit
         )
+        fit_cpu = float(head["cpu_s"]) if "cpu_s" in head else None
         if (refusal := _refused(head)) is not None:
             raise refusal
         assert answer is not None
@@ -193,7 +195,9 @@ async def _fit(
         ) from None
     finally:
         # what the fit did not use of its estimate goes back (a fit near the recording's
-        # noise stops early: a tenth of it or less)
-        unused = max(0.0, cost - (loop.time() - started))
+        # noise stops early: a tenth of it or less): its CPU, as the child measured it (a
+        # loaded machine stretches its wall time); the wall time if it never answered
+        used = fit_cpu if fit_cpu is not None else loop.time() - started
+        unused = max(0.0, cost - used)
         address.charge(-unused)
         shared.charge(-unused)
