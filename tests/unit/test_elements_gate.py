@@ -58,3 +58,26 @@ def test_released_the_elements_are_built_again(held: None) -> None:
     sim = LiveSimulation(scenario("floating_box"), running=False)
     sim.step(5)
     assert sim.system is not None
+
+
+def test_a_failed_load_of_the_elements_says_so_instead_of_try_again(
+    held: None, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """After a cold start's compile, rooms of free bodies run and the elements' kernels load
+    in the background; if that load fails, worlds with elements are refused naming the
+    failure, not "try again in about 10 s" for as long as the server runs."""
+    import asyncio
+
+    from sixdof.server import physics_loading
+
+    def broken() -> None:
+        raise MemoryError("no room for the elements' kernels")
+
+    monkeypatch.setattr(physics_loading, "is_warm", lambda: False)
+    monkeypatch.setattr(physics_loading, "_load", broken)
+    asyncio.run(physics_loading.PhysicsLoading()._load_the_rest())
+    with pytest.raises(FieldError) as info:
+        elements_gate.check([{"kind": "damper"}])
+    assert info.value.code == "preparing" and info.value.field == "elements"
+    assert "could not be loaded (MemoryError: no room for the elements' kernels)" in str(info.value)
+    assert "try again" not in str(info.value)

@@ -205,7 +205,23 @@ class PhysicsLoading:
             log.info("numba's cache filled in %.1f s", time.monotonic() - since)
             self._loading = None  # what is left is loading: noted (warm) at the first join
         if free_is_warm() and not self._stopping:  # rooms of free bodies run: load the rest
-            asyncio.get_running_loop().create_task(self.physics_ready(), name="sixdof-load")
+            asyncio.get_running_loop().create_task(self._load_the_rest(), name="sixdof-load")
+
+    async def _load_the_rest(self) -> None:
+        """The elements' kernels loaded after a cold start's compile, rooms of free bodies
+        running meanwhile. If that fails, worlds with elements are refused saying so, not
+        "try again in about 10 s" for as long as the server runs."""
+        try:
+            await self.physics_ready()
+        except Stopping:
+            return
+        except Exception as exc:
+            log.exception("loading the physics of elements failed")
+            cause = f"{type(exc).__name__}: {exc}"[:200]
+            elements_gate.hold(lambda: (
+                f"the physics of elements could not be loaded ({cause}); nothing was changed: "
+                "the server's log has the details, and a restart loads it again"
+            ))  # fmt: skip
 
     async def _count_free(self, lines: asyncio.StreamReader) -> None:
         """Read the child's lines ("3/14 _spans_serial", warming.main): once every kernel of
