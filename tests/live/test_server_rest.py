@@ -193,6 +193,27 @@ def test_page_503_until_built_then_served(tmp_path: Path) -> None:
         assert client.get("/assets/main.js").text == "console.log(1)"
 
 
+def test_hashed_files_are_kept_and_pages_revalidated(tmp_path: Path) -> None:
+    """A built file under assets/ is named by its hash: kept a year, never asked again; a page
+    (index.html, class/) is asked again at every load, so a new build reaches every phone,
+    and answered 304 when it has not changed."""
+    web = tmp_path / "dist"
+    (web / "assets").mkdir(parents=True)
+    (web / "class").mkdir()
+    (web / "index.html").write_text("<title>sixdof page</title>")
+    (web / "class" / "index.html").write_text("<title>class</title>")
+    (web / "assets" / "main-CzMYHB8a.js").write_text("console.log(1)")
+    with TestClient(create_app(Settings(web_dir=web, meshes_dir=tmp_path / "m"))) as client:
+        asset = client.get("/assets/main-CzMYHB8a.js")
+        assert asset.headers["cache-control"] == "public, max-age=31536000, immutable"
+        for page in ("/", "/index.html", "/class/"):
+            reply = client.get(page)
+            assert reply.status_code == 200 and reply.headers["cache-control"] == "no-cache"
+        etag = client.get("/").headers["etag"]
+        again = client.get("/", headers={"If-None-Match": etag})
+        assert again.status_code == 304 and again.content == b""
+
+
 def test_protocol_schema_and_openapi(client: TestClient) -> None:
     schema = client.get("/api/protocol.schema.json").json()
     assert set(schema["discriminator"]["mapping"]) == set(

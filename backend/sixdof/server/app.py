@@ -7,10 +7,11 @@ as many independent apps as they like.
 from __future__ import annotations
 
 import asyncio
+import os
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import anyio
 from fastapi import FastAPI
@@ -68,6 +69,26 @@ class OptionalStaticFiles(StaticFiles):
             await self.missing(scope, receive, send)
             return
         await super().__call__(scope, receive, send)
+
+
+#: The built page's files under assets/ are named by their content's hash (Vite's
+#: `[name]-[hash]`): a name never changes meaning, so a browser keeps one a year without asking
+#: again. The pages (index.html, class/index.html) name the current ones and are asked for at
+#: every load (`no-cache`: kept, but revalidated), so a new build reaches every student.
+IMMUTABLE = "public, max-age=31536000, immutable"
+REVALIDATE = "no-cache"
+
+
+class PageFiles(OptionalStaticFiles):
+    """The built page, with each file's Cache-Control (IMMUTABLE under assets/)."""
+
+    def file_response(
+        self, full_path: Any, stat_result: os.stat_result, scope: Scope, status_code: int = 200
+    ) -> Response:
+        response = super().file_response(full_path, stat_result, scope, status_code)
+        hashed = Path(full_path).relative_to(self.path).parts[0] == "assets"
+        response.headers["Cache-Control"] = IMMUTABLE if hashed else REVALIDATE
+        return response
 
 
 async def _first_uses() -> None:
@@ -184,5 +205,5 @@ def create_app(settings: Settings | None = None, records: Store | None = None) -
     )
     web_dir = settings.web_path()
     not_built = HTMLResponse(NOT_BUILT.format(path=web_dir), status_code=503)
-    app.mount("/", OptionalStaticFiles(web_dir, html=True, missing=not_built), name="page")
+    app.mount("/", PageFiles(web_dir, html=True, missing=not_built), name="page")
     return app
