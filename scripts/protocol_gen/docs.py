@@ -23,6 +23,7 @@ from sixdof.server.bem import router as bem_router
 from sixdof.server.error_codes import ERROR_CODES
 from sixdof.server.gyro import router as gyro_router
 from sixdof.server.hydro import router as hydro_router
+from sixdof.server.past_routes import router as past_router
 from sixdof.server.protocol import (
     CLIENT_MESSAGES,
     PROTOCOL_VERSION,
@@ -108,7 +109,13 @@ def _error_codes() -> list[str]:
 
 def _rest() -> list[str]:
     rows = ["| method | path | what |", "|---|---|---|"]
-    for route in [*router.routes, *gyro_router.routes, *bem_router.routes, *hydro_router.routes]:
+    for route in [
+        *router.routes,
+        *past_router.routes,
+        *gyro_router.routes,
+        *bem_router.routes,
+        *hydro_router.routes,
+    ]:
         if isinstance(route, APIRoute):
             doc = " ".join((route.endpoint.__doc__ or route.name.replace("_", " ")).split())
             rows += [f"| {m} | `{route.path}` | {doc} |" for m in sorted(route.methods or ())]

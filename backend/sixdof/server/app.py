@@ -33,6 +33,7 @@ from .hydro import router as hydro_router
 from .lesson_routes import router as lessons_router
 from .loop_probe import LoopProbe
 from .meshes import router as meshes_router
+from .past_routes import router as past_router
 from .pools import off_loop
 from .registry import Rooms
 from .rest import router
@@ -189,6 +190,7 @@ def create_app(settings: Settings | None = None, records: Store | None = None) -
     # websocket held the loop 12 ms instead of 5)
     app.add_api_websocket_route("/ws", websocket_endpoint)
     app.include_router(router)
+    app.include_router(past_router)  # a room's history.csv, recording and past frames
     app.include_router(gyro_router)  # POST /api/rooms/{room}/gyro
     app.include_router(bem_router)  # POST, GET /api/rooms/{room}/bem: a BEM job
     app.include_router(hydro_router)  # GET /api/rooms/{room}/hydrodynamics: the card's data
