@@ -11,6 +11,7 @@ test_labels measures them, each mesh's bounding box projected corner by corner."
 
 from __future__ import annotations
 
+from a11ykit import axe
 from playwright.sync_api import Browser, Page
 from presetsweep import load_paused
 from support.pagekit import SHOTS, Served, open_page, wait_frames
@@ -113,5 +114,45 @@ def test_on_a_phone_no_card_covers_another_or_the_bodies(browser: Browser, serve
     assert page.locator("#pad .pad-stick").is_visible()
     wait_frames(page, 3)
     assert problems(page) == []
+    assert run.errors == []
+    run.close()
+
+
+#: the plots card's box, its chooser's, the first chart's and the sheet handle's [l, t, r, b]
+PLOTS = """() => {
+  const box = (s) => { const b = document.querySelector(s).getBoundingClientRect();
+    return [b.left, b.top, b.right, b.bottom]; };
+  const labels = [...document.querySelectorAll('#plot-chooser label')]
+    .map((l) => l.getBoundingClientRect().top);
+  return {card: box('#plots'), chooser: box('#plot-chooser'), chart: box('#plot-grid .plot-cell'),
+          handle: box('#sheet-handle'), rows: new Set(labels.map(Math.round)).size,
+          scrolled: document.querySelector('#plots').scrollTop};
+}"""
+
+
+def test_on_a_phone_plots_open_with_the_chart_whole(browser: Browser, server: Served) -> None:
+    """Plots opened on a phone show their chart whole, without scrolling the card: the series
+    to choose lie in one row that scrolls sideways (wrapped, they filled the card and the chart
+    began below its fold), every one of them still there to tap."""
+    run = open_page(browser, server.url, width=390, height=844, touch=True)
+    page = run.page
+    load_paused(page, "tennis_racket")
+    page.locator("#btn-plots").tap()
+    page.wait_for_function("document.querySelector('#plot-grid .plot-cell canvas') !== null")
+    wait_frames(page, 2)
+    seen = page.evaluate(PLOTS)
+    shot(page, "plots")
+    card, chart = seen["card"], seen["chart"]
+    assert seen["rows"] == 1, seen
+    assert seen["scrolled"] == 0
+    assert card[1] <= chart[1] and chart[3] <= card[3], seen  # the chart within the card's view
+    assert chart[3] <= seen["handle"][1], seen  # and above the sheet's handle
+    last = page.locator("#plot-chooser label").last
+    last.scroll_into_view_if_needed()
+    assert last.is_visible()
+    box = last.bounding_box()
+    assert box is not None and box["x"] + box["width"] <= 390 + 1
+    # a row that scrolls must be reachable by keyboard too (axe: scrollable-region-focusable)
+    assert [v for v in axe(page) if v.impact in ("serious", "critical")] == []
     assert run.errors == []
     run.close()
