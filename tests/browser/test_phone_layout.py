@@ -156,3 +156,34 @@ def test_on_a_phone_plots_open_with_the_chart_whole(browser: Browser, server: Se
     assert [v for v in axe(page) if v.impact in ("serious", "critical")] == []
     assert run.errors == []
     run.close()
+
+
+def test_on_a_phone_the_keys_help_is_on_top_across_the_view(
+    browser: Browser, server: Served
+) -> None:
+    """The keys' help opened on a phone spans the view's width above the toolbar, over every
+    card (the water card was drawn over it, and it was a 225 px column running under the
+    toolbar), its rows scrolling inside it."""
+    run = open_page(browser, server.url, width=390, height=844, touch=True)
+    page = run.page
+    load_paused(page, "buoy_in_waves")  # the water card shows
+    page.locator("#btn-help").tap()
+    page.locator("#help").wait_for(state="visible")
+    wait_frames(page, 2)
+    help_box = page.locator("#help").bounding_box()
+    toolbar = page.locator("#toolbar").bounding_box()
+    water = page.locator("#water-card").bounding_box()
+    assert help_box is not None and toolbar is not None and water is not None
+    assert help_box["x"] >= 0 and help_box["x"] + help_box["width"] <= 390
+    assert help_box["width"] >= 370
+    assert help_box["y"] + help_box["height"] <= toolbar["y"]
+    # on top where it overlaps the water card
+    x, y = water["x"] + water["width"] / 2, water["y"] + water["height"] / 2
+    assert help_box["y"] < y < help_box["y"] + help_box["height"]
+    assert page.evaluate("([x, y]) => !!document.elementFromPoint(x, y).closest('#help')", [x, y])
+    assert page.evaluate(
+        "(e) => e.scrollHeight > e.clientHeight", page.locator("#help").element_handle()
+    )
+    shot(page, "keys")
+    assert run.errors == []
+    run.close()
