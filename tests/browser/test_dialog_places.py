@@ -1,0 +1,54 @@
+"""The toolbar's dialogs open where a user sees them: Share and Record clip lie wholly on the
+screen, on top of what they overlap, on a laptop and on a phone (above its toolbar). Record
+clip had no place of its own and fell in the flow below the view, out of sight (y = 800 of
+an 800 px window); Share began 70 px left of a phone's screen."""
+
+from __future__ import annotations
+
+import pytest
+from playwright.sync_api import Browser
+from support.pagekit import Served, open_page, wait_frames
+
+SIZES = {
+    "laptop": dict(width=1366, height=800),
+    "phone": dict(width=390, height=844, touch=True),
+}
+
+#: the dialog's box, and whether the element at its centre (and a point near each corner)
+#: belongs to it: nothing else is drawn over it there
+SEEN = """(sel) => {
+  const d = document.querySelector(sel);
+  const b = d.getBoundingClientRect();
+  const inset = 4;
+  const points = [[(b.left + b.right) / 2, (b.top + b.bottom) / 2], [b.left + inset, b.top + inset],
+                  [b.right - inset, b.top + inset], [b.left + inset, b.bottom - inset],
+                  [b.right - inset, b.bottom - inset]];
+  return {box: [b.left, b.top, b.right, b.bottom],
+          onTop: points.map(([x, y]) => !!document.elementFromPoint(x, y)?.closest(sel))};
+}"""
+
+
+@pytest.mark.parametrize("dialog", ["share", "clip"])
+@pytest.mark.parametrize("size", list(SIZES))
+def test_a_dialog_opens_on_the_screen_on_top(
+    browser: Browser, server: Served, size: str, dialog: str
+) -> None:
+    run = open_page(browser, server.url, **SIZES[size])
+    page = run.page
+    button = page.locator(f"#btn-{dialog}")
+    if size == "phone":
+        button.tap()
+    else:
+        button.click()
+    page.locator(f"#{dialog}").wait_for(state="visible")
+    wait_frames(page, 2)
+    seen = page.evaluate(SEEN, f"#{dialog}")
+    left, top, right, bottom = seen["box"]
+    width, height = SIZES[size]["width"], SIZES[size]["height"]
+    assert 0 <= left < right <= width and 0 <= top < bottom <= height, seen
+    assert all(seen["onTop"]), seen
+    if size == "phone":
+        toolbar = page.locator("#toolbar").bounding_box()
+        assert toolbar is not None and bottom <= toolbar["y"], (seen, toolbar)
+    assert run.errors == []
+    run.close()
