@@ -52,3 +52,40 @@ def test_a_dialog_opens_on_the_screen_on_top(
         assert toolbar is not None and bottom <= toolbar["y"], (seen, toolbar)
     assert run.errors == []
     run.close()
+
+
+FONT_SIZES = (
+    "(s) => [...document.querySelectorAll(s)].map((e) => parseFloat(getComputedStyle(e).fontSize))"
+)
+
+#: the least font size (CSS px) of what the class reads off a projector's wall: the caption's
+#: text is 22 px there, the HUD's time 34 px
+WALL = {"#summary p": 20, "#help td": 18, "#help kbd": 16}
+
+
+@pytest.mark.parametrize("dialog", ["describe", "help"])
+def test_in_projector_mode_the_class_can_read_the_description_and_the_keys(
+    browser: Browser, server: Served, dialog: str
+) -> None:
+    """Describe and Keys are read by the class off the wall: in projector mode at 1920×1080
+    they are as large as the caption (they were 14 px), on the screen and on top."""
+    run = open_page(browser, server.url, width=1920, height=1080)
+    page = run.page
+    page.locator("#scene").focus()
+    page.keyboard.press("p")
+    page.wait_for_function("document.body.classList.contains('projector')")
+    page.click(f"#btn-{dialog}")
+    shown = "#summary" if dialog == "describe" else "#help"
+    page.locator(shown).wait_for(state="visible")
+    wait_frames(page, 2)
+    seen = page.evaluate(SEEN, shown)
+    left, top, right, bottom = seen["box"]
+    assert 0 <= left < right <= 1920 and 0 <= top < bottom <= 1080, seen
+    assert all(seen["onTop"]), seen
+    for selector, least in WALL.items():
+        if not selector.startswith(shown):
+            continue
+        sizes = page.evaluate(FONT_SIZES, selector)
+        assert sizes and min(sizes) >= least, (selector, sizes)
+    assert run.errors == []
+    run.close()
