@@ -1,13 +1,18 @@
-"""The toolbar's dialogs open where a user sees them: Share and Record clip lie wholly on the
-screen, on top of what they overlap, on a laptop and on a phone (above its toolbar). Record
-clip had no place of its own and fell in the flow below the view, out of sight (y = 800 of
-an 800 px window); Share began 70 px left of a phone's screen."""
+"""The toolbar's dialogs open where a user sees them: Share, Record clip and Gyroscope lie
+wholly on the screen, on top of what they overlap, on a laptop and on a phone (above its
+toolbar). Record clip had no place of its own and fell in the flow below the view, out of
+sight (y = 800 of an 800 px window); Share began 70 px left of a phone's screen; on a phone
+the push pad was drawn over the gyroscope fit's chart and the card ran over the toolbar."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 from playwright.sync_api import Browser
-from support.pagekit import Served, open_page, wait_frames
+from support.pagekit import WAIT_MS, Served, open_page, wait_frames
+
+EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
 
 SIZES = {
     "laptop": dict(width=1366, height=800),
@@ -28,7 +33,7 @@ SEEN = """(sel) => {
 }"""
 
 
-@pytest.mark.parametrize("dialog", ["share", "clip"])
+@pytest.mark.parametrize("dialog", ["share", "clip", "gyro"])
 @pytest.mark.parametrize("size", list(SIZES))
 def test_a_dialog_opens_on_the_screen_on_top(
     browser: Browser, server: Served, size: str, dialog: str
@@ -57,6 +62,29 @@ def test_a_dialog_opens_on_the_screen_on_top(
 FONT_SIZES = (
     "(s) => [...document.querySelectorAll(s)].map((e) => parseFloat(getComputedStyle(e).fontSize))"
 )
+
+
+def test_on_a_phone_a_gyroscope_fit_shows_whole_above_the_toolbar(
+    browser: Browser, server: Served
+) -> None:
+    run = open_page(browser, server.url, **SIZES["phone"])
+    page = run.page
+    page.locator("#btn-gyro").tap()
+    page.set_input_files("#gyro input[type=file]", str(EXAMPLES / "gyro_flip.csv"))
+    page.wait_for_function("document.querySelector('#gyro canvas') !== null", timeout=WAIT_MS)
+    wait_frames(page, 2)
+    seen = page.evaluate(SEEN, "#gyro")
+    left, top, right, bottom = seen["box"]
+    toolbar = page.locator("#toolbar").bounding_box()
+    assert toolbar is not None and 0 <= left < right <= 390 and 0 <= top < bottom <= toolbar["y"]
+    assert all(seen["onTop"]), seen  # the pad is not drawn over it
+    chart = page.locator("#gyro canvas").first.bounding_box()
+    assert chart is not None
+    x, y = chart["x"] + chart["width"] * 0.2, chart["y"] + chart["height"] * 0.5  # the pad's side
+    assert page.evaluate("([x, y]) => !!document.elementFromPoint(x, y).closest('#gyro')", [x, y])
+    assert run.errors == []
+    run.close()
+
 
 #: the least font size (CSS px) of what the class reads off a projector's wall: the caption's
 #: text is 22 px there, the HUD's time 34 px
