@@ -10,7 +10,9 @@ from pathlib import Path
 
 import pytest
 from playwright.sync_api import Browser
+from presetsweep import load_paused
 from support.pagekit import WAIT_MS, Served, open_page, wait_frames
+from test_hydro_card import open_folder
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
 
@@ -82,6 +84,36 @@ def test_on_a_phone_a_gyroscope_fit_shows_whole_above_the_toolbar(
     assert chart is not None
     x, y = chart["x"] + chart["width"] * 0.2, chart["y"] + chart["height"] * 0.5  # the pad's side
     assert page.evaluate("([x, y]) => !!document.elementFromPoint(x, y).closest('#gyro')", [x, y])
+    assert run.errors == []
+    run.close()
+
+
+def test_on_a_phone_the_hydrodynamics_card_is_over_the_push_pad(
+    browser: Browser, server: Served
+) -> None:
+    """The Hydrodynamics card opened from the sheet on a phone: the push pad's stick and twist
+    buttons were drawn over its charts."""
+    run = open_page(browser, server.url, **SIZES["phone"])
+    page = run.page
+    load_paused(page, "barge_in_waves")
+    page.locator("#sheet-handle").tap()
+    for folder in (".sixdof-water", ".sixdof-bem"):
+        open_folder(page, folder)
+    page.locator(".sixdof-hydro-open").get_by_role("button", name="Hydrodynamics…").click()
+    page.wait_for_function("__sixdof.hydro.data !== null && __sixdof.hydro.charts.K !== null")
+    wait_frames(page, 2)
+    seen = page.evaluate(SEEN, "#hydro-card")
+    assert all(seen["onTop"]), seen
+    card = seen["box"]
+    for part in ("#pad .pad-stick", "#pad .pad-twist"):
+        for box in page.locator(part).evaluate_all(
+            "(els) => els.map((e) => { const b = e.getBoundingClientRect();"
+            " return [(b.left + b.right) / 2, (b.top + b.bottom) / 2]; })"
+        ):
+            x, y = box
+            if card[0] < x < card[2] and card[1] < y < card[3]:  # under the card: not over it
+                on_top = "([x, y]) => !!document.elementFromPoint(x, y).closest('#hydro-card')"
+                assert page.evaluate(on_top, [x, y]), (part, box, card)
     assert run.errors == []
     run.close()
 
