@@ -10,7 +10,7 @@ from collections.abc import Iterator
 import pytest
 from a11ykit import open_in
 from playwright.sync_api import Browser
-from support.pagekit import PageRun, Served, load_preset
+from support.pagekit import PageRun, Served, load_preset, open_folder
 
 
 @pytest.fixture
@@ -23,12 +23,9 @@ def run(browser: Browser, server: Served) -> Iterator[PageRun]:
 def test_the_page_computes_the_hulls_hydrodynamics_and_adds_its_damping(run: PageRun) -> None:
     page = run.page
     load_preset(page, "buoy_in_waves")
-    water = page.locator(".sixdof-water")
-    if water.evaluate("(el) => el.classList.contains('lil-closed')"):
-        water.locator(":scope > .lil-title").click()
+    open_folder(page, ".sixdof-water")
+    open_folder(page, ".sixdof-bem")
     bem = page.locator(".sixdof-bem")
-    if bem.evaluate("(el) => el.classList.contains('lil-closed')"):
-        bem.locator(":scope > .lil-title").click()
     status = page.locator(".sixdof-bem-status")
     bem.get_by_role("button", name="Compute hydrodynamics (BEM)").click()
     # the progress line, then the fit (a BEM job of the buoy takes seconds of a core)

@@ -11,8 +11,7 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import Browser
 from presetsweep import load_paused
-from support.pagekit import WAIT_MS, Served, open_page, wait_frames
-from test_hydro_card import open_folder
+from support.pagekit import WAIT_MS, Served, open_folder, open_page, wait_frames
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
 

@@ -21,6 +21,7 @@ from support.pagekit import (
     PageRun,
     Served,
     decode_png,
+    open_folder,
     open_page,
     wait_drawn,
     wait_sim,
@@ -201,9 +202,7 @@ def period(rows: list[tuple[float, float, float]]) -> float:
 
 
 def open_elements(page: Page) -> None:
-    folder = page.locator(".sixdof-elements")
-    if folder.evaluate("(el) => el.classList.contains('lil-closed')"):
-        folder.locator(":scope > .lil-title").click()
+    open_folder(page, ".sixdof-elements")
 
 
 def type_into(page: Page, scope: str, label: str, text: str) -> None:

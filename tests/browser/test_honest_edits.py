@@ -10,7 +10,7 @@ import math
 import pytest
 from playwright.sync_api import Browser, Page
 from presetsweep import load_paused
-from support.pagekit import WAIT_MS, Served, open_page, wait_frames
+from support.pagekit import WAIT_MS, Served, open_folder, open_page, wait_frames
 from test_elements_page import open_elements
 from test_water_page import open_water, type_into
 
@@ -40,9 +40,8 @@ def test_a_new_spring_is_seen_and_the_caption_says_changed(
     assert note(page) is None
     open_elements(page)
     add = ".sixdof-element-add"
+    open_folder(page, add)
     folder = page.locator(add)
-    if folder.evaluate("(el) => el.classList.contains('lil-closed')"):
-        folder.locator(":scope > .lil-title").click()
     folder.get_by_label("Kind", exact=True).select_option(label="spring")
     before = page.evaluate("__sixdof.helloCount")
     folder.get_by_role("button", name="Add", exact=True).click()

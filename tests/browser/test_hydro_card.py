@@ -13,8 +13,8 @@ from typing import Any
 import numpy as np
 import pytest
 from a11ykit import open_in
-from playwright.sync_api import Browser, Page
-from support.pagekit import SHOTS, PageRun, Served, load_preset
+from playwright.sync_api import Browser
+from support.pagekit import SHOTS, PageRun, Served, load_preset, open_folder
 
 from sixdof.dynamics.radiation_fit import TAIL
 
@@ -29,12 +29,6 @@ def run(browser: Browser, server: Served) -> Iterator[PageRun]:
     page_run = open_in(browser, server.url, "en")  # waits out a cold compile (180 s)
     yield page_run
     page_run.close()
-
-
-def open_folder(page: Page, selector: str) -> None:
-    folder = page.locator(selector)
-    if folder.evaluate("(el) => el.classList.contains('lil-closed')"):
-        folder.locator(":scope > .lil-title").click()
 
 
 def test_the_card_draws_the_files_and_the_fits_hydrodynamics(run: PageRun, server: Served) -> None:

@@ -24,6 +24,7 @@ from support.pagekit import (
     decode_png,
     distant_view,
     load_preset,
+    open_folder,
     wait_drawn,
     wait_frames,
 )
@@ -254,9 +255,7 @@ def test_the_phone_card_shows_gm_and_the_periods(browser: Browser, server: Serve
 
 
 def open_water(page: Page) -> None:
-    folder = page.locator(".sixdof-water")
-    if folder.evaluate("(el) => el.classList.contains('lil-closed')"):
-        folder.locator(":scope > .lil-title").click()
+    open_folder(page, ".sixdof-water")
 
 
 def type_into(page: Page, scope: str, label: str, text: str) -> None:

@@ -303,3 +303,10 @@ def grab(page: Page, x: float, y: float, half: int = 12) -> np.ndarray:
         clip={"x": max(0, x - half), "y": max(0, y - half), "width": 2 * half, "height": 2 * half}
     )
     return decode_png(png)
+
+
+def open_folder(page: Page, selector: str) -> None:
+    """Open the panel's lil-gui folder `selector` (as a click on its title), if it is closed."""
+    folder = page.locator(selector)
+    if folder.evaluate("(el) => el.classList.contains('lil-closed')"):
+        folder.locator(":scope > .lil-title").click()
