@@ -57,11 +57,9 @@ def _charge_of(work: Any, at_least: float = 0.0) -> tuple[float, Any]:
 
 
 def test_a_request_that_waits_is_not_charged_the_wait() -> None:
-    started = time.perf_counter()
     spent, result = _charge_of(_waits)
     assert result == "done"
-    assert time.perf_counter() - started >= WAIT_S
-    assert spent < 0.02  # CPU; the wall time it took was at least WAIT_S
+    assert spent < 0.02  # its CPU; charged its wall time, it would be at least WAIT_S
 
 
 def test_a_request_is_charged_the_cpu_its_work_took() -> None:
