@@ -102,7 +102,13 @@ async function fillSteps(chosen = '') {
   }
   if (mine !== filling) return; // a later fill (a lesson saved meanwhile) has its say
   const keep = chosen ? JSON.stringify({ lesson: chosen, step: 0 }) : stepSelect.value;
+  // no lesson yet: an empty chooser and two buttons that did nothing told the lecturer nothing
+  const none = options.length === 0;
+  if (none) options.push(new Option('no lessons yet: write one', ''));
   stepSelect.replaceChildren(...options);
+  for (const control of [stepSelect, find('load-step'), find('next-step')]) {
+    /** @type {HTMLSelectElement | HTMLButtonElement} */ (control).disabled = none;
+  }
   if (options.some((o) => o.value === keep)) stepSelect.value = keep;
 }
 
