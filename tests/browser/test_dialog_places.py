@@ -119,28 +119,37 @@ def test_on_a_phone_the_hydrodynamics_card_is_over_the_push_pad(
 
 #: the least font size (CSS px) of what the class reads off a projector's wall: the caption's
 #: text is 22 px there, the HUD's time 34 px
-WALL = {"#summary p": 20, "#help td": 18, "#help kbd": 16}
+WALL = {"#summary p": 20, "#help td": 18, "#help kbd": 16, "#gyro p": 18, "#clip label": 18}
+#: each toolbar button's dialog, as it is shown
+DIALOGS = {"describe": "#summary", "help": "#help", "gyro": "#gyro", "clip": "#clip"}
 
 
-@pytest.mark.parametrize("dialog", ["describe", "help"])
-def test_in_projector_mode_the_class_can_read_the_description_and_the_keys(
+@pytest.mark.parametrize("dialog", list(DIALOGS))
+def test_in_projector_mode_the_class_can_read_the_dialogs(
     browser: Browser, server: Served, dialog: str
 ) -> None:
-    """Describe and Keys are read by the class off the wall: in projector mode at 1920×1080
-    they are as large as the caption (they were 14 px), on the screen and on top."""
+    """What the class reads off the wall (Describe, Keys, a gyroscope fit) and what the
+    lecturer works at the back of the room (Record clip): in projector mode at 1920×1080 as
+    large as the caption (they were 13.5–14 px), on the screen, on top, and clear of the
+    toolbar (Record clip and Gyroscope ran 13 px over its wider buttons)."""
     run = open_page(browser, server.url, width=1920, height=1080)
     page = run.page
     page.locator("#scene").focus()
     page.keyboard.press("p")
     page.wait_for_function("document.body.classList.contains('projector')")
     page.click(f"#btn-{dialog}")
-    shown = "#summary" if dialog == "describe" else "#help"
+    shown = DIALOGS[dialog]
     page.locator(shown).wait_for(state="visible")
     wait_frames(page, 2)
     seen = page.evaluate(SEEN, shown)
     left, top, right, bottom = seen["box"]
     assert 0 <= left < right <= 1920 and 0 <= top < bottom <= 1080, seen
     assert all(seen["onTop"]), seen
+    toolbar = page.locator("#toolbar").bounding_box()
+    assert toolbar is not None
+    assert (
+        right <= toolbar["x"] or left >= toolbar["x"] + toolbar["width"] or bottom <= toolbar["y"]
+    ), (seen, toolbar)
     for selector, least in WALL.items():
         if not selector.startswith(shown):
             continue

@@ -71,4 +71,14 @@ def test_a_dropped_recording_is_plotted_against_the_simulation(
       return Math.sqrt(s / (3 * d[0].length));
     }""")
     assert rms < 0.1  # rad/s
+    # projector mode widens the dialog (the class reads the fit off the wall): the chart follows
+    width = page.evaluate("__sixdof.gyro.chart.width")
+    page.locator("#scene").focus()
+    page.keyboard.press("p")
+    page.wait_for_function(
+        "(w) => { const u = __sixdof.gyro.chart, cell = document.querySelector('#gyro .gyro-plot');"
+        " return cell.clientWidth > w && u.width === cell.clientWidth; }",
+        arg=width,
+        timeout=WAIT_MS,
+    )
     assert page_run.errors == []

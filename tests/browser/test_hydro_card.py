@@ -71,4 +71,21 @@ def test_the_card_draws_the_files_and_the_fits_hydrodynamics(run: PageRun, serve
     s = server_says["pairs"].index([0, 0])
     assert shown["A"][1] == pytest.approx(server_says["added_mass"][s], rel=1e-9)
     assert shown["K"][2] == pytest.approx(server_says["fit_kernel"][s], rel=1e-9)
+    # in projector mode the class reads it off the wall: as large as the caption's text, the
+    # card wider and its charts as wide as it
+    width = page.evaluate("__sixdof.hydro.charts.A.width")
+    page.locator("#scene").focus()
+    page.keyboard.press("p")
+    page.wait_for_function("document.body.classList.contains('projector')")
+    sizes = page.evaluate(
+        "() => ['.hydro-summary', '.hydro-legend', 'h2'].map((s) =>"
+        " parseFloat(getComputedStyle(document.querySelector(`#hydro-card ${s}`)).fontSize))"
+    )
+    assert min(sizes) >= 18, sizes
+    page.wait_for_function(
+        "(w) => ['A', 'B', 'K'].every((k) => {"
+        " const cell = document.querySelector(`#hydro-card [data-chart=${k}]`);"
+        " return cell.clientWidth > w && __sixdof.hydro.charts[k].width === cell.clientWidth; })",
+        arg=width,
+    )
     server.check_log()

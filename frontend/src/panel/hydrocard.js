@@ -42,6 +42,9 @@ export function pairName([i, j]) {
   return i === j ? t(`hydro.dof.${DOFS[i]}`) : `${t(`hydro.dof.${DOFS[i]}`)}–${t(`hydro.dof.${DOFS[j]}`)}`;
 }
 
+/** A chart's width in `cell`: the cell's, at least 240 px (480 while the card is hidden). @param {HTMLElement} cell */
+const chartWidth = (cell) => Math.max(240, cell.clientWidth || 480);
+
 export class HydroCard {
   /**
    * @param {HTMLElement} view  where the card goes
@@ -77,6 +80,14 @@ export class HydroCard {
       this.draw();
     });
     this.el.querySelector('[data-act=close]')?.addEventListener('click', () => this.toggle(false));
+    // the charts are drawn at their cells' width: they follow the card when it changes size
+    // (projector mode widens it; they kept the laptop's width in it)
+    new ResizeObserver(() => {
+      for (const [key, chart] of Object.entries(this.charts)) {
+        const width = chartWidth(/** @type {HTMLElement} */ (this.el.querySelector(`[data-chart=${key}]`)));
+        if (chart && chart.width !== width) chart.setSize({ width, height: chart.height });
+      }
+    }).observe(this.el);
   }
 
   toggle(open = this.el.hidden) {
@@ -142,7 +153,7 @@ export class HydroCard {
     const dots = { width: 0, paths: () => null, points: { show: true, size: 4, fill: FILE } };
     /** @type {uPlot.Options} */
     const opts = {
-      width: Math.max(240, cell.clientWidth || 480),
+      width: chartWidth(cell),
       height: 150,
       scales: { x: { time: false, ...(xMax === undefined ? {} : { range: /** @type {uPlot.Range.MinMax} */ ([x[0], xMax]) }) } },
       axes: [{ label: xLabel, size: 30, labelSize: 14 }, { label: yLabel, size: 64, labelSize: 14 }],

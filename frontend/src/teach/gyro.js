@@ -53,6 +53,9 @@ function resample(st, sv, t) {
 /** @param {number | null} x @param {number} [digits] */
 const fmt = (x, digits = 4) => (x == null ? '–' : x.toPrecision(digits));
 
+/** The chart's width in `cell`: the cell's, at least 240 px (520 while hidden). @param {HTMLElement} cell */
+const chartWidth = (cell) => Math.max(240, cell.clientWidth || 520);
+
 export class Gyro {
   /**
    * @param {object} opts
@@ -116,6 +119,12 @@ export class Gyro {
     this.applyButton.addEventListener('click', () => this.apply());
     this.spinButton.addEventListener('click', () => this.spin());
     this.el.querySelector('[data-act=close]')?.addEventListener('click', () => this.toggle(false));
+    // the chart is drawn at its cell's width: it follows the dialog when that changes size
+    // (projector mode widens it)
+    new ResizeObserver(() => {
+      const width = chartWidth(this.plot);
+      if (this.chart && this.chart.width !== width) this.chart.setSize({ width, height: this.chart.height });
+    }).observe(this.el);
 
     // a file dragged over the view or the dialog: drop it to fit (other drags are the view's)
     /** @param {DragEvent} ev */
@@ -206,7 +215,7 @@ export class Gyro {
     const sim = r.simulated.omega.map((v) => resample(r.simulated.t, v, t));
     /** @type {uPlot.AlignedData} */
     const data = [t, ...r.measured.omega, ...sim];
-    const width = Math.max(240, this.plot.clientWidth || 520);
+    const width = chartWidth(this.plot);
     if (this.chart) this.chart.destroy();
     /** @type {uPlot.Options} */
     const opts = {
