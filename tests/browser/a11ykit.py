@@ -5,11 +5,13 @@ from __future__ import annotations
 
 import uuid
 from dataclasses import dataclass
+from pathlib import Path
 
 from playwright.sync_api import Browser, Page
 from support.pagekit import REPO, PageRun, open_page
 
 AXE = REPO / "frontend" / "node_modules" / "axe-core" / "axe.min.js"
+CONTRAST_JS = (Path(__file__).parent / "contrast.js").read_text()
 LANGS = ("en", "de", "nb")
 #: width, height, touch, projector mode
 LAYOUTS: dict[str, tuple[int, int, bool, bool]] = {
@@ -55,3 +57,15 @@ def axe(page: Page) -> list[Violation]:
         )
         for v in result["violations"]
     ]
+
+
+def serious(page: Page) -> list[str]:
+    return [f"{v.rule} ({v.impact}): {v.help} at {v.targets[:4]}" for v in axe(page)
+            if v.impact in ("serious", "critical")]  # fmt: skip
+
+
+def low_contrast(page: Page) -> list[dict]:
+    """Texts below 4.5:1, or below 3:1 when large (24 px, or 18.66 px bold)."""
+    texts = page.evaluate(CONTRAST_JS)
+    large = lambda r: r["size"] >= 24 or (r["bold"] and r["size"] >= 18.66)  # noqa: E731
+    return [r for r in texts if r["ratio"] < (3.0 if large(r) else 4.5)]

@@ -5,26 +5,10 @@ the same with the help and the described summary open, and in the high-contrast 
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
-from a11ykit import LANGS, LAYOUTS, axe, open_in
-from playwright.sync_api import Browser, Page
+from a11ykit import LANGS, LAYOUTS, low_contrast, open_in, serious
+from playwright.sync_api import Browser
 from support.pagekit import Served
-
-CONTRAST_JS = (Path(__file__).parent / "contrast.js").read_text()
-
-
-def serious(page: Page) -> list[str]:
-    return [f"{v.rule} ({v.impact}): {v.help} at {v.targets[:4]}" for v in axe(page)
-            if v.impact in ("serious", "critical")]  # fmt: skip
-
-
-def low_contrast(page: Page) -> list[dict]:
-    """Texts below 4.5:1, or below 3:1 when large (24 px, or 18.66 px bold)."""
-    texts = page.evaluate(CONTRAST_JS)
-    large = lambda r: r["size"] >= 24 or (r["bold"] and r["size"] >= 18.66)  # noqa: E731
-    return [r for r in texts if r["ratio"] < (3.0 if large(r) else 4.5)]
 
 
 @pytest.mark.parametrize("layout", list(LAYOUTS))

@@ -4,8 +4,6 @@ what the frames say (read through the page's test hook, __sixdof.elements())."""
 
 from __future__ import annotations
 
-import json
-import urllib.request
 import uuid
 from collections.abc import Iterator
 
@@ -28,21 +26,10 @@ HANGING = {
 }  # fmt: skip
 
 
-def put_scenario(server: Served, room: str, scenario: dict) -> None:
-    request = urllib.request.Request(
-        f"{server.url}/api/rooms/{room}/scenario",
-        data=json.dumps(scenario).encode(),
-        method="PUT",
-        headers={"Content-Type": "application/json"},
-    )
-    with urllib.request.urlopen(request, timeout=240) as response:  # cold: compiles first
-        assert response.status == 200
-
-
 @pytest.fixture
 def hanging(browser: Browser, server: Served) -> Iterator[PageRun]:
     room = f"cb{uuid.uuid4().hex[:10]}"
-    put_scenario(server, room, HANGING)
+    server.put_scenario(room, HANGING)
     run = open_page(browser, server.url, room=room)
     run.page.wait_for_function("__sixdof.lastState.elements && __sixdof.elements().length")
     yield run

@@ -6,9 +6,9 @@ back; a paused sea with waves and a current is still. Counts of the render loop'
 
 from __future__ import annotations
 
+from labelkit import overlays_on
 from playwright.sync_api import Page
 from support.pagekit import PageRun, distant_view, grab, load_preset, wait_frames
-from test_labels import overlays_on
 
 #: callbacks of the render loop that draw nothing before the picture counts as still (the
 #: camera's easing and the last interpolated frames end well before)

@@ -6,14 +6,12 @@ control; Shift+drag on a pivoted body swings it about the pivot."""
 
 from __future__ import annotations
 
-import json
 import math
-import urllib.request
-import uuid
 from collections.abc import Iterator
 
 import numpy as np
 import pytest
+from panelkit import open_elements, opened, record, type_into
 from playwright.sync_api import Browser, Page
 from scipy.special import ellipk
 from support.pagekit import (
@@ -21,8 +19,6 @@ from support.pagekit import (
     PageRun,
     Served,
     decode_png,
-    open_folder,
-    open_page,
     wait_drawn,
     wait_sim,
     wait_still,
@@ -55,46 +51,6 @@ WORLD = {
         {"kind": "ground", "body": "C", "height": 1.0, "restitution": 0.3, "friction": 0.5},
     ],
 }  # fmt: skip
-
-
-def put_scenario(server: Served, room: str, scenario: dict) -> None:
-    request = urllib.request.Request(
-        f"{server.url}/api/rooms/{room}/scenario",
-        data=json.dumps(scenario).encode(),
-        method="PUT",
-        headers={"Content-Type": "application/json"},
-    )
-    with urllib.request.urlopen(request, timeout=240) as response:  # cold: compiles first
-        assert response.status == 200
-
-
-# The page's websocket, watched: (t, AngVel x, roll angle) of every state frame it receives,
-# as it arrives (a timer reading `lastState` misses frames while the page is busy drawing).
-RECORDER = """
-window.__frames = [];
-const Socket = window.WebSocket;
-window.WebSocket = class extends Socket {
-  constructor(...args) {
-    super(...args);
-    this.addEventListener('message', (ev) => {
-      const s = typeof ev.data === 'string' ? JSON.parse(ev.data) : null;
-      if (!s || s.type !== 'state') return;
-      const b = s.bodies[0];
-      window.__frames.push([s.t, b.AngVel[0], 2 * Math.atan2(b.Quater[1], b.Quater[0])]);
-    });
-  }
-};
-"""
-
-
-def opened(browser: Browser, server: Served, scenario: dict, **size: int) -> PageRun:
-    """A page on a new room that has `scenario` (PUT first: the answer waits until the room's
-    physics is ready, which a cold server takes a while for)."""
-    room = f"el{uuid.uuid4().hex[:10]}"
-    put_scenario(server, room, scenario)
-    run = open_page(browser, server.url, room=room, init_script=RECORDER, **size)
-    run.page.wait_for_function("__sixdof.lastState.elements && __sixdof.elements().length")
-    return run
 
 
 @pytest.fixture
@@ -169,19 +125,6 @@ def test_a_pivot_a_spring_and_the_ground_are_drawn(world: PageRun) -> None:
     assert not world.errors, world.errors
 
 
-def record(page: Page, seconds: float) -> list[tuple[float, float, float]]:
-    """(t, AngVel x, roll angle) of every state frame the page receives for the next
-    `seconds` of simulated time (RECORDER keeps them as they arrive)."""
-    t0 = page.evaluate("__sixdof.lastState.t")
-    page.wait_for_function(
-        "(t) => window.__frames.length && window.__frames[window.__frames.length - 1][0] >= t",
-        arg=t0 + seconds,
-        timeout=(seconds + 20) * 1000,
-    )
-    rows = page.evaluate("(t) => window.__frames.filter((r) => r[0] > t)", t0)
-    return [(float(t), float(w), float(a)) for t, w, a in rows]
-
-
 def closed_form(rows: list[tuple[float, float, float]], stiffness: float) -> float:
     """The period of the bar swinging as far as it did in `rows`: the spring (zero rest
     length, from the bar's end 2d below the pivot to the point straight below it) pulls with
@@ -199,16 +142,6 @@ def period(rows: list[tuple[float, float, float]]) -> float:
     zero = t[s] - w[s] * (t[s + 1] - t[s]) / (w[s + 1] - w[s])
     assert len(zero) >= 3, f"too few swings: {zero}"
     return float(2 * np.mean(np.diff(zero)))
-
-
-def open_elements(page: Page) -> None:
-    open_folder(page, ".sixdof-elements")
-
-
-def type_into(page: Page, scope: str, label: str, text: str) -> None:
-    field = page.locator(scope).get_by_label(label, exact=True)
-    field.fill(text)
-    field.press("Enter")
 
 
 def test_a_spring_added_in_the_panel_changes_the_period(pendulum: PageRun) -> None:

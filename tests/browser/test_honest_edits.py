@@ -8,11 +8,10 @@ from __future__ import annotations
 import math
 
 import pytest
+from panelkit import open_elements, open_water, type_into
 from playwright.sync_api import Browser, Page
 from presetsweep import load_paused
 from support.pagekit import WAIT_MS, Served, open_folder, open_page, wait_frames
-from test_elements_page import open_elements
-from test_water_page import open_water, type_into
 
 NOTE = "document.querySelector('#caption .caption-note')"
 

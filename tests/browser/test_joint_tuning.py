@@ -9,9 +9,9 @@ from collections.abc import Iterator
 
 import numpy as np
 import pytest
+from panelkit import open_elements, opened, record, type_into
 from playwright.sync_api import Browser
 from support.pagekit import PageRun, Served, wait_sim
-from test_elements_page import open_elements, opened, record, type_into
 
 MASS, RX, D = 2.0, 0.25, 0.5  # a bar hinged 0.5 m above its CG, about body x
 I_O = MASS * (RX * RX + D * D)  # about the hinge's axis, 0.625 kg·m²

@@ -12,9 +12,9 @@ from collections.abc import Iterator
 
 import numpy as np
 import pytest
+from panelkit import open_elements, type_into
 from playwright.sync_api import Browser, Page
 from support.pagekit import SHOTS, PageRun, Served, open_page, wait_drawn, wait_sim
-from test_elements_page import open_elements, put_scenario, type_into
 
 from sixdof.scenario.presets import ORDER, preset_file
 
@@ -40,7 +40,7 @@ PAIR = {
 @pytest.fixture
 def pair(browser: Browser, server: Served) -> Iterator[PageRun]:
     room = f"jp{uuid.uuid4().hex[:10]}"
-    put_scenario(server, room, PAIR)
+    server.put_scenario(room, PAIR)
     run = open_page(browser, server.url, room=room)
     yield run
     run.close()

@@ -7,6 +7,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 import pytest
+from labelkit import overlap
 from playwright.sync_api import Browser
 from presetsweep import load_paused
 from support.pagekit import WAIT_MS, Served, open_page, page_server, wait_frames
@@ -56,12 +57,6 @@ MEASURE = """() => {
   const t = document.querySelector('#timeline .timeline-t').getBoundingClientRect();
   return {bodies, over, time: [t.left, t.top, t.right, t.bottom]};
 }"""
-
-
-def overlap(a: list[float], b: list[float]) -> float:
-    w = min(a[2], b[2]) - max(a[0], b[0])
-    h = min(a[3], b[3]) - max(a[1], b[1])
-    return w * h if w > 0 and h > 0 else 0.0
 
 
 def covered(seen: dict) -> list[str]:

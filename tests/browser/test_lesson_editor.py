@@ -12,10 +12,10 @@ from contextlib import ExitStack
 from pathlib import Path
 from typing import Any
 
+from a11ykit import low_contrast, serious
 from classkit import Viewer, class_page, hellos
 from playwright.sync_api import Browser, Page
 from support.pagekit import WAIT_MS, Served, page_server, require_page
-from test_a11y import low_contrast, serious
 
 from sixdof.scenario.presets import PRESETS
 

@@ -12,11 +12,11 @@ test_labels measures them, each mesh's bounding box projected corner by corner."
 from __future__ import annotations
 
 from a11ykit import axe
+from labelkit import MEASURE
+from labelkit import overlap as area_of
 from playwright.sync_api import Browser, Page
 from presetsweep import load_paused
 from support.pagekit import SHOTS, Served, open_page, wait_frames
-from test_labels import MEASURE
-from test_labels import overlap as area_of
 
 #: the most of a body's projected box one card may cover
 TENTH = 0.1

@@ -11,9 +11,9 @@ from __future__ import annotations
 import math
 
 import pytest
+from panelkit import open_elements, type_into
 from playwright.sync_api import Browser, Page
 from support.pagekit import WAIT_MS, Served, load_preset, open_page, wait_drawn
-from test_elements_page import open_elements, type_into
 
 STEP = 0.5  # s of simulated time a step message advances (500 steps of 1 ms)
 

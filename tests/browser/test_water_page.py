@@ -14,7 +14,8 @@ from collections.abc import Iterator
 
 import numpy as np
 import pytest
-from a11ykit import open_in
+from a11ykit import low_contrast, open_in, serious
+from panelkit import open_water, type_into
 from playwright.sync_api import Browser, Page
 from support.pagekit import (
     REPO,
@@ -24,11 +25,9 @@ from support.pagekit import (
     decode_png,
     distant_view,
     load_preset,
-    open_folder,
     wait_drawn,
     wait_frames,
 )
-from test_a11y import low_contrast, serious
 
 from sixdof.dynamics.water import Water, Wave, elevation
 
@@ -252,16 +251,6 @@ def test_the_phone_card_shows_gm_and_the_periods(browser: Browser, server: Serve
     page.screenshot(path=str(SHOTS / "water_phone_390x844.png"))
     assert run.errors == []
     run.close()
-
-
-def open_water(page: Page) -> None:
-    open_folder(page, ".sixdof-water")
-
-
-def type_into(page: Page, scope: str, label: str, text: str) -> None:
-    field = page.locator(scope).get_by_label(label, exact=True)
-    field.fill(text)
-    field.press("Enter")
 
 
 def changed(page: Page, before: int, test: str) -> None:

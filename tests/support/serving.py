@@ -190,6 +190,18 @@ class Served(Proc):
         with urllib.request.urlopen(f"{self.url}{path}", timeout=timeout) as reply:
             return json.loads(reply.read())
 
+    def put_scenario(self, room: str, scenario: dict, timeout: float = 240.0) -> None:
+        """PUT `scenario` into `room`; the answer waits until the room's physics is ready, which
+        takes a cold server a compile (hence the long timeout)."""
+        request = urllib.request.Request(
+            f"{self.url}/api/rooms/{room}/scenario",
+            data=json.dumps(scenario).encode(),
+            method="PUT",
+            headers={"Content-Type": "application/json"},
+        )
+        with urllib.request.urlopen(request, timeout=timeout) as response:
+            assert response.status == 200
+
     def check_log(self, *never: str) -> None:
         """The log holds no traceback, no HTTP 500 and none of `never`."""
         log = self.output

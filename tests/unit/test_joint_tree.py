@@ -12,7 +12,7 @@ import math
 
 import numpy as np
 import pytest
-from test_joints import G, _bobs, about_y, double, rod, worst_gap
+from jointkit import G, about_y, bobs, double, rod, worst_gap
 
 from sixdof.dynamics import Bodies, BodyParams, make_state
 from sixdof.dynamics import kernel as K
@@ -41,7 +41,7 @@ def chain(n: int, length: float = 0.2) -> tuple[Bodies, list[Joint], np.ndarray]
 def test_the_joint_tests_mechanisms_take_the_tree_path_and_the_others_do_not() -> None:
     bodies, joints, _ = double(2.0, 2.5)
     assert K.joint_paths(K.pack(bodies, joints)) == ["tree"]
-    assert K.joint_paths(K.pack(*_bobs(1e-3, 1e-3 * math.sqrt(2))[:2])) == ["tree"]
+    assert K.joint_paths(K.pack(*bobs(1e-3, 1e-3 * math.sqrt(2))[:2])) == ["tree"]
     cb, cj, _ = chain(8)
     assert K.joint_paths(K.pack(cb, [cj[k] for k in (5, 0, 7, 2, 6, 1, 4, 3)])) == ["tree"]
     assert K.joint_paths(K.pack(*chain(20)[:2])) == ["tree"]

@@ -9,28 +9,14 @@ import math
 
 import numpy as np
 import pytest
+from jointkit import I1, I2, L1, L2, M1, M2, G, Quat, about_y, bobs, double, rod, worst_gap
 from scipy.integrate import solve_ivp
 from scipy.special import ellipk
 
 from sixdof.dynamics import Bodies, BodyParams, make_state
 from sixdof.dynamics import kernel as K
 from sixdof.dynamics.elements import Joint
-from sixdof.dynamics.kinds.joint import gaps
-from sixdof.dynamics.kinds.poses import Poses
 from sixdof.dynamics.quaternion import multiply, to_rotmat
-
-G = 9.81
-Quat = tuple[float, float, float, float]
-
-
-def about_y(angle: float) -> Quat:
-    return (math.cos(angle / 2), 0.0, math.sin(angle / 2), 0.0)
-
-
-def rod(mass: float, length: float, gravity: float = G) -> BodyParams:
-    """A thin rod along body z, CG at its middle (the reference point)."""
-    radius = length / math.sqrt(12.0)
-    return BodyParams.from_radii(mass, (radius, radius, 1e-3), gravity=gravity)
 
 
 def energy(bodies: Bodies, x: np.ndarray, g: float = G) -> float:
@@ -40,36 +26,6 @@ def energy(bodies: Bodies, x: np.ndarray, g: float = G) -> float:
         m, v, w = bodies.mass[i], x[i, 7:10], x[i, 10:13]
         total += 0.5 * m * v @ v + 0.5 * w @ bodies.inertia_cg[i] @ w - m * g * x[i, 2]
     return float(total)
-
-
-def worst_gap(joints: list[Joint], bodies: Bodies, x: np.ndarray) -> float:
-    poses = Poses.of(bodies, x)
-    return max(max(gaps(j, poses)) for j in joints)
-
-
-# -- a planar double compound pendulum, hinged at the top of each rod ----------------------
-L1, L2, M1, M2 = 1.0, 0.8, 1.0, 1.5
-I1, I2 = M1 * L1**2 / 12.0, M2 * L2**2 / 12.0
-
-
-def double(theta1: float, theta2: float) -> tuple[Bodies, list[Joint], np.ndarray]:
-    """Rods of L1, L2 hanging from the world origin, angles from the downward vertical
-    about +y (x = N forward)."""
-    d1 = np.array([math.sin(theta1), 0.0, math.cos(theta1)])
-    d2 = np.array([math.sin(theta2), 0.0, math.cos(theta2)])
-    c1, c2 = 0.5 * L1 * d1, L1 * d1 + 0.5 * L2 * d2
-    x = np.array(
-        [
-            make_state(tuple(c1), about_y(theta1), (0, 0, 0), (0, 0, 0)),
-            make_state(tuple(c2), about_y(theta2), (0, 0, 0), (0, 0, 0)),
-        ]
-    )
-    turn = tuple(multiply(np.array(about_y(-theta1)), np.array(about_y(theta2))))
-    joints = [
-        Joint(0, "hinge", (0.0, 0.0, -0.5 * L1), (0.0, 0.0, 0.0), (0.0, 1.0, 0.0)),
-        Joint(1, "hinge", (0.0, 0.0, -0.5 * L2), (0.0, 0.0, 0.5 * L1), (0.0, 1.0, 0.0), 0, turn),  # type: ignore[arg-type]
-    ]
-    return Bodies.of([rod(M1, L1), rod(M2, L2)]), joints, x
 
 
 def reduced(t: float, s: np.ndarray) -> list[float]:
@@ -131,25 +87,6 @@ def test_a_double_pendulum_keeps_its_energy_over_10_s() -> None:
     assert gap < 1e-8, gap
 
 
-def _bobs(theta1: float, theta2: float) -> tuple[Bodies, list[Joint], np.ndarray]:
-    """Two 1 kg point-like bobs on light 1 m links (each bob's body reaches to its hinge)."""
-    bob = BodyParams.from_radii(1.0, (1e-5, 1e-5, 1e-5), gravity=G)
-    p1 = np.array([math.sin(theta1), 0.0, math.cos(theta1)])
-    p2 = p1 + np.array([math.sin(theta2), 0.0, math.cos(theta2)])
-    x = np.array(
-        [
-            make_state(tuple(p1), about_y(theta1), (0, 0, 0), (0, 0, 0)),
-            make_state(tuple(p2), about_y(theta2), (0, 0, 0), (0, 0, 0)),
-        ]
-    )
-    turn = tuple(multiply(np.array(about_y(-theta1)), np.array(about_y(theta2))))
-    joints = [
-        Joint(0, "hinge", (0.0, 0.0, -1.0), (0.0, 0.0, 0.0)),
-        Joint(1, "hinge", (0.0, 0.0, -1.0), (0.0, 0.0, 0.0), (0.0, 1.0, 0.0), 0, turn),  # type: ignore[arg-type]
-    ]
-    return Bodies.of([bob, bob]), joints, x
-
-
 def period(pk: K.PackedBodies, x: np.ndarray, h: float, crossings: int) -> float:
     """Twice the mean time between the upper bob's crossings of the vertical."""
     u = np.zeros((len(x), 6))
@@ -168,7 +105,7 @@ def test_an_equal_double_pendulum_swings_at_its_normal_mode_periods(
     ratio: float, want: float
 ) -> None:
     """Started in a normal mode at 1e-3 rad: T = 2π / √((2 ∓ √2) g/L), to 1e-5."""
-    bodies, joints, x = _bobs(1e-3, 1e-3 * ratio)
+    bodies, joints, x = bobs(1e-3, 1e-3 * ratio)
     exact = 2 * math.pi / math.sqrt((2.0 - math.copysign(math.sqrt(2.0), ratio)) * G)
     assert exact == pytest.approx(want, abs=5e-6)
     got = period(K.pack(bodies, joints), x, 1e-3, 21)

@@ -9,6 +9,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from presetkit import V, run
 
 from sixdof.dynamics.quaternion import rotate, to_euler
 from sixdof.headless import RunResult, run_scenario
@@ -30,18 +31,6 @@ NAMES = [
     "station_keeping", "moored_buoy", "crane_lowering", "cart_pole",
 ]  # fmt: skip
 WITH_ELEMENTS = NAMES[NAMES.index("compound_pendulum") :]
-
-
-def V(name: str) -> dict[str, float]:
-    """The numbers preset `name`'s caption quotes (its formulas left out)."""
-    return {k: v for k, v in PRESETS[name].values.items() if isinstance(v, float)}
-
-
-def run(name: str, t_end: float | None = None, **changes: object) -> RunResult:
-    scenario = PRESETS[name].scenario()
-    for key, value in changes.items():
-        setattr(scenario.bodies[0], key, value)
-    return run_scenario(scenario, t_end=t_end)
 
 
 def test_names_default_and_settings() -> None:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from test_presets import V, run
+from presetkit import V, run
 
 from sixdof.headless import RunResult, run_scenario
 from sixdof.scenario import Scenario
