@@ -39,9 +39,12 @@ from .stepper_compiled import store as _store
 
 #: Hash of the modules compiled in here (kernel_cache.STAMP_NAME: numba keys its cache on this
 #: file's text alone); `python scripts/stamp_kernels.py` keeps it current.
-COMPILED_FROM = "0b7682c253762131"
+COMPILED_FROM = "1f5b0d8e49782cd1"
 
 _JIT: Any = {"cache": True, "nogil": True, "fastmath": False, "error_model": "numpy"}
+#: what `_rows` fills besides J: the bias of the rates, or the position errors (passed as
+#: `bool()` of these, plain bools: as literals, `_rows` was compiled once for each)
+RATES, POSITIONS = False, True
 DEPENDENT = 1e-10  # a pivot this small, relative to its row's diagonal, drops the row
 POSITION_TOL = 1e-12  # m or rad: a smaller error is left as it is
 VELOCITY_TOL = 1e-12  # m/s or rad/s
@@ -81,7 +84,7 @@ def _ends(el, e, Y):
 def _rows(el, e0, e1, Y, C, positions):
     """C's rows ← every joint's J, its bias (or, `positions`, its position errors), bodies
     and where its joint's rows end."""
-    k = 0
+    k = np.int64(0)  # typed first as the literal 0, fill and error were compiled for it too
     for e in range(e0, e1):
         if el[e, E_KIND] != joint.CODE:
             continue
@@ -96,7 +99,8 @@ def _rows(el, e0, e1, Y, C, positions):
         k = k1
 
 
-@njit(**_JIT)
+# Inlined: called with constant columns, a call compiled one copy per pair of them (four)
+@njit(inline="always", **_JIT)
 def _dot6(C, r, j, s, mj):
     """Row r's J block at column j against row s's M⁻¹Jᵀ block at column mj."""
     return (C[r, j] * C[s, mj] + C[r, j + 1] * C[s, mj + 1] + C[r, j + 2] * C[s, mj + 2]
@@ -104,7 +108,7 @@ def _dot6(C, r, j, s, mj):
             + C[r, j + 5] * C[s, mj + 5])  # fmt: skip
 
 
-@njit(**_JIT)
+@njit(inline="always", **_JIT)  # as _dot6: two constant triples of columns
 def _inverse_mass(p, first, C, r, j, mj, bc):
     """C[r, mj:mj + 6] ← M⁻¹ of the body in column bc times row r's J block at column j."""
     b = int(C[r, bc])
@@ -254,7 +258,7 @@ def drives(p, el, e0, e1, first, Y, F):
 def constrain(p, el, e0, e1, first, cnt, Y, F, K, C, m):
     """F (cnt, 6) += the joints' forces on each body (global, about its CG) at stage rows Y,
     F holding everything else that acts on them; K (cnt, 13) is scratch."""
-    _rows(el, e0, e1, Y, C, False)
+    _rows(el, e0, e1, Y, C, bool(RATES))  # plain bools: one compiled _rows for both
     _matrix(p, first, C, m)
     for b in range(cnt):
         k = _rigid_body(p, first + b, _load(Y[b]), F[b, 0], F[b, 1], F[b, 2], F[b, 3], F[b, 4],
@@ -270,7 +274,7 @@ def constrain(p, el, e0, e1, first, cnt, Y, F, K, C, m):
                     s += C[r, j + v] * K[b, 7 + v]
         C[r, C_RHS] = -s
     _solve(C, m)
-    _spread(C, m, cnt, K, C_LAM)  # Jᵀλ: force at the reference point, moment, body axes
+    _spread(C, m, cnt, K, np.int64(C_LAM))  # Jᵀλ (a plain int: one compiled _spread for both)
     for b in range(cnt):
         r = geometry.rotation(_load(Y[b]))
         i = first + b
@@ -314,7 +318,7 @@ def project(p, el, e0, e1, first, cnt, Y, D, C, m):
             Y[b, j] *= s
     fresh = False  # C's rows are of the positions as they are now
     for _ in range(POSITION_PASSES):
-        _rows(el, e0, e1, Y, C, True)
+        _rows(el, e0, e1, Y, C, bool(POSITIONS))
         if _worst(C, m) <= POSITION_TOL:
             fresh = True
             break
@@ -332,7 +336,7 @@ def project(p, el, e0, e1, first, cnt, Y, D, C, m):
             s = 1.0 / math.sqrt(qw * qw + qx * qx + qy * qy + qz * qz)
             Y[b, 3], Y[b, 4], Y[b, 5], Y[b, 6] = qw * s, qx * s, qy * s, qz * s
     if not fresh:
-        _rows(el, e0, e1, Y, C, False)
+        _rows(el, e0, e1, Y, C, bool(RATES))  # plain bools: one compiled _rows for both
     for r in range(m):  # the constraints' rates, J ν
         s = 0.0
         for j, bc in ((C_JA, C_A), (C_JB, C_B)):

@@ -37,6 +37,7 @@ from .names import NORM_TIME_CONSTANT
 # libgomp reads this when numba first loads it; a value the user set wins.
 os.environ.setdefault("OMP_WAIT_POLICY", "passive")
 
+import numpy as np
 from numba import get_num_threads, njit, prange  # after the OpenMP setting above
 
 from .borrow import borrowed
@@ -46,7 +47,7 @@ from .stepper_compiled import store as _store
 
 #: Hash of the modules compiled in here (kernel_cache.STAMP_NAME: numba keys its cache on this
 #: file's text alone); `python scripts/stamp_kernels.py` keeps it current.
-COMPILED_FROM = "25558cc1ce9972b8"
+COMPILED_FROM = "390ec775953a80fc"
 
 
 def threads() -> int:
@@ -395,7 +396,7 @@ def _spans_serial(p, x, u, h_spans, n_spans, method, out):
 @njit(cache=True, nogil=True, fastmath=False, parallel=True)
 def _spans_parallel(p, x, u, h_spans, n_spans, method, out):
     for i in prange(x.shape[0]):
-        _spans_body(p, x, u, i, h_spans, n_spans, method, out)
+        _spans_body(p, x, u, np.int64(i), h_spans, n_spans, method, out)
 
 
 @njit(cache=True, nogil=True, fastmath=False)
@@ -420,7 +421,7 @@ def _uniform_serial(p, x, u, h, n, method):
 @njit(cache=True, nogil=True, fastmath=False, parallel=True)
 def _uniform_parallel(p, x, u, h, n, method):
     for i in prange(x.shape[0]):
-        _advance_body(p, x, u, i, h, n, method)
+        _advance_body(p, x, u, np.int64(i), h, n, method)
 
 
 @njit(cache=True, nogil=True, fastmath=False)
@@ -432,4 +433,4 @@ def _each_serial(p, x, u, h, n, method):
 @njit(cache=True, nogil=True, fastmath=False, parallel=True)
 def _each_parallel(p, x, u, h, n, method):
     for i in prange(x.shape[0]):
-        _advance_body(p, x, u, i, h[i], n[i], method[i])
+        _advance_body(p, x, u, np.int64(i), h[i], n[i], method[i])

@@ -52,17 +52,24 @@ _B4 = float(RK4.b[3])
 
 _JIT: Any = {"cache": True, "nogil": True, "fastmath": False, "error_model": "numpy"}
 
+#: `left`'s two values. A callee that is not inlined is compiled once per literal value it is
+#: passed, so the kernels pass `bool(EARLY)`, `bool(LATE)`: numba types `bool()` of a constant
+#: as a plain bool (passed as literals, the element loop and each kind's force were compiled
+#: twice, ~12 % of a cold `sixdof warm`).
+EARLY, LATE = False, True
+
 
 @njit(inline="always", **_JIT)
 def rk_step(f, p, u, el, aux, args, y, t, h, method, ws):
     """One step of h from (t, y): explicit Euler (method 0) or classic RK4 (1); the new state
     (a tuple, or the array y updated in place)."""
-    k1 = f(p, u, el, aux, args, y, t, h, False, ws, 1)
+    early, late = bool(EARLY), bool(LATE)  # plain bools (EARLY says why)
+    k1 = f(p, u, el, aux, args, y, t, h, early, ws, 1)
     if method == 0:
         return _update1(y, h, k1)
-    k2 = f(p, u, el, aux, args, _stage(y, _A21 * h, k1, ws), t + _C2 * h, h, False, ws, 2)
-    k3 = f(p, u, el, aux, args, _stage(y, _A32 * h, k2, ws), t + _C3 * h, h, False, ws, 3)
-    k4 = f(p, u, el, aux, args, _stage(y, _A43 * h, k3, ws), t + _C4 * h, h, True, ws, 4)
+    k2 = f(p, u, el, aux, args, _stage(y, _A21 * h, k1, ws), t + _C2 * h, h, early, ws, 2)
+    k3 = f(p, u, el, aux, args, _stage(y, _A32 * h, k2, ws), t + _C3 * h, h, early, ws, 3)
+    k4 = f(p, u, el, aux, args, _stage(y, _A43 * h, k3, ws), t + _C4 * h, h, late, ws, 4)
     return _update4(y, h, k1, k2, k3, k4)
 
 

@@ -40,13 +40,13 @@ from .kinds.table import COMPILED
 from .layout import E_BODY, E_KIND, E_N_STATES, E_OTHER, L_STATE_DEPENDENT, P_R_CG
 from .lone_compiled import _loads, _run_free, _run_pivot, _run_spring
 from .states_compiled import state_act, with_states, without_states
-from .stepper_compiled import add6, rk_step
+from .stepper_compiled import EARLY, add6, rk_step
 from .stepper_compiled import load as _load
 from .stepper_compiled import store as _store
 
 #: Hash of the modules compiled in here (kernel_cache.STAMP_NAME: numba keys its cache on this
 #: file's text alone); `python scripts/stamp_kernels.py` keeps it current.
-COMPILED_FROM = "524e09c5398e5ca3"
+COMPILED_FROM = "dc6d3dc3c69786dc"
 
 compile_kinds(COMPILED)  # the kinds' forces are numba's from here on (kinds/jit.py)
 
@@ -172,10 +172,12 @@ def _run_one(p, u, el, e0, e1, aux, i, y, t0, h, n, method):
     cases (nothing, one pivot, one world spring) step through small functions of their own
     that keep the state in registers, as kernel_compiled does; the rest through the
     general element loop."""
-    held_by = -1
+    # int64 from the start: typed first as the literal -1, the calls below were compiled for
+    # that too (numba types a call with each type its argument passes through)
+    held_by = np.int64(-1)
     forces = 0
     hulls = 0
-    sprung = -1
+    sprung = np.int64(-1)
     for e in range(e0, e1):
         if el[e, E_KIND] == pivot.CODE:
             held_by = e
@@ -393,8 +395,9 @@ def system_derivative(p, x, u, groups, el, bounds, aux, t, h, out, rec, z, zb, d
         K = np.empty((Y.shape[0], 13))
         m = joints.joint_rows(el, e0, e1)
         C = np.empty((m, joint.C_G + 2 * m))
+        # a plain bool, as the steps pass it: the stepping kernel's parts find this one compiled
         _group_derivative(p, u, el, e0, e1, aux, first, cnt, pivots, _present(el, e0, e1), Y, t,
-                          h, False, F, K, C, m)  # fmt: skip
+                          h, bool(EARLY), F, K, C, m)  # fmt: skip
         out[first : first + cnt] = K[:cnt]
         for k in range(nz):
             dz[zb[g] + k] = K[cnt + k // 13, k % 13]
@@ -432,7 +435,7 @@ def _records(p, u, el, e0, e1, aux, first, cnt, pivots, Y, t, h, F, K, C, rec):
             c = buoyancy.force(p, el, e, aux, i, y, r, t)
             c = (c[0], c[1], c[2], c[3], c[4], c[5], y[0], y[1], y[2], y[0], y[1], y[2])
         else:
-            c = _act(p, el, e, aux, i, y, r, yo, geometry.rotation(yo), t, h, False)
+            c = _act(p, el, e, aux, i, y, r, yo, geometry.rotation(yo), t, h, bool(EARLY))
         if kind == buoyancy.CODE or kind == added_mass.CODE:
             # the point of the line of action nearest the CG: CG + F × M / |F|²
             gx, gy, gz = geometry.turn(r, p[i, P_R_CG], p[i, P_R_CG + 1], p[i, P_R_CG + 2])

@@ -332,7 +332,7 @@ def act_other(p, el, e, aux, o, yo, W, base):
         V[0, c] = s[3 + c]
         X[1, c] = b[c]
         V[1, c] = b[3 + c]
-    t, ux, uy, uz = _tension(el, e, X, V, 1, seg)
+    t, ux, uy, uz = _tension(el, e, X, V, np.int64(1), seg)  # plain: one compiled _tension
     fx = -t * ux
     fy = -t * uy
     fz = -t * uz + _wet_weight(el, e, p[o, P_GRAVITY], b[2], 0.5 * seg)
