@@ -393,6 +393,8 @@ def _spans_serial(p, x, u, h_spans, n_spans, method, out):
         _spans_body(p, x, u, i, h_spans, n_spans, method, out)
 
 
+# The parallel kernels pass prange's index as np.int64: it is unsigned in the loop's body, and
+# every body kernel beneath was compiled a second time for it (bench_compile.py).
 @njit(cache=True, nogil=True, fastmath=False, parallel=True)
 def _spans_parallel(p, x, u, h_spans, n_spans, method, out):
     for i in prange(x.shape[0]):

@@ -15,7 +15,7 @@ from .stepper_compiled import rk_step
 
 #: Hash of the modules compiled in here (kernel_cache.STAMP_NAME: numba keys its cache on this
 #: file's text alone); `python scripts/stamp_kernels.py` keeps it current.
-COMPILED_FROM = "7c880c12813d6fde"
+COMPILED_FROM = "5b47f74958653f87"
 
 compile_kinds(COMPILED)  # the twins below are made from the kinds' compiled functions
 
