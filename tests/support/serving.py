@@ -190,17 +190,22 @@ class Served(Proc):
         with urllib.request.urlopen(f"{self.url}{path}", timeout=timeout) as reply:
             return json.loads(reply.read())
 
-    def put_scenario(self, room: str, scenario: dict, timeout: float = 240.0) -> None:
-        """PUT `scenario` into `room`; the answer waits until the room's physics is ready, which
-        takes a cold server a compile (hence the long timeout)."""
+    def put_scenario(self, room: str, scenario: dict, timeout: float = 240.0) -> Any:
+        """PUT `scenario` into `room` (with the server's token, if it has one); the scenario the
+        server echoes. The answer waits until the room's physics is ready, which takes a cold
+        server a compile (hence the long timeout)."""
+        headers = {"Content-Type": "application/json"}
+        if self.token:
+            headers["Authorization"] = f"Bearer {self.token}"
         request = urllib.request.Request(
             f"{self.url}/api/rooms/{room}/scenario",
             data=json.dumps(scenario).encode(),
             method="PUT",
-            headers={"Content-Type": "application/json"},
+            headers=headers,
         )
         with urllib.request.urlopen(request, timeout=timeout) as response:
             assert response.status == 200
+            return json.loads(response.read())
 
     def check_log(self, *never: str) -> None:
         """The log holds no traceback, no HTTP 500 and none of `never`."""

@@ -48,3 +48,18 @@ export function setAttr(el, name, value) {
 export function setHidden(el, hidden) {
   if (el.hidden !== hidden) el.hidden = hidden;
 }
+
+/**
+ * Keep charts as wide as their cells while `box` changes size: a uPlot chart keeps the width
+ * it was drawn at (projector mode widens a card, and its charts stayed the laptop's width).
+ * `widths()` gives each chart (null: not drawn yet) and the width it should have now.
+ * @param {Element} box
+ * @param {() => Iterable<[{ width: number, height: number, setSize(size: { width: number, height: number }): void } | null, number]>} widths
+ */
+export function followWidths(box, widths) {
+  new ResizeObserver(() => {
+    for (const [chart, width] of widths()) {
+      if (chart && chart.width !== width) chart.setSize({ width, height: chart.height });
+    }
+  }).observe(box);
+}

@@ -8,6 +8,7 @@
 
 import uPlot from 'uplot';
 import 'uplot/dist/uPlot.min.css';
+import { followWidths } from '../core/dom.js';
 import { num, t } from '../core/i18n.js';
 import './hydrocard.css';
 
@@ -80,14 +81,12 @@ export class HydroCard {
       this.draw();
     });
     this.el.querySelector('[data-act=close]')?.addEventListener('click', () => this.toggle(false));
-    // the charts are drawn at their cells' width: they follow the card when it changes size
-    // (projector mode widens it; they kept the laptop's width in it)
-    new ResizeObserver(() => {
-      for (const [key, chart] of Object.entries(this.charts)) {
-        const width = chartWidth(/** @type {HTMLElement} */ (this.el.querySelector(`[data-chart=${key}]`)));
-        if (chart && chart.width !== width) chart.setSize({ width, height: chart.height });
-      }
-    }).observe(this.el);
+    followWidths(this.el, () => Object.entries(this.charts).map(([key, chart]) => [chart, chartWidth(this.cell(key))]));
+  }
+
+  /** The cell chart `key` is drawn in. @param {string} key */
+  cell(key) {
+    return /** @type {HTMLElement} */ (this.el.querySelector(`[data-chart=${key}]`));
   }
 
   toggle(open = this.el.hidden) {
@@ -148,7 +147,7 @@ export class HydroCard {
    * @param {number} [xMax]  the end of the x axis shown (all of x when left out)
    */
   chart(key, x, file, fit, xLabel, yLabel, fileLine = false, xMax = undefined) {
-    const cell = /** @type {HTMLElement} */ (this.el.querySelector(`[data-chart=${key}]`));
+    const cell = this.cell(key);
     this.charts[key]?.destroy();
     const dots = { width: 0, paths: () => null, points: { show: true, size: 4, fill: FILE } };
     /** @type {uPlot.Options} */

@@ -6,6 +6,7 @@
 
 import uPlot from 'uplot';
 import { isMeshFile } from '../view/meshes.js';
+import { followWidths } from '../core/dom.js';
 import { num, t, t as tr } from '../core/i18n.js';
 import 'uplot/dist/uPlot.min.css';
 import './gyro.css';
@@ -119,12 +120,7 @@ export class Gyro {
     this.applyButton.addEventListener('click', () => this.apply());
     this.spinButton.addEventListener('click', () => this.spin());
     this.el.querySelector('[data-act=close]')?.addEventListener('click', () => this.toggle(false));
-    // the chart is drawn at its cell's width: it follows the dialog when that changes size
-    // (projector mode widens it)
-    new ResizeObserver(() => {
-      const width = chartWidth(this.plot);
-      if (this.chart && this.chart.width !== width) this.chart.setSize({ width, height: this.chart.height });
-    }).observe(this.el);
+    followWidths(this.el, () => [[this.chart, chartWidth(this.plot)]]);
 
     // a file dragged over the view or the dialog: drop it to fit (other drags are the view's)
     /** @param {DragEvent} ev */

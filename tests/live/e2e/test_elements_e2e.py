@@ -7,7 +7,6 @@ from __future__ import annotations
 import asyncio
 import json
 import math
-import urllib.request
 from typing import Any
 
 import numpy as np
@@ -34,17 +33,6 @@ PENDULUM = {
 }
 
 
-def put_scenario(server: Served, room: str, scenario: dict[str, Any]) -> dict[str, Any]:
-    request = urllib.request.Request(
-        f"{server.url}/api/rooms/{room}/scenario",
-        data=json.dumps(scenario).encode(),
-        method="PUT",
-        headers={"Content-Type": "application/json"},
-    )
-    with urllib.request.urlopen(request, timeout=30) as response:  # loopback
-        return json.loads(response.read())
-
-
 def swing_period(frames: list[tuple[float, dict]]) -> float:
     """Twice the mean interval between the roll rate's sign changes, in simulated time."""
     t = np.array([f["t"] for _, f in frames])
@@ -66,7 +54,7 @@ def test_a_pendulum_put_as_json_swings_with_its_period_in_the_frames(
     live_server: Served,
 ) -> None:
     room = "pendulum-e2e"
-    echoed = put_scenario(live_server, room, PENDULUM)
+    echoed = live_server.put_scenario(room, PENDULUM)
     assert echoed["elements"][0]["kind"] == "pivot"
     i_o = MASS * (RX * RX + D * D)
     exact = 4 * ellipk(math.sin(THETA0 / 2) ** 2) * math.sqrt(i_o / (MASS * 9.81 * D))
