@@ -15,10 +15,10 @@ import itertools
 import json
 import time
 
+from cluster.attacks import HOSTILE, TOKEN, hostile_requests, http, lab, many_bodies
 from cluster.conftest import Cluster, cluster, needs_the_bus
-from cluster.test_bus_attacks import HOSTILE, TOKEN, hostile_requests, http, lab, many_bodies
-from cluster.test_haproxy import kill_the_viewers_gateway, proxied, state_t
-from cluster.test_nats_cluster import NODES, beating, replicated, three
+from cluster.nodes import NODES, beating, replicated, three
+from cluster.proxy import kill_the_viewers_gateway, proxied, state_t
 from cluster.viewers import Viewer, snapshot_after
 from websockets.sync.client import connect
 

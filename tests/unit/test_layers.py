@@ -93,3 +93,25 @@ def test_no_import_circles_between_modules() -> None:
         if module not in state:
             visit(module, [module])
     assert cycles == [], cycles
+
+
+def test_no_test_module_imports_another() -> None:
+    """Tests share helpers through their tiers' kits and `support/`, never through another test
+    module: editing one test must not break another's collection (a helper moved out of
+    test_elements_e2e once failed two other modules' imports, in CI only)."""
+    import ast
+    from pathlib import Path
+
+    tests = Path(__file__).resolve().parents[1]
+    found = []
+    for path in sorted(tests.rglob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.ImportFrom):
+                modules = [node.module or ""] + [alias.name for alias in node.names]
+            elif isinstance(node, ast.Import):
+                modules = [alias.name for alias in node.names]
+            else:
+                continue
+            if any(m.rsplit(".", 1)[-1].startswith("test_") for m in modules):
+                found.append(f"{path.relative_to(tests)}:{node.lineno}")
+    assert found == [], found

@@ -26,7 +26,7 @@ from sixdof.dynamics import kernel_cache
 from sixdof.server.protocol import server_message_adapter
 
 from .conftest import Served
-from .test_lazy_physics import IDLE_RSS_LIMIT_KIB, llvm_mapped
+from .wskit import IDLE_RSS_LIMIT_KIB, llvm_mapped
 
 #: Failure bounds, not figures (a loaded machine is many times slower).
 WAIT_S = 300.0

@@ -5,17 +5,14 @@ refused element list changes nothing."""
 from __future__ import annotations
 
 import asyncio
-import json
 import math
-from typing import Any
 
 import numpy as np
 import pytest
 from scipy.special import ellipk
-from websockets.asyncio.client import ClientConnection
 
 from .conftest import Served
-from .test_server_e2e import frames_for, next_of, open_ws
+from .wskit import frames_for, next_of, open_ws, send
 
 MASS, RX, D, THETA0 = 2.0, 0.25, 0.5, 1.0
 
@@ -40,14 +37,6 @@ def swing_period(frames: list[tuple[float, dict]]) -> float:
     s = np.flatnonzero(np.diff(np.sign(w)) != 0)
     zero = t[s] - w[s] * (t[s + 1] - t[s]) / (w[s + 1] - w[s])
     return float(2 * np.mean(np.diff(zero)))
-
-
-async def send(ws: ClientConnection, msg: dict[str, Any]) -> dict[str, Any]:
-    await ws.send(json.dumps({**msg, "id": "e"}))
-    while True:
-        reply = json.loads(await ws.recv())
-        if reply["type"] in ("ack", "error") and reply.get("id") == "e":
-            return reply
 
 
 def test_a_pendulum_put_as_json_swings_with_its_period_in_the_frames(

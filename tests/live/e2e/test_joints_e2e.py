@@ -18,8 +18,7 @@ from typing import Any
 import numpy as np
 
 from .conftest import Served
-from .test_elements_e2e import put_scenario, send
-from .test_server_e2e import frames_for, open_ws
+from .wskit import frames_for, open_ws, send
 
 STEP = 0.001
 DOUBLE: dict[str, Any] = {
@@ -61,7 +60,7 @@ def test_a_double_pendulum_put_as_json_moves_as_sixdof_run_computes_it(
     live_server: Served, tmp_path: Path
 ) -> None:
     room = "double-pendulum-e2e"
-    put_scenario(live_server, room, DOUBLE)
+    live_server.put_scenario(room, DOUBLE)
 
     async def watch() -> list[tuple[float, dict]]:
         ws = await open_ws(live_server, room)
@@ -106,7 +105,7 @@ def test_a_joint_added_live_joins_bodies_where_they_are_or_is_refused(
     B would need. Joined where they are instead (ends left out), they move as one: the
     distance between them stays, B's momentum shared (each at 0.2 m/s west)."""
     room = "joint-live-e2e"
-    put_scenario(live_server, room, copy.deepcopy(APART))
+    live_server.put_scenario(room, copy.deepcopy(APART))
 
     async def scenario() -> tuple[dict, dict, list[tuple[float, dict]]]:
         ws = await open_ws(live_server, room)

@@ -16,16 +16,7 @@ import pytest
 from websockets.sync.client import connect
 
 from .conftest import FLOAT, Served
-
-IDLE_RSS_LIMIT_KIB = 100 * 1024  # issue 14's goal; numba alone takes ~90 MiB more
-
-
-def llvm_mapped(pid: int) -> bool:
-    return "libllvmlite" in Path(f"/proc/{pid}/maps").read_text()
-
-
-def numpy_mapped(pid: int) -> bool:
-    return "_multiarray_umath" in Path(f"/proc/{pid}/maps").read_text()
+from .wskit import IDLE_RSS_LIMIT_KIB, llvm_mapped, numpy_mapped
 
 
 @pytest.mark.parametrize("scenario", ["default preset", "--scenario file"])

@@ -11,7 +11,6 @@ import asyncio
 import json
 import socket
 import time
-import urllib.request
 from typing import Any
 
 import numpy as np
@@ -22,54 +21,7 @@ from sixdof.scenario import BodySpec, Scenario
 from sixdof.server.binary import decode_state
 
 from .conftest import MASS, Served
-
-FRAME_RATE = 60.0
-
-
-def run(coro: Any) -> Any:
-    return asyncio.run(coro)
-
-
-async def open_ws(server: Served, room: str, **kwargs: Any) -> ClientConnection:
-    ws = await connect(f"{server.ws_url}?room={room}", proxy=None, compression=None, **kwargs)
-    hello = json.loads(await ws.recv())
-    if hello["type"] == "preparing":  # the server's first join: the physics loads first
-        hello = json.loads(await ws.recv())
-    assert hello["type"] == "hello" and hello["room"] == room
-    return ws
-
-
-async def next_of(ws: ClientConnection, kind: str) -> dict[str, Any]:
-    while True:
-        msg = json.loads(await ws.recv())
-        if msg["type"] == kind:
-            return msg
-
-
-#: a bound on failure, not a figure (how fast frames come is the timing tier's)
-WAIT_S = 60.0
-
-
-async def frames_for(
-    ws: ClientConnection, seconds: float, at_least: int = 1
-) -> list[tuple[float, dict]]:
-    """(wall time of arrival, state) for the state frames that span `seconds` of simulated
-    time, and at least `at_least` of them: a loaded machine sends a client that is behind
-    fewer frames (latest-wins), but the same simulated time; bounded at WAIT_S."""
-    out: list[tuple[float, dict]] = []
-    end = time.monotonic() + WAIT_S
-    while not out or out[-1][1]["t"] - out[0][1]["t"] < seconds or len(out) < at_least:
-        left = end - time.monotonic()
-        assert left > 0, f"{len(out)} frames in {WAIT_S} s"
-        msg = json.loads(await asyncio.wait_for(ws.recv(), left))
-        if msg["type"] == "state":
-            out.append((time.monotonic(), msg))
-    return out
-
-
-def stats(server: Served, room: str) -> dict[str, Any]:
-    with urllib.request.urlopen(f"{server.url}/api/rooms/{room}/stats", timeout=5) as reply:
-        return json.loads(reply.read())
+from .wskit import FRAME_RATE, WAIT_S, frames_for, next_of, open_ws, run, stats
 
 
 def test_push_accelerates_the_body_at_f_over_m_in_real_time(live_server: Served) -> None:

@@ -18,8 +18,7 @@ from websockets.asyncio.client import ClientConnection
 from sixdof.scenario.presets import PRESETS
 
 from .conftest import Served
-from .test_elements_e2e import put_scenario, send
-from .test_server_e2e import next_of, open_ws
+from .wskit import next_of, open_ws, send
 
 _BARGE = PRESETS["floating_box"].scenario().bodies[0]
 BARGE_BOX, BARGE_MASS = _BARGE.Size, _BARGE.Mass
@@ -66,7 +65,7 @@ async def settled(
 def test_fresh_water_set_live_sinks_the_barge_to_its_new_draft(live_server: Served) -> None:
     scenario = PRESETS["floating_box"].scenario().model_dump(mode="json")
     scenario["elements"].append(DAMPER)
-    echoed = put_scenario(live_server, ROOM, scenario)
+    echoed = live_server.put_scenario(ROOM, scenario)
     assert echoed["water"]["density"] == 1025.0
 
     async def run() -> dict[str, Any]:
