@@ -16,7 +16,7 @@ from websockets.sync.client import connect
 
 from sixdof.scenario import BodySpec, Scenario
 
-from .conftest import FLOAT, Cluster, running
+from .conftest import FLOAT, Cluster, http, running
 
 TOKEN = "T-bus"
 MAX_PAYLOAD = 32 * 1024
@@ -31,17 +31,6 @@ def lab(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Cluster]:
                 nats_max_payload=MAX_PAYLOAD)  # fmt: skip
     with running(c, "lost its NATS server"):
         yield c
-
-
-def http(method: str, url: str, body: bytes | None = None) -> tuple[int, Any]:
-    request = urllib.request.Request(url, data=body, method=method,
-                                     headers={"Content-Type": "application/json"})  # fmt: skip
-    try:
-        with urllib.request.urlopen(request, timeout=60) as r:
-            return int(r.status), r.read()
-    except urllib.error.HTTPError as exc:
-        with exc:
-            return int(exc.code), json.loads(exc.read() or b"null")
 
 
 def hostile_requests(base: str) -> None:

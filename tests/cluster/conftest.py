@@ -14,9 +14,12 @@ import re
 import sys
 import threading
 import time
+import urllib.error
+import urllib.request
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
+from typing import Any
 
 import pytest
 from support.serving import (
@@ -175,6 +178,18 @@ def Held(base: str, room: str | None = None) -> HeldLoop:
     """support.serving's HeldLoop for gateway `base`'s own loop (its /api/probe) or, with
     `room`, the loop of the worker that owns the room, asked through that gateway."""
     return HeldLoop(f"{base}api/rooms/{room}/probe" if room else f"{base}api/probe")
+
+
+def http(method: str, url: str, body: bytes | None = None) -> tuple[int, Any]:
+    """(status, body): the bytes of a success, the JSON of a refusal."""
+    request = urllib.request.Request(url, data=body, method=method,
+                                     headers={"Content-Type": "application/json"})  # fmt: skip
+    try:
+        with urllib.request.urlopen(request, timeout=60) as r:
+            return int(r.status), r.read()
+    except urllib.error.HTTPError as exc:
+        with exc:
+            return int(exc.code), json.loads(exc.read() or b"null")
 
 
 @contextmanager

@@ -17,8 +17,6 @@ import shutil
 import subprocess
 import sys
 import time
-import urllib.error
-import urllib.request
 from collections.abc import Awaitable, Callable, Iterator
 from pathlib import Path
 from typing import Any
@@ -35,6 +33,7 @@ from .conftest import (
     Cluster,
     Proc,
     free_port,
+    http,
     needs_the_bus,
     running,
 )
@@ -53,17 +52,6 @@ def lab(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Cluster]:
                                f"max_watcher_rooms={MAX_WATCHER_ROOMS}"))  # fmt: skip
     with running(c, TOKEN, PASSWORD):  # neither the token nor the password in a log line
         yield c
-
-
-def http(method: str, url: str, body: bytes | None = None) -> tuple[int, Any]:
-    request = urllib.request.Request(url, data=body, method=method,
-                                     headers={"Content-Type": "application/json"})  # fmt: skip
-    try:
-        with urllib.request.urlopen(request, timeout=60) as r:
-            return int(r.status), json.loads(r.read() or b"null")
-    except urllib.error.HTTPError as exc:
-        with exc:
-            return int(exc.code), json.loads(exc.read() or b"null")
 
 
 def on_bus(lab: Cluster, work: Callable[[Any], Awaitable[Any]], **login: str) -> Any:
@@ -250,7 +238,8 @@ def test_a_worker_does_not_take_a_messages_word(lab: Cluster) -> None:
     assert "without this worker's token" in out["cmd"][2]["message"]
     assert out["replay"]["code"] == "forbidden" and "replay" in out["replay"]["message"]
     # the room's mass is the gateway's command's, never the bus client's
-    status, scenario = http("GET", f"{lab.gateways[0]}api/rooms/watched/scenario")
+    status, answer = http("GET", f"{lab.gateways[0]}api/rooms/watched/scenario")
+    scenario = json.loads(answer)
     assert status == 200 and scenario["bodies"][0]["Mass"] == 3.0 != MASS, scenario
 
 
