@@ -16,7 +16,7 @@ import threading
 import time
 import urllib.error
 import urllib.request
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
@@ -115,10 +115,13 @@ class Cluster:
         worker_limits: tuple[str, ...] = (),
         nats_password: str | None = None,
         gateway_limits: tuple[str, ...] = (),
+        after_workers: Callable[[Cluster], object] | None = None,
     ) -> None:
         """`worker_limits`, `gateway_limits`: more `--limit NAME=VALUE` of every worker, of
         every gateway; `nats_password`:
-        NATS lets in only NATS_USER with it, and the workers and gateways log in so."""
+        NATS lets in only NATS_USER with it, and the workers and gateways log in so;
+        `after_workers(cluster)`: called once the workers are on the bus, before any gateway
+        starts (to catch what a worker does at start-up, as its cold compile)."""
         self.token = token
         self.worker_limits = worker_limits
         self.room_ttl = room_ttl
@@ -133,6 +136,8 @@ class Cluster:
         scenario.write_text(json.dumps(FLOAT.model_dump(mode="json")))
         self.worker_lines = threading.Condition()  # notified by every worker's log
         self.workers = [self.start_worker(scenario) for _ in range(workers)]
+        if after_workers is not None:
+            after_workers(self)
         self.gateway_procs: list[Proc] = []
         self.gateways: list[str] = []
         for _ in range(gateways):
