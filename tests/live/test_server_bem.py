@@ -87,8 +87,7 @@ def test_a_job_runs_beside_the_room_and_its_fit_is_an_element(server: Served) ->
     assert post(server, ROOM, {}, token=None)[0] == 403  # the token, before anything runs
     assert post(server, ROOM, {"frequencies": 3})[0] == 422  # too few to fit a memory
     assert job(server)["state"] == "idle"
-    watcher = Bystander(server, ROOM)
-    try:
+    with Bystander(server, ROOM) as watcher:
         with HeldLoop(server) as held:
             status, started = post(server, ROOM, {"frequencies": 12})
             assert status == 202, started
@@ -114,8 +113,6 @@ def test_a_job_runs_beside_the_room_and_its_fit_is_an_element(server: Served) ->
         counts = [frames_at[k] for k in sorted(frames_at)]
         assert counts == sorted(counts) and counts[-1] > counts[0], frames_at
         assert held.longest <= MAX_HELD_S, f"the loop was held {held.longest * 1e3:.1f} ms"
-    finally:
-        watcher.stop.set()
     fit = done["fit"]
     assert len(fit["A"]) >= 1 and len(fit["D"]) == 6 and 0 <= fit["error"] <= 1
     # heave's A∞ of the half-submerged buoy: positive, below its displaced mass (400 kg)

@@ -89,7 +89,9 @@ class During:
 
 class Bystander:
     """A watcher of one room of `server`, recording the arrival time of each state frame (a
-    thread); `during(attack)` tells what the attack cost it."""
+    thread); `during(attack)` tells what the attack cost it. As a context manager, its thread
+    is stopped and joined at the end, which must come before its server stops (the server's
+    close would surface in the thread as an unhandled exception)."""
 
     def __init__(self, server: Served, room: str = BYSTANDER) -> None:
         self.server = server
@@ -101,6 +103,13 @@ class Bystander:
         self.thread = threading.Thread(target=self._run, daemon=True)
         self.thread.start()
         assert self.started.wait(60), "the bystander got no frame"
+
+    def __enter__(self) -> Bystander:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.stop.set()  # its thread leaves on its next frame
+        self.thread.join(35)
 
     def _run(self) -> None:
         with connect(self.url, max_size=None, max_queue=None) as ws:
@@ -412,12 +421,8 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Served]:
 @pytest.fixture(scope="package")
 def bystander(server: Served) -> Iterator[Bystander]:
     assert put_scenario(server, BYSTANDER, FLOAT.model_dump(mode="json")) == 200
-    watcher = Bystander(server)
-    try:
+    with Bystander(server) as watcher:
         yield watcher
-    finally:
-        watcher.stop.set()
-        watcher.thread.join(35)
 
 
 @pytest.fixture(scope="session")

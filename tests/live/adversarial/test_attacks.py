@@ -88,25 +88,21 @@ def test_a_burst_of_long_steps_does_not_freeze_other_rooms(
     address) and a few of the steps (each estimated at ~0.42 s)."""
     live = Served("--limit", "work_rate=0.01", "--limit", "work_burst=2",
                   scenario=scenario_file(tmp_path, FLOAT), token=TOKEN)  # fmt: skip
-    watcher = None
     try:
         assert put_scenario(live, BYSTANDER, FLOAT.model_dump(mode="json")) == 200
-        watcher = Bystander(live)
-        assert put_scenario(live, "steps", many_bodies) == 200
-        with controller(live, "steps") as ws:
+        with Bystander(live) as watcher:  # stopped before its server
+            assert put_scenario(live, "steps", many_bodies) == 200
+            with controller(live, "steps") as ws:
 
-            def attack() -> dict:
-                for i in range(100):
-                    ws.send(json.dumps({"type": "step", "n": 10000, "id": i}))
-                with controller(live, "newcomer-steps"):  # a newcomer gets its hello meanwhile
-                    pass
-                return replies(ws, set(range(100)), timeout=120)
+                def attack() -> dict:
+                    for i in range(100):
+                        ws.send(json.dumps({"type": "step", "n": 10000, "id": i}))
+                    with controller(live, "newcomer-steps"):  # a newcomer's hello meanwhile
+                        pass
+                    return replies(ws, set(range(100)), timeout=120)
 
-            got, cost = watcher.during(attack)
+                got, cost = watcher.during(attack)
     finally:
-        if watcher is not None:  # its thread leaves on its next frame: before the server goes
-            watcher.stop.set()
-            watcher.thread.join(35)
         live.stop()
     kinds = [r["type"] if r["type"] == "ack" else r["code"] for r in got.values()]
     assert len(got) == 100 and set(kinds) <= {"ack", "rate_limited"}

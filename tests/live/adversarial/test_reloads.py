@@ -75,8 +75,7 @@ def test_a_hundred_loads_leave_the_memory_where_the_first_rounds_left_it(
 ) -> None:
     large, small = fleet(), FLOAT.model_dump(mode="json")
     assert put_scenario(server, ROOM, small) == 200
-    watcher = Bystander(server, ROOM)  # the room ticks and records all along
-    try:
+    with Bystander(server, ROOM) as watcher:  # the room ticks and records all along
         warm = 0
         for k in range(ROUNDS):
             assert put_scenario(server, ROOM, large) == 200
@@ -88,9 +87,6 @@ def test_a_hundred_loads_leave_the_memory_where_the_first_rounds_left_it(
         assert watcher.times  # it was watched
         # what the last loads freed may come back to the OS a little later: wait for it
         settled = wait_until(lambda: server.rss_kib() <= warm * (1 + RSS_SLACK), timeout=30)
-    finally:
-        watcher.stop.set()
-        watcher.thread.join(35)
     last = server.rss_kib()
     print(f"RSS after {WARM_ROUNDS} rounds {warm / 1024:.0f} MiB, after {ROUNDS} "
           f"{after / 1024:.0f} MiB, settled {last / 1024:.0f} MiB")  # fmt: skip
