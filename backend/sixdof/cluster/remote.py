@@ -46,6 +46,9 @@ class RemoteRoom:
         self._hello: str | None = None  # the owner's hello (can_control true, JSON frames)
         self._variants: dict[tuple[bool, bool], tuple[str, bytes]] = {}
         self._frames: dict[bool, Subscription | None] = {}  # by binary: the frames' subscription
+        #: by binary: the newest frame, for a viewer who joins while the room is still (a
+        #: room whose frame has not changed sends it once a second: rooms.Room._repeats)
+        self.last_frame: dict[bool, str | bytes] = {}
         self.signer = Signer(rooms.settings.token)  # one sender of commands (proof.py)
 
     # ------------------------------------------------------------------ what the bus brings
@@ -71,6 +74,7 @@ class RemoteRoom:
         if sub is not None and sub.pending_msgs > 0:
             return  # latest-wins: a newer frame is already waiting (this gateway fell behind)
         payload: str | bytes = msg.data if binary else msg.data.decode()
+        self.last_frame[binary] = payload
         viewers = [c for c in self.viewers if c.binary == binary]
         if not viewers:
             return
@@ -92,6 +96,7 @@ class RemoteRoom:
     def set_hello(self, text: str) -> None:
         self._hello = text
         self._variants.clear()
+        self.last_frame.clear()  # frames before a hello show the world before it
 
     def _variant(self, can_control: bool, binary: bool) -> tuple[str, bytes]:
         key = (can_control, binary)
@@ -220,6 +225,10 @@ class RemoteRooms(ByName[RemoteRoom]):
                 del self._waiting[name]
         room.viewers.add(client)
         client.send_reply(room.hello(client.can_control, client.binary), "hello")
+        last = room.last_frame.get(client.binary)
+        if last is not None:
+            client.offer(last, wire_frame(last) if client.wire is not None else None,
+                         time.monotonic())  # fmt: skip
         return room
 
     def leave(self, room: RemoteRoom, client: Client) -> None:

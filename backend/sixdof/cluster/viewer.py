@@ -36,6 +36,7 @@ class BusViewer:
         self.binary = binary
         self.wire: Wire | None = None
         self.last_message_at = -1e9
+        self.lacks_frame = True  # the gateways give a viewer who joins the last frame they had
         self._state = bus.room_subject(room, "bin" if binary else "state")
         self._hello = bus.room_subject(room, "hello")
         self._event = bus.room_subject(room, "event")
@@ -45,13 +46,17 @@ class BusViewer:
         return 0
 
     def offer(self, text: str | bytes, wire_frame: bytes | None, now: float) -> None:
+        self.lacks_frame = False
         self.worker.publish(self._state, text if isinstance(text, bytes) else text.encode())
 
     def send_hello(self, text: str, frame: bytes) -> None:
+        self.lacks_frame = True
         if not self.binary:  # the gateways make every variant from the JSON viewer's hello
             self.worker.publish(self._hello, text.encode())
 
     def send_reply(self, text: str, kind: str = "reply") -> None:
+        if kind == "hello":
+            self.lacks_frame = True
         if self.binary:
             return  # the JSON viewer sends the same, once
         subject = self._hello if kind == "hello" else self._event

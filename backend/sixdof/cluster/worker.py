@@ -374,6 +374,8 @@ class Worker(Failover):
         owned.empty_since = None
         if data.get("binary"):
             self._binary_viewer(name, owned)
+        for viewer in owned.viewers.values():  # the next tick's frame goes out, changed or not
+            viewer.lacks_frame = True
         await msg.respond(bus.encode({"hello": owned.room.hello(True, False)}))
 
     async def _on_cmd(self, msg: Msg) -> None:

@@ -71,6 +71,8 @@ class Viewer(Protocol):
     binary: bool
     wire: Wire | None
     last_message_at: float
+    #: has had no frame since its last hello (it joined, the room changed, its frame dropped)
+    lacks_frame: bool
 
     @property
     def frames_dropped(self) -> int: ...
@@ -119,6 +121,7 @@ class Client:
         self.max_pending = max_pending
         self.frames_offered = 0
         self.frames_sent = 0
+        self.lacks_frame = True  # a room whose frame has not changed sends it only to those
         self.overflowed = False  # too many replies waiting: the client does not read
         self._replies: deque[tuple[str, str]] = deque()  # (kind, text)
         self._latest: str | bytes | None = None
@@ -133,6 +136,7 @@ class Client:
         """Put the newest state frame in the slot, replacing any frame not yet sent."""
         self.frames_offered += 1
         self._latest = text
+        self.lacks_frame = False  # the slot's frame is always sent, after the replies
         self._wake.set()
 
     def offer(self, text: str | bytes, wire_frame: bytes | None, now: float) -> None:
@@ -144,13 +148,15 @@ class Client:
             return
         self.frames_offered += 1
         self._latest = None  # an older frame still in the slot must not follow this one
-        if self.wire.offer(wire_frame, now):
-            self.frames_sent += 1
+        sent = self.wire.offer(wire_frame, now)
+        self.frames_sent += sent
+        self.lacks_frame = not sent  # dropped (the socket is backed up): owed when it repeats
 
     def send_hello(self, text: str, frame: bytes) -> None:
         """A hello for every client of a room (`frame`: its ready-made websocket frame):
         written at once when nothing of this client's is on its way, else queued behind its
         replies (the sender of a change sees its ack first)."""
+        self.lacks_frame = True
         if self.wire is not None and not self._replies and not self._sending:
             if self.wire.write(frame):
                 return
@@ -159,6 +165,7 @@ class Client:
     def send_reply(self, text: str, kind: str = "reply") -> None:
         """Queue a hello, ack or error, in order; a newer hello replaces one still waiting."""
         if kind == "hello":
+            self.lacks_frame = True
             for i, (k, _) in enumerate(self._replies):
                 if k == "hello":
                     del self._replies[i]

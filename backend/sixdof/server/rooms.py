@@ -27,7 +27,7 @@ from .errors import Refusal
 from .pools import off_loop
 from .protocol import AskedQuestion, ErrorCode, Hello, HydrostaticsInfo, Limits, Status, limits
 from .settings import Settings
-from .state_frame import dumps_state
+from .state_frame import dumps_state, frame_content
 from .wire import wire_frame
 
 if TYPE_CHECKING:
@@ -64,6 +64,8 @@ class Audience:
     kinds: frozenset[bool]
     wired: frozenset[bool]
     hello_keys: frozenset[tuple[bool, bool]]
+    #: some client has had no frame since its last hello (it joined, or the room changed)
+    lacking: bool = True
 
 
 @dataclass
@@ -75,6 +77,10 @@ class Prepared:
     frames: dict[bool, tuple[str | bytes, bytes | None]]  # by binary: (payload, wire frame)
     cpu: float  # the thread's CPU seconds for this tick
     seen: tuple[int, int] = (0, 0)  # the room's (changes, changing) when it was made
+    #: the frames' content without their seq, by kind (frame_content)
+    content: dict[bool, str | bytes] | None = None
+    #: the frames show what every client was last sent: only those lacking a frame get them
+    repeat: bool = False
 
 
 class Room:
@@ -107,6 +113,11 @@ class Room:
         self.changing = 0
         self._hydro: tuple[int, list[HydrostaticsInfo]] | None = None  # (version, entries)
         self.answers = Answers()  # the question it asks, its answers (answers.py)
+        # what every client was last sent (frame_content, by kind) and the seq it went with:
+        # a room whose frame has not changed (paused, or at rest between pushes) sends it
+        # again once a heartbeat, and to a client that has had no frame since its hello
+        self._sent: dict[bool, str | bytes] = {}
+        self._sent_seq = -(10**9)
 
     # ------------------------------------------------------------------ cost
     def step_cost(self) -> float:
@@ -177,16 +188,28 @@ class Room:
         hellos = self._hellos(audience.hello_keys) if not seen[1] else {}
         frames: dict[bool, tuple[str | bytes, bytes | None]] = {}
         try:
-            for kind in audience.kinds:
-                payload = self._encode(kind)
-                frames[kind] = (payload, wire_frame(payload) if kind in audience.wired else None)
+            payloads = {kind: self._encode(kind) for kind in audience.kinds}
         except ValueError:  # a non-finite number refused by the encoder
             notes += self._pause_for("diverged", "diverged: the state is no longer finite")
-            frames = {}
+            payloads = {}
         except Exception as exc:
             notes += self._fault("encoding a frame", exc)
-            frames = {}
-        return Prepared(notes, hellos, frames, time.thread_time() - started, seen)
+            payloads = {}
+        content = {kind: frame_content(payload) for kind, payload in payloads.items()}
+        repeat = bool(content) and self._repeats(content)
+        if repeat and not audience.lacking and not hellos:  # a hello now: a frame after it
+            payloads = {}  # nothing new for anyone: no wire frames to make
+        for kind, payload in payloads.items():
+            frames[kind] = (payload, wire_frame(payload) if kind in audience.wired else None)
+        cpu = time.thread_time() - started
+        return Prepared(notes, hellos, frames, cpu, seen, content, repeat)
+
+    def _repeats(self, content: dict[bool, str | bytes]) -> bool:
+        """Whether this tick's frames show what every client was last sent (seq aside), and
+        the heartbeat is not due: a second of ticks (frame_rate) after the last sent, so that
+        a client (and any proxy between) hears from a paused room once a second."""
+        heartbeat = max(1, round(self.settings.frame_rate))
+        return content == self._sent and self.seq - self._sent_seq < heartbeat
 
     def audience(self) -> Audience:
         """What this tick's clients need (on the event loop, before `prepare`)."""
@@ -195,6 +218,7 @@ class Room:
             frozenset(c.binary for c in clients),
             frozenset(c.binary for c in clients if c.wire is not None),
             frozenset((c.can_control, c.binary) for c in clients),
+            any(c.lacks_frame for c in clients),
         )
 
     def deliver(self, prepared: Prepared) -> None:
@@ -209,13 +233,15 @@ class Room:
             if prepared.hellos:
                 self._version = -1  # no version: the next hello goes out
             return
+        if prepared.content and not prepared.repeat:
+            self._sent, self._sent_seq = prepared.content, self.seq
         now = time.monotonic()
         for client in frame_order(self.clients, now):
             hello = prepared.hellos.get((client.can_control, client.binary))
             if hello is not None:
                 client.send_hello(*hello)
             frame = prepared.frames.get(client.binary)
-            if frame is not None:
+            if frame is not None and (client.lacks_frame or not prepared.repeat):
                 client.offer(*frame, now)
 
     def _encode(self, binary: bool) -> str | bytes:

@@ -33,3 +33,16 @@ def dumps_state(seq: int, frame: dict[str, Any]) -> str:
         f'{{"type":"state","seq":{seq},"t":{orjson.dumps(frame["t"]).decode()},'
         f'"status":{status.decode()},"bodies":{bodies.decode()}{ghost}{elements}}}'
     )
+
+
+#: where the binary layout's seq lies (binary.py's HEADER: magic, version, flags, n, seq, …)
+_BINARY_SEQ = slice(8, 12)
+#: the JSON frame's text before its seq's digits
+_JSON_SEQ = '{"type":"state","seq":'
+
+
+def frame_content(payload: str | bytes) -> str | bytes:
+    """A state message without its seq: two frames of equal content show the same state."""
+    if isinstance(payload, bytes):
+        return payload[: _BINARY_SEQ.start] + payload[_BINARY_SEQ.stop :]
+    return payload[payload.index(",", len(_JSON_SEQ)) :]

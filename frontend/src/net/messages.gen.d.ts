@@ -1171,10 +1171,13 @@ export interface SpringElementInput {
   rest_length?: number;
 }
 
-/** server -> client: one frame of the room's simulation, at the frame rate (60 Hz). */
+/**
+ * server -> client: one frame of the room's simulation, at the frame rate (60 Hz); a
+ * room whose frame has not changed (paused, or at rest) sends it once a second.
+ */
 export interface State {
   type: "state";
-  /** frame number in this room; gaps mean dropped frames */
+  /** the room's tick; a gap is frames not sent (dropped for a client that is behind, or a still room's repeats) */
   seq: number;
   /** simulated time, s */
   t: number;

@@ -288,10 +288,14 @@ class ElementFrame(Message):
 
 
 class State(Message):
-    """server -> client: one frame of the room's simulation, at the frame rate (60 Hz)."""
+    """server -> client: one frame of the room's simulation, at the frame rate (60 Hz); a
+    room whose frame has not changed (paused, or at rest) sends it once a second."""
 
     type: Literal["state"] = "state"
-    seq: int = Field(description="frame number in this room; gaps mean dropped frames")
+    seq: int = Field(
+        description="the room's tick; a gap is frames not sent (dropped for a client that "
+        "is behind, or a still room's repeats)"
+    )
     t: float = Field(description="simulated time, s")
     status: Status
     bodies: list[BodyFrame]

@@ -1,0 +1,142 @@
+"""A room whose frame does not change (paused, or a world at rest between pushes) sends it
+once a second, not at the frame rate: a class of thirty phones watching a paused room got
+1,800 identical frames a second. A client still gets a frame at once when it joins, when the
+room changes (its hello), and whenever the frame shows something new.
+
+The room is ticked by hand here (prepare, then deliver), so these count ticks, not seconds.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from sixdof.server.rooms import Room
+from sixdof.server.settings import Settings
+from sixdof.server.state_frame import dumps_state, frame_content
+from sixdof.simulation.live import LiveSimulation
+
+RATE = 60  # frames a second (Settings' default): the heartbeat is every RATE-th tick
+
+
+class Viewer:
+    """A room's client that keeps what it is offered."""
+
+    def __init__(self, binary: bool = False) -> None:
+        self.can_control = True
+        self.binary = binary
+        self.wire = None
+        self.last_message_at = -1e9
+        self.lacks_frame = True
+        self.frames: list[str | bytes] = []
+        self.hellos = 0
+
+    @property
+    def frames_dropped(self) -> int:
+        return 0
+
+    def offer(self, text: str | bytes, wire_frame: bytes | None, now: float) -> None:
+        self.lacks_frame = False
+        self.frames.append(text)
+
+    def send_hello(self, text: str, frame: bytes) -> None:
+        self.lacks_frame = True
+        self.hellos += 1
+
+    def send_reply(self, text: str, kind: str = "reply") -> None:
+        if kind == "hello":
+            self.lacks_frame = True
+            self.hellos += 1
+
+
+class Clock:
+    def __init__(self) -> None:
+        self.now = 0.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+def paused_room() -> tuple[Room, Clock]:
+    clock = Clock()
+    sim = LiveSimulation({"name": "still", "bodies": [{"Name": "A"}]}, clock=clock, running=False)
+    return Room("still", sim, Settings()), clock
+
+
+def tick(room: Room, clock: Clock, n: int = 1) -> None:
+    for _ in range(n):
+        clock.now += 1.0 / RATE
+        room.deliver(room.prepare(clock.now, room.audience()))
+
+
+def join(room: Room, viewer: Viewer) -> Viewer:
+    room.join(viewer)  # type: ignore[arg-type]  # a Viewer by shape (clients.Viewer)
+    return viewer
+
+
+def test_a_paused_room_sends_its_frame_once_a_second() -> None:
+    room, clock = paused_room()
+    viewer = join(room, Viewer())
+    tick(room, clock, 3 * RATE)
+    # the first tick's frame, then one a second: ticks 61 and 121 (the seq counts ticks)
+    assert len(viewer.frames) == 3, len(viewer.frames)
+    seqs = [int(str(f).split('"seq":')[1].split(",")[0]) for f in viewer.frames]
+    assert seqs == [1, 1 + RATE, 1 + 2 * RATE], seqs
+    assert len({frame_content(f) for f in viewer.frames}) == 1  # the same state each time
+
+
+def test_a_running_room_sends_every_frame() -> None:
+    room, clock = paused_room()
+    room.sim.resume()
+    viewer = join(room, Viewer())
+    tick(room, clock, RATE)
+    assert len(viewer.frames) == RATE
+
+
+def test_a_client_who_joins_a_paused_room_gets_its_frame_at_the_next_tick() -> None:
+    room, clock = paused_room()
+    first = join(room, Viewer())
+    tick(room, clock, 10)
+    second = join(room, Viewer())
+    tick(room, clock)
+    assert len(second.frames) == 1
+    assert len(first.frames) == 1  # the repeat went only to the one who lacked it
+    assert frame_content(second.frames[0]) == frame_content(first.frames[0])
+
+
+def test_a_change_in_a_paused_room_is_sent_at_once() -> None:
+    room, clock = paused_room()
+    viewer = join(room, Viewer())
+    tick(room, clock, 10)
+    room.sim.set_input("A", force=[0.0, 0.0, 5.0])  # a push shows in the frame's loads
+    tick(room, clock)
+    assert len(viewer.frames) == 2
+    assert frame_content(viewer.frames[0]) != frame_content(viewer.frames[1])
+    tick(room, clock, 10)
+    assert len(viewer.frames) == 2  # and then it is still again
+
+
+def test_after_a_hello_every_client_gets_the_next_frame() -> None:
+    room, clock = paused_room()
+    viewer = join(room, Viewer())
+    tick(room, clock, 10)
+    room.sim.set_params("A", Mass=2.0)  # a new hello: the page waits for a frame after it
+    tick(room, clock)
+    assert viewer.hellos == 2
+    assert len(viewer.frames) == 2
+
+
+def test_json_and_binary_clients_alike() -> None:
+    room, clock = paused_room()
+    text, binary = join(room, Viewer()), join(room, Viewer(binary=True))
+    tick(room, clock, RATE + 5)
+    assert len(text.frames) == len(binary.frames) == 2
+    assert isinstance(binary.frames[0], bytes)
+    assert frame_content(binary.frames[0]) == frame_content(binary.frames[1])
+    assert binary.frames[0] != binary.frames[1]  # their seqs differ
+
+
+def test_frame_content_leaves_out_the_seq_only() -> None:
+    frame: dict[str, Any] = {"t": 0.5, "status": {"running": False}, "bodies": [{"Pos": [1]}]}
+    a, b = dumps_state(7, frame), dumps_state(1234, frame)
+    assert a != b and frame_content(a) == frame_content(b)
+    assert frame_content(a) != frame_content(dumps_state(7, {**frame, "t": 0.6}))
