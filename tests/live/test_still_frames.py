@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from sixdof.cluster.failover import Owned
 from sixdof.server.rooms import Room
 from sixdof.server.settings import Settings
 from sixdof.server.state_frame import dumps_state, frame_content
@@ -123,6 +124,19 @@ def test_after_a_hello_every_client_gets_the_next_frame() -> None:
     tick(room, clock)
     assert viewer.hellos == 2
     assert len(viewer.frames) == 2
+
+
+def test_a_gateway_joining_a_workers_still_room_gets_the_next_frame() -> None:
+    """A cluster's worker: its room's client is the bus; a gateway that joins may hold no frame
+    of the room, so the next tick's goes out on the bus though nothing changed."""
+    room, clock = paused_room()
+    bus = join(room, Viewer())
+    tick(room, clock, 10)
+    owned = Owned(room, revision=1, viewers={False: bus})  # type: ignore[dict-item]
+    owned.joined_by("gateway-2")
+    tick(room, clock)
+    assert len(bus.frames) == 2
+    assert owned.empty_since is None and "gateway-2" in owned.gateways
 
 
 def test_json_and_binary_clients_alike() -> None:

@@ -38,6 +38,15 @@ class Owned:
     gateways: dict[str, float] = field(default_factory=dict)  # id → last presence
     empty_since: float | None = None
 
+    def joined_by(self, gateway: str) -> None:
+        """A viewer joined through `gateway`: the room is not empty, and its bus viewers send
+        the next tick's frame whatever it shows (that gateway may hold none of a still room's,
+        which repeats its frame once a second: rooms.Room._repeats)."""
+        self.gateways[gateway] = time.monotonic()
+        self.empty_since = None
+        for viewer in self.viewers.values():
+            viewer.lacks_frame = True
+
 
 class Failover:
     """The lease side of a `Worker`: `_lease_loop` runs beside its rooms (and the heartbeat

@@ -370,12 +370,9 @@ class Worker(Failover):
         if owned is None:
             return  # no answer: the gateway asks sixdof.open
         data = bus.decode(msg.data)
-        owned.gateways[data["gateway"]] = time.monotonic()
-        owned.empty_since = None
         if data.get("binary"):
             self._binary_viewer(name, owned)
-        for viewer in owned.viewers.values():  # the next tick's frame goes out, changed or not
-            viewer.lacks_frame = True
+        owned.joined_by(data["gateway"])
         await msg.respond(bus.encode({"hello": owned.room.hello(True, False)}))
 
     async def _on_cmd(self, msg: Msg) -> None:
