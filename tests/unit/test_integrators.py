@@ -114,6 +114,28 @@ def test_stability_intervals_are_the_roots_of_the_stability_function(
     assert stability_limit("radau") == math.inf
 
 
+@pytest.mark.parametrize("method", ["euler", "rk4", "dopri5"])
+def test_the_stability_limit_is_computed_without_linear_algebra(
+    method: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # docs/protocol.md quotes the limit to the last bit and `make lint` compares it byte for
+    # byte; a companion matrix's eigenvalues (LAPACK) gave 2.7852935634052854 on one CPU and
+    # ...885 on another. The bisection uses Python's float arithmetic only.
+    from sixdof.dynamics.methods import real_stability
+
+    tableau = TABLEAUS[method]  # type: ignore[index]
+
+    def refuse(*args: object, **kwargs: object) -> None:
+        raise AssertionError("LAPACK used")
+
+    monkeypatch.setattr(np.linalg, "eigvals", refuse)
+    monkeypatch.setattr(np.polynomial.Polynomial, "roots", refuse)
+    x = real_stability(tableau.a, tableau.b)
+    assert x == tableau.real_stability
+    assert abs(stability_function(method, -x)) <= 1.0 + 1e-12
+    assert abs(stability_function(method, -math.nextafter(x, 10.0) * (1 + 1e-12))) > 1.0
+
+
 @pytest.mark.parametrize("method", ["euler", "rk4"])
 def test_stability_limit_is_where_the_norm_term_blows_up(method: str) -> None:
     # |q|² − 1 obeys d/dt(|q|²−1) ≈ −(1/τ)(|q|²−1): an explicit method damps a norm error

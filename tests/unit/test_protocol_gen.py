@@ -46,3 +46,20 @@ def test_a_part_nobody_generates_is_refused() -> None:
     )
     with pytest.raises(ValueError, match="nonsense"):
         render(text)
+
+
+def test_a_json_file_whose_numbers_differ_in_their_last_bits_is_current() -> None:
+    # the presets' values come from numpy and LAPACK, whose last bits differ between CPUs
+    # (a fresh machine's `make lint` failed on 4e-16 of one number before)
+    from gen_protocol import same
+
+    current = '{"a": {"period": 4.349494662182913, "name": "x", "n": [1, 2.5]}}\n'
+    nearly = '{"a": {"period": 4.349494662182915, "name": "x", "n": [1, 2.5]}}\n'
+    changed = '{"a": {"period": 4.3495, "name": "x", "n": [1, 2.5]}}\n'
+    renamed = '{"a": {"period": 4.349494662182913, "name": "y", "n": [1, 2.5]}}\n'
+    json_file, doc = Path("values.gen.json"), Path("protocol.md")
+    assert same(json_file, current, nearly)
+    assert not same(json_file, current, changed)
+    assert not same(json_file, current, renamed)
+    assert not same(json_file, current, current.replace("[1, 2.5]", "[1]"))
+    assert not same(doc, current, nearly), "a document is compared byte for byte"

@@ -39,7 +39,7 @@ from .stepper_compiled import store as _store
 
 #: Hash of the modules compiled in here (kernel_cache.STAMP_NAME: numba keys its cache on this
 #: file's text alone); `python scripts/stamp_kernels.py` keeps it current.
-COMPILED_FROM = "33ee20597eb0fb66"
+COMPILED_FROM = "4422ea885bbb91cc"
 
 _JIT: Any = {"cache": True, "nogil": True, "fastmath": False, "error_model": "numpy"}
 #: what `_rows` fills besides J: the bias of the rates, or the position errors (passed as

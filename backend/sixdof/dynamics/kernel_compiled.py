@@ -47,7 +47,7 @@ from .stepper_compiled import store as _store
 
 #: Hash of the modules compiled in here (kernel_cache.STAMP_NAME: numba keys its cache on this
 #: file's text alone); `python scripts/stamp_kernels.py` keeps it current.
-COMPILED_FROM = "390ec775953a80fc"
+COMPILED_FROM = "70678c12a758962f"
 
 
 def threads() -> int:

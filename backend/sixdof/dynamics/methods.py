@@ -31,19 +31,41 @@ from .quaternion import Array
 def real_stability(a: Array, b: Array) -> float:
     """h|λ| at the left end of an explicit method's stability interval on the real axis.
 
-    R(z) = Σ_k c_k z^k with c_0 = 1, c_k = bᵀ A^(k−1) 𝟙; the interval ends at the
-    negative root of R(z)² − 1 nearest to 0.
+    R(z) = Σ_k c_k z^k with c_0 = 1, c_k = bᵀ A^(k−1) 𝟙; the interval ends at the first
+    z < 0 where |R(z)| exceeds 1. Found by bisection in Python's own float arithmetic (exact
+    sums, Horner), not by a companion matrix's eigenvalues: LAPACK's last bits differ from one
+    CPU to the next, and this number is quoted in generated files that `make lint` compares
+    byte for byte (docs/protocol.md's hello).
     """
-    s = len(b)
+    rows = [[float(x) for x in row] for row in np.asarray(a)]
+    weights = [float(x) for x in np.asarray(b)]
     coeffs = [1.0]
-    v = np.ones(s)
-    for _ in range(s):
-        coeffs.append(float(b @ v))
-        v = a @ v
-    poly = np.polynomial.Polynomial(coeffs)
-    roots = (poly * poly - 1.0).roots()
-    real = [r.real for r in roots if abs(r.imag) < 1e-9 and r.real < -1e-9]
-    return -max(real)
+    v = [1.0] * len(weights)
+    for _ in weights:
+        coeffs.append(math.fsum(w * x for w, x in zip(weights, v, strict=True)))
+        v = [math.fsum(r * x for r, x in zip(row, v, strict=True)) for row in rows]
+
+    def unstable(z: float) -> bool:
+        r = 0.0
+        for c in reversed(coeffs):
+            r = r * z + c
+        return abs(r) > 1.0
+
+    step = 1.0 / 64.0  # exact in binary: every z of the scan is too
+    hi = 0.0  # the last z known stable
+    while not unstable(hi - step):
+        hi -= step
+        if hi < -64.0:
+            raise ValueError("no stability limit within |z| < 64: not an explicit method?")
+    lo = hi - step
+    while True:
+        mid = 0.5 * (lo + hi)
+        if mid in (lo, hi):
+            return -hi
+        if unstable(mid):
+            lo = mid
+        else:
+            hi = mid
 
 
 @dataclass(frozen=True)

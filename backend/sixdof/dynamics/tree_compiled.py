@@ -32,7 +32,7 @@ from .layout import E_BODY, E_KIND, E_OTHER, L_STATE_DEPENDENT, P_CORIOLIS
 
 #: Hash of the modules compiled in here (kernel_cache.STAMP_NAME: numba keys its cache on this
 #: file's text alone); `python scripts/stamp_kernels.py` keeps it current.
-COMPILED_FROM = "80e3454541bd5ef6"
+COMPILED_FROM = "7f0269c7c2c607a6"
 
 _JIT: Any = {"cache": True, "nogil": True, "fastmath": False, "error_model": "numpy"}
 

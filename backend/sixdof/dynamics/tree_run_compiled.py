@@ -61,7 +61,7 @@ from .tree_compiled import (
 
 #: Hash of the modules compiled in here (kernel_cache.STAMP_NAME: numba keys its cache on this
 #: file's text alone); `python scripts/stamp_kernels.py` keeps it current.
-COMPILED_FROM = "50a576b9e667e0e7"
+COMPILED_FROM = "534f04f01e5a4ff3"
 
 _JIT: Any = {"cache": True, "nogil": True, "fastmath": False, "error_model": "numpy"}
 
