@@ -61,6 +61,25 @@ def test_the_bus_store_bounds_pools_and_keeps_pins_as_sqlite_does(one_node: Nats
         store.close()
 
 
+def test_a_pool_evicts_in_the_order_of_the_puts_when_the_clock_stands_or_goes_back(
+    one_node: NatsNodes, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # puts within one tick of the clock, or after it was set back, were ordered by their
+    # objects' random names: a pool then evicted a newer record before an older one
+    import sixdof.cluster.records as records
+
+    readings = iter([100.0, 100.0, 100.0, 99.0, 99.0, 98.0])
+    monkeypatch.setattr(records, "wall_clock", lambda: next(readings, 98.0))
+    store = NatsStore(one_node.urls)
+    try:
+        store.limit("share", "held", Caps(max_count=3, max_bytes=10**6))
+        for i in range(6):
+            store.put("share", f"k{i}", b"x", pool="held")
+        assert [r.key for r in store.info("share", "held")] == ["k3", "k4", "k5"]
+    finally:
+        store.close()
+
+
 def test_a_batch_is_all_or_none_and_one_cut_short_is_made_whole(one_node: NatsNodes) -> None:
     store = NatsStore(one_node.urls)
     try:

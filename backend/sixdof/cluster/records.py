@@ -32,6 +32,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import math
 import re
 import secrets
 import threading
@@ -62,6 +63,9 @@ STORE_WAIT = 20.0
 LIST_WAIT = 5.0
 _PLAIN = re.compile(r"[A-Za-z0-9_-]{1,128}")
 
+#: the clock records are stamped with (a test stands it still)
+wall_clock = time.time
+
 
 def _full(exc: APIError) -> bool:
     text = str(exc).lower()
@@ -81,6 +85,7 @@ class NatsStore:
         self._nc: Nats | None = None
         self._kv: KeyValue | None = None
         self._obs: ObjectStore | None = None
+        self._last_created = 0.0
         try:
             self._call(self._open(list(urls), replicas, name), bus.CONNECT_WAIT + STORE_WAIT)
         except BaseException:
@@ -194,6 +199,14 @@ class NatsStore:
         return sorted(chosen, key=lambda m: (m["created"], m["object"]))
 
     # ------------------------------------------------------------------ writes
+    def _created(self) -> float:
+        """A record's creation time, later than every other this store made: pools evict
+        oldest first, and two puts within one tick of the clock, or a clock set back, would
+        otherwise be ordered by their objects' random names (SQLite orders by a sequence).
+        Across processes the order is the machines' clocks'."""
+        self._last_created = max(wall_clock(), math.nextafter(self._last_created, math.inf))
+        return self._last_created
+
     async def _apply(self, changes: Sequence[Change]) -> int:
         """Make `changes` (see the module's docstring); the number of records touched."""
         assert self._obs is not None
@@ -214,7 +227,7 @@ class NatsStore:
                     uploaded.append(name)
                     plan[mkey] = {"key": change.key, "pool": change.pool, "object": name,
                                   "nbytes": len(change.value), "pinned": change.pinned,
-                                  "created": time.time()}  # fmt: skip
+                                  "created": self._created()}  # fmt: skip
                     if not change.pinned and (change.kind, change.pool) in self._caps:
                         trims.add((change.kind, change.pool))
                 elif isinstance(change, Pin):
