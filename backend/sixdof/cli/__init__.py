@@ -34,16 +34,14 @@ room loads them).
 from __future__ import annotations
 
 import argparse
-import contextlib
 import importlib
-import signal
 import sys
-import threading
 import warnings
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Sequence
 from typing import TextIO, cast
 
 from .common import EXIT_BAD_INPUT, EXIT_FAILED, EXIT_OK, TOKEN_ENV, BadInput
+from .interrupt import EXIT_INTERRUPTED, stop_at_once
 from .parser import build_parser
 
 __all__ = ["EXIT_BAD_INPUT", "EXIT_FAILED", "EXIT_OK", "TOKEN_ENV", "build_parser", "main"]
@@ -61,24 +59,6 @@ def _handler(command: str) -> Handler:
     return cast(Handler, importlib.import_module(f"{__name__}.{module}").handle)
 
 
-@contextlib.contextmanager
-def _terminate_as_interrupt(active: bool) -> Iterator[None]:
-    """SIGTERM (a `kill`, a container stopping) ends a run as Ctrl-C does: the temporary
-    output file is removed and nothing half-written is left behind."""
-    if not active or threading.current_thread() is not threading.main_thread():
-        yield
-        return
-
-    def interrupt(_signum: int, _frame: object) -> None:
-        raise KeyboardInterrupt
-
-    previous = signal.signal(signal.SIGTERM, interrupt)
-    try:
-        yield
-    finally:
-        signal.signal(signal.SIGTERM, previous)
-
-
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of the `sixdof` console script; returns the exit status."""
     args = build_parser().parse_args(argv)
@@ -89,7 +69,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     ) -> None:
         print(f"sixdof: warning: {message}", file=err)
 
-    with warnings.catch_warnings(), _terminate_as_interrupt(args.command == "run"):
+    with warnings.catch_warnings(), stop_at_once(args.command == "run"):
         warnings.simplefilter("default")
         warnings.showwarning = show
         try:
@@ -99,4 +79,4 @@ def main(argv: Sequence[str] | None = None) -> int:
             return EXIT_BAD_INPUT
         except KeyboardInterrupt:
             print("sixdof: interrupted", file=err)
-            return 130
+            return EXIT_INTERRUPTED

@@ -13,6 +13,7 @@ from ..headless import ProgressBar, run_scenario, write_csv
 from ..headless.csv_output import write_csv_to
 from ..headless.runner import cost_lines
 from ..scenario.sources import with_overrides
+from . import interrupt
 from .common import EXIT_FAILED, EXIT_OK, BadInput, cannot_write, load
 
 
@@ -55,11 +56,12 @@ def handle(args: argparse.Namespace, err: TextIO) -> int:
     finally:
         bar.close()
     try:
-        if str(args.output_file) == "-":
-            rows = write_csv_to(sys.stdout, result.columns, result.table())
-            sys.stdout.flush()
-        else:
-            rows = write_csv(args.output_file, result.columns, result.table())
+        with interrupt.writing():  # Ctrl-C or SIGTERM now: the temporary file is removed
+            if str(args.output_file) == "-":
+                rows = write_csv_to(sys.stdout, result.columns, result.table())
+                sys.stdout.flush()
+            else:
+                rows = write_csv(args.output_file, result.columns, result.table())
     except BrokenPipeError:  # `| head` read what it wanted: not an error
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         return EXIT_OK
@@ -113,10 +115,11 @@ def _resimulate(data: dict, args: argparse.Namespace, err: TextIO) -> int:
     except (RecordingFormatError, KeyError, TypeError, ValueError) as exc:
         raise BadInput(f"{args.input_file}: {exc}") from None
     try:
-        if str(args.output_file) == "-":
-            rows = write_csv_to(sys.stdout, header, table)
-        else:
-            rows = write_csv(args.output_file, header, table)
+        with interrupt.writing():
+            if str(args.output_file) == "-":
+                rows = write_csv_to(sys.stdout, header, table)
+            else:
+                rows = write_csv(args.output_file, header, table)
     except OSError as exc:
         return cannot_write(args.output_file, exc, err)
     if not args.quiet:
