@@ -48,6 +48,26 @@ def test_health(client: TestClient) -> None:
     assert isinstance(body["rooms"], int)
 
 
+def test_health_tells_an_address_what_its_own_budget_holds() -> None:
+    # a client (and a test on a shared server) can wait for its budget to be whole again
+    with TestClient(create_app(Settings(work_rate=0.001, work_burst=1.0))) as c:
+        first = c.get("/api/health").json()
+        assert first["work_left_s"] == first["work_burst_s"] == 1.0  # an address not seen yet
+        ws = join(c, "spent")
+        try:
+            ws.send_json({"type": "step", "n": 2000, "id": 1})
+            reply = ws.receive_json()
+            while reply.get("id") != 1:
+                reply = ws.receive_json()
+            assert reply["type"] == "ack", reply
+        finally:
+            ws.__exit__(None, None, None)
+        later = c.get("/api/health").json()
+    spent = 1.0 - later["work_left_s"]
+    assert spent > 1e-4, later  # the step's CPU, refilled at 0.001 s a second
+    assert later["work_left_all_s"] <= later["work_burst_all_s"] - spent + 1e-3, later
+
+
 def test_the_loop_probe_counts_beats_and_refuses_a_bad_since(client: TestClient) -> None:
     first = client.get("/api/probe").json()
     assert first["server"] is None and first["interval_s"] == 0.005

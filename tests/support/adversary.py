@@ -235,6 +235,20 @@ def wait_for_budget(server: Served) -> None:
             time.sleep(float(exc.headers.get("Retry-After", "1")))
 
 
+def own_budget_whole(server: Served, timeout: float = 120.0) -> None:
+    """Until this address's own budget is whole (`/api/health`'s work_left_s): the tests on
+    a package's server share one address, and one before may have spent or overdrawn it."""
+
+    def whole() -> bool:
+        health = server.get_json("/api/health")
+        return bool(health["work_left_s"] >= health["work_burst_s"])
+
+    deadline = time.monotonic() + timeout
+    while not whole():  # asked four times a second: asking costs the budget nothing
+        assert time.monotonic() < deadline, server.get_json("/api/health")
+        time.sleep(0.25)
+
+
 def assert_acked(reply: dict[str, Any]) -> None:
     """`reply` is an ack; the failure shows what came instead (an error names its cause)."""
     assert reply["type"] == "ack", reply

@@ -101,6 +101,7 @@ class Budgets:
     def __init__(
         self, rate: float, burst: float, clock: Callable[[], float] = time.monotonic
     ) -> None:
+        self.burst = burst
         self.everyone = WorkBudget(rate * ALL_ADDRESSES, burst * ALL_ADDRESSES, clock)
         self._new = partial(WorkBudget, rate, burst, clock, self.everyone)
         self._by_address: dict[str, WorkBudget] = {}
@@ -115,6 +116,12 @@ class Budgets:
                 }
             budget = self._by_address[address] = self._new()
         return budget
+
+    def own_left(self, address: str) -> float:
+        """Seconds `address`'s own budget holds (a whole one for an address not seen yet,
+        which asking does not enter into the table)."""
+        budget = self._by_address.get(address)
+        return self.burst if budget is None else budget.own()
 
     @asynccontextmanager
     async def lookback(

@@ -61,14 +61,18 @@ def _valid_name(name: str) -> None:
 async def health(request: Request) -> dict[str, Any]:
     """{"status": "ok", "version", "rooms": number of live rooms, "loop_longest_cpu_s": the
     most CPU seconds the event loop was held between two of its probe's beats, over the last
-    ~40 s (/api/probe), "work_left_all_s": the computing seconds left of the budget all
-    addresses draw on, of "work_burst_all_s", "physics": what is loaded, "none", "free
-    bodies" (a cold start's compile of the elements' kernels goes on) or "all",
-    "kernels_compiled_here": kernels this process compiled itself (0: all from the cache)}."""
+    ~40 s (/api/probe), "work_left_s": the computing seconds the asking address's own budget
+    holds, of "work_burst_s" (what it may bank), "work_left_all_s": the computing seconds
+    left of the budget all addresses draw on, of "work_burst_all_s", "physics": what is
+    loaded, "none", "free bodies" (a cold start's compile of the elements' kernels goes on)
+    or "all", "kernels_compiled_here": kernels this process compiled itself (0: all from the
+    cache)}."""
     from ..simulation import compiled_here, free_is_warm, is_warm
 
     loop = request.app.state.probe.reading()
-    everyone = request.app.state.budgets.everyone
+    budgets = request.app.state.budgets
+    everyone = budgets.everyone
+    address = request.client.host if request.client else "unknown"
     return {
         "status": "ok",
         "version": __version__,
@@ -76,6 +80,8 @@ async def health(request: Request) -> dict[str, Any]:
         "physics": "all" if is_warm() else "free bodies" if free_is_warm() else "none",
         "kernels_compiled_here": compiled_here.count(),
         "loop_longest_cpu_s": loop["longest_cpu_s"],
+        "work_left_s": round(budgets.own_left(address), 4),
+        "work_burst_s": budgets.burst,
         "work_left_all_s": round(everyone.left(), 4),
         "work_burst_all_s": everyone.burst,
     }
