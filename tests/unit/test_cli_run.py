@@ -319,6 +319,22 @@ def test_a_signal_while_the_output_is_written_is_a_keyboard_interrupt(
     assert list(tmp_path.iterdir()) == []
 
 
+def test_a_caller_of_main_keeps_its_own_ctrl_c(monkeypatch: pytest.MonkeyPatch) -> None:
+    # a notebook's interrupt is SIGINT: the command's handler would end its kernel (os._exit)
+    import sixdof.cli as cli
+
+    seen: list[object] = []
+
+    def handle(_args: object, _err: object) -> int:
+        seen.extend([signal.getsignal(signal.SIGINT), signal.getsignal(signal.SIGTERM)])
+        return 0
+
+    monkeypatch.setattr(cli, "_handler", lambda _command: handle)
+    before = [signal.getsignal(signal.SIGINT), signal.getsignal(signal.SIGTERM)]
+    assert cli.main(["run", "--input-file", "in.xml", "--output-file", "out.csv"]) == 0
+    assert seen == before
+
+
 def test_usage_errors_and_version(capsys) -> None:
     with pytest.raises(SystemExit) as info:
         main(["run"])

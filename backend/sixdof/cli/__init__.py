@@ -69,7 +69,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     ) -> None:
         print(f"sixdof: warning: {message}", file=err)
 
-    with warnings.catch_warnings(), stop_at_once(args.command == "run"):
+    # a signal ends the process only when it is ours (the console script, `python -m`): a
+    # caller of main([...]) (a notebook, a test) keeps its own Ctrl-C
+    with warnings.catch_warnings(), stop_at_once(args.command == "run" and argv is None):
         warnings.simplefilter("default")
         warnings.showwarning = show
         try:

@@ -50,7 +50,8 @@ def _on_signal(_signum: int, _frame: FrameType | None) -> None:
 
 @contextlib.contextmanager
 def stop_at_once(active: bool) -> Iterator[None]:
-    """Within: Ctrl-C and SIGTERM end the process at once, but while `writing()`."""
+    """Within: Ctrl-C and SIGTERM end the process at once, but while `writing()`. Only where
+    the process is the command's own (`active`): os._exit would end a notebook's kernel."""
     if not active or threading.current_thread() is not threading.main_thread():
         yield
         return
