@@ -243,10 +243,7 @@ def own_budget_whole(server: Served, timeout: float = 120.0) -> None:
         health = server.get_json("/api/health")
         return bool(health["work_left_s"] >= health["work_burst_s"])
 
-    deadline = time.monotonic() + timeout
-    while not whole():  # asked four times a second: asking costs the budget nothing
-        assert time.monotonic() < deadline, server.get_json("/api/health")
-        time.sleep(0.25)
+    assert wait_until(whole, timeout), server.get_json("/api/health")
 
 
 def assert_acked(reply: dict[str, Any]) -> None:

@@ -22,7 +22,7 @@ from .pools import off_loop
 from .protocol import PresetInfo, json_schema
 from .registry import Rooms
 from .request_body import capped_body, refuse_declared_over
-from .rest_budget import admit, charged
+from .rest_budget import admit, charged, client_address
 from .rooms import Room, check_room_name
 from .settings import Settings
 from .snapshots import Kind, Snapshots
@@ -72,7 +72,6 @@ async def health(request: Request) -> dict[str, Any]:
     loop = request.app.state.probe.reading()
     budgets = request.app.state.budgets
     everyone = budgets.everyone
-    address = request.client.host if request.client else "unknown"
     return {
         "status": "ok",
         "version": __version__,
@@ -80,7 +79,7 @@ async def health(request: Request) -> dict[str, Any]:
         "physics": "all" if is_warm() else "free bodies" if free_is_warm() else "none",
         "kernels_compiled_here": compiled_here.count(),
         "loop_longest_cpu_s": loop["longest_cpu_s"],
-        "work_left_s": round(budgets.own_left(address), 4),
+        "work_left_s": round(budgets.own_left(client_address(request)), 4),
         "work_burst_s": budgets.burst,
         "work_left_all_s": round(everyone.left(), 4),
         "work_burst_all_s": everyone.burst,

@@ -24,10 +24,15 @@ from .pools import Meter, metering
 from .settings import Settings
 
 
+def client_address(request: Request) -> str:
+    """The network address a request's budget is kept under."""
+    return request.client.host if request.client else "unknown"
+
+
 def address_budget(request: Request) -> WorkBudget:
     """The budget of the request's address, which its websockets share."""
     budgets: Budgets = request.app.state.budgets
-    return budgets.of(request.client.host if request.client else "unknown")
+    return budgets.of(client_address(request))
 
 
 def admit(request: Request, kind: str, estimate: float = 0.0, asked: float = 0.0) -> WorkBudget:
