@@ -17,6 +17,7 @@ from support.pagekit import (
     load_preset,
     open_page,
     page_server,
+    steady_point,
     wait_drawn,
     wait_frames,
     wait_shown,
@@ -117,9 +118,7 @@ def test_the_push_pad_pushes_in_the_view_plane_and_twists(phone) -> None:  # typ
     still_hover(page)
     assert page.locator("#pad").is_visible()  # on a touch screen by itself
     mass = page.evaluate("__sixdof.hello.scenario.bodies[0].Mass")
-    stick = page.locator("#pad .pad-stick").bounding_box()
-    cx, cy = stick["x"] + stick["width"] / 2, stick["y"] + stick["height"] / 2
-    touch(cdp, "touchStart", (cx + 0.45 * stick["width"], cy))  # the stick to the right
+    touch(cdp, "touchStart", steady_point(page, "#pad .pad-stick", fx=0.9))  # the stick right
     page.wait_for_function("Math.abs(__sixdof.lastState.bodies[0].Force[1]) > 1")
     force = np.array(body(page)["Force"]) - np.array([0.0, 0.0, -mass * G])
     assert force[1] > 0.8 * np.linalg.norm(force)  # screen right is east in the default view
@@ -127,8 +126,7 @@ def test_the_push_pad_pushes_in_the_view_plane_and_twists(phone) -> None:  # typ
     assert np.linalg.norm(force) == pytest.approx(mass * 1.0 * 0.9, rel=0.05)
     touch(cdp, "touchEnd")
     page.wait_for_function("__sixdof.lastState.bodies[0].Force[1] === 0")
-    twist = page.locator("#pad [data-twist='1']").bounding_box()
-    touch(cdp, "touchStart", (twist["x"] + 20, twist["y"] + 20))
+    touch(cdp, "touchStart", steady_point(page, "#pad [data-twist='1']"))
     page.wait_for_function("__sixdof.lastState.bodies[0].Moment[2] > 0")
     touch(cdp, "touchEnd")
     page.wait_for_function("__sixdof.lastState.bodies[0].Moment[2] === 0")

@@ -167,6 +167,36 @@ def wait_drawn(page: Page, timeout: float = WAIT_MS) -> None:
     wait_frames(page, 2)
 
 
+def steady_point(page: Page, selector: str, fx: float = 0.0, fy: float = 0.0,
+                 timeout: float = WAIT_MS) -> tuple[float, float]:  # fmt: skip
+    """A point on `selector` for a touch or a click at coordinates, once the element stands
+    still: its box the same at two animation frames in a row, and the element (or one of its
+    children) the one hit there. fx, fy: from its centre, in halves of its width and height
+    (+1 the right or bottom edge). A banner or caption that comes or goes moves what is placed
+    around it (the push pad sits above the cards): a box read before such a change sends the
+    finger to whatever is there after it, as Playwright's own click would not (it waits for a
+    stable box and checks what receives it)."""
+    point = page.wait_for_function(
+        """([sel, fx, fy]) => {
+          const el = document.querySelector(sel);
+          if (!el) return null;
+          const r = el.getBoundingClientRect();
+          const key = `${r.x},${r.y},${r.width},${r.height}`;
+          const seen = (window.__steadyBoxes ??= {});
+          const same = seen[sel] === key;
+          seen[sel] = key;
+          if (!same || r.width === 0 || r.height === 0) return null;
+          const x = r.left + (r.width * (1 + fx)) / 2, y = r.top + (r.height * (1 + fy)) / 2;
+          const hit = document.elementFromPoint(x, y);
+          return hit && el.contains(hit) ? [x, y] : null;
+        }""",
+        arg=[selector, fx, fy],
+        polling="raf",
+        timeout=timeout,
+    ).json_value()
+    return float(point[0]), float(point[1])
+
+
 def wait_frames(page: Page, n: int, timeout: float = WAIT_MS) -> None:
     """Wait until the page's render loop has run `n` more times (layout and drawing settled):
     each run draws the view if anything changed since the frame drawn last, and only then
