@@ -18,6 +18,7 @@ from support.pagekit import (
     open_page,
     page_server,
     steady_point,
+    steady_screen,
     wait_drawn,
     wait_frames,
     wait_shown,
@@ -74,7 +75,8 @@ def test_a_long_press_on_the_body_drags_it_toward_the_finger(phone) -> None:  # 
     weight = page.evaluate("__sixdof.hello.scenario.bodies[0].Mass") * G
     # hover asks a question: the answer box is on the page, and must not take the touch
     assert page.locator("#answer").is_visible()
-    x, y = screen(page)
+    x, y, hit = steady_screen(page)
+    assert hit == "scene", hit
     touch(cdp, "touchStart", (x, y))
     page.wait_for_function("__sixdof.drag !== null")  # held still: the long press grabbed it
     # the first pull the server applies after the move, the body still at rest (no damping
@@ -139,7 +141,7 @@ def test_two_fingers_orbit_and_never_push(phone) -> None:  # type: ignore[no-unt
     still_hover(page)
     sent = len(page.evaluate("__sixdof.sent"))
     cam = page.evaluate("__sixdof.stage.camera.position.toArray()")
-    x, y = screen(page)
+    x, y, _ = steady_screen(page)
     touch(cdp, "touchStart", (x - 30, y), (x + 30, y))  # both fingers, one on the body
     for k in range(1, 8):
         touch(cdp, "touchMove", (x - 30 - 10 * k, y + 6 * k), (x + 30 + 10 * k, y + 6 * k))

@@ -197,6 +197,31 @@ def steady_point(page: Page, selector: str, fx: float = 0.0, fy: float = 0.0,
     return float(point[0]), float(point[1])
 
 
+def steady_screen(page: Page, where: str = "__sixdof.bodyScreenPosition()",
+                  timeout: float = WAIT_MS) -> tuple[float, float, str]:  # fmt: skip
+    """The screen point `where` (a page expression answering {x, y} or null) once it is the same
+    at two animation frames in a row (to half a pixel), with the id (or tag) of what is hit
+    there: a card that comes or goes moves the picture's centre with it (panel/insets.js), so a
+    point read before it lands the pointer beside the body."""
+    got = page.wait_for_function(
+        """(where) => {
+          const p = (0, eval)(where);
+          if (!p) return null;
+          const key = `${Math.round(p.x * 2)},${Math.round(p.y * 2)}`;
+          const seen = (window.__steadyPoints ??= {});
+          const same = seen[where] === key;
+          seen[where] = key;
+          if (!same) return null;
+          const hit = document.elementFromPoint(p.x, p.y);
+          return [p.x, p.y, hit ? hit.id || hit.tagName : ''];
+        }""",
+        arg=where,
+        polling="raf",
+        timeout=timeout,
+    ).json_value()
+    return float(got[0]), float(got[1]), str(got[2])
+
+
 def wait_frames(page: Page, n: int, timeout: float = WAIT_MS) -> None:
     """Wait until the page's render loop has run `n` more times (layout and drawing settled):
     each run draws the view if anything changed since the frame drawn last, and only then
