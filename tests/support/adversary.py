@@ -223,18 +223,6 @@ def wait_for_quiet(bystander: Bystander, seconds: float = 60.0) -> tuple[float, 
             return fps, gap
 
 
-def wait_for_budget(server: Served) -> None:
-    """Until this address's budget is no longer spent (the past room's first frame is served)."""
-    deadline = time.monotonic() + 60
-    while True:
-        try:
-            urllib.request.urlopen(f"{server.url}/api/rooms/{ROOM}/recording/frame?t=0", timeout=10)
-            return
-        except urllib.error.HTTPError as exc:
-            assert exc.code == 429 and time.monotonic() < deadline, exc
-            time.sleep(float(exc.headers.get("Retry-After", "1")))
-
-
 def own_budget_whole(server: Served, timeout: float = 120.0) -> None:
     """Until this address's own budget is whole (`/api/health`'s work_left_s): the tests on
     a package's server share one address, and one before may have spent or overdrawn it."""
@@ -321,7 +309,7 @@ def lookback_burst(
     """One burst of `seconds` of `clients` clients asking for past frames of ROOM: their
     status codes, the most CPU the loop was held at a stretch (`held`), and the bystander's
     figures on the clock (fps, longest gap, tick error p99: the timing tier's)."""
-    wait_for_budget(server)
+    own_budget_whole(server)  # the tests before on this server may have spent it
     with HeldLoop(server) as held:
         t0 = time.monotonic()
         attack = subprocess.run(
@@ -348,7 +336,7 @@ def seek_undo_resume(
     """One burst of `seconds` of go_back / undo_go_back / resume from one client: the counts
     of its answers, the most CPU the loop was held at a stretch (`held`), the bystander's
     figures on the clock and what a REST look back of that address got then."""
-    wait_for_budget(server)
+    own_budget_whole(server)  # the tests before on this server may have spent it
     refused = acked = 0
     mid = 100
     with controller(server, ROOM) as ws, HeldLoop(server) as held:
