@@ -38,6 +38,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from .budget import Budgets, WorkBudget
 from .fit_process import STARTUP_SECONDS, watch
 from .rest import _require_control, _room
+from .rest_budget import client_address
 from .settings import Settings
 from .ws import origin_allowed
 
@@ -200,7 +201,7 @@ async def bem_start(
             f"({running.done} of {running.total or running.frequencies + 1} frequencies); "
             "one job per server at a time: try again when it is done",
         )
-    address = _budgets(request).of(request.client.host if request.client else "unknown")
+    address = _budgets(request).of(client_address(request))
     if address.left() <= 0.0:
         raise _spent(address, 0.0)
     with target.sim.lock:

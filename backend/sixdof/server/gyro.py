@@ -35,6 +35,7 @@ from .budget import Budgets, WorkBudget
 from .fit_process import FitLost, FitProcess, FitTimeout
 from .request_body import capped_body
 from .rest import _require_control, _room
+from .rest_budget import client_address
 from .settings import Settings
 from .ws import origin_allowed
 
@@ -136,7 +137,7 @@ async def gyro(
     except KeyError as exc:
         raise HTTPException(422, str(exc.args[0])) from None
     budgets, shared, process = _state(request)
-    address = budgets.of(request.client.host if request.client else "unknown")
+    address = budgets.of(client_address(request))
     if process.stopping:
         raise HTTPException(503, "gyro: the server is stopping")
     if process.busy:

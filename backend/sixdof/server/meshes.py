@@ -28,6 +28,7 @@ from ..meshstore import MeshStoreFull, display_name, is_mesh_id, mesh_store, rem
 from .budget import Budgets, WorkBudget
 from .request_body import capped_body
 from .rest import _require_control
+from .rest_budget import client_address
 from .settings import Settings
 from .ws import origin_allowed
 
@@ -48,7 +49,7 @@ def _budget(request: Request) -> WorkBudget:
     if getattr(state, "mesh_budgets", None) is None:
         state.mesh_budgets = Budgets(MESH_RATE, MESH_BURST)
     budgets: Budgets = state.mesh_budgets
-    return budgets.of(request.client.host if request.client else "unknown")
+    return budgets.of(client_address(request))
 
 
 def _charge(budget: WorkBudget, seconds: float) -> None:

@@ -16,6 +16,7 @@ from .budget import LOOKBACK_QUEUE, Budgets, WorkBudget, run_pieces
 from .errors import Refusal
 from .pools import off_loop
 from .rest import _require_control, _room
+from .rest_budget import client_address
 from .settings import Settings
 
 router = APIRouter(prefix="/api")
@@ -113,7 +114,7 @@ async def recording_frame(
     rather than run side by side, and are refused at once (429) only when 16 already wait
     or its budget is far overspent; 404 outside the recorded run."""
     budgets: Budgets = request.app.state.budgets
-    budget = budgets.of(request.client.host if request.client else "unknown")
+    budget = budgets.of(client_address(request))
     if budget.queued >= LOOKBACK_QUEUE:  # first, before anything else is looked at
         raise _too_many(budget, "recording/frame")
     sim = _room(request, room).sim
