@@ -1,10 +1,12 @@
-"""Ctrl-C and SIGTERM during `sixdof run` (cli/interrupt.py): before the output is written
-the process leaves at once, while it is written the writer cleans up, and a caller of
-`main([...])` keeps its own handlers. (A terminated run's whole process: test_cli_run.py.)"""
+"""Ctrl-C and SIGTERM during `sixdof run` and the other commands that write one file
+(cli/interrupt.py): before the output is written the process leaves at once, while it is
+written the writer cleans up, and a caller of `main([...])` keeps its own handlers. (A
+terminated run's whole process: test_cli_run.py; a terminated `bem` job's: here.)"""
 
 from __future__ import annotations
 
 import io
+import json
 import os
 import signal
 import subprocess
@@ -76,3 +78,61 @@ def test_a_caller_of_main_keeps_its_own_ctrl_c(monkeypatch: pytest.MonkeyPatch) 
     before = [signal.getsignal(signal.SIGINT), signal.getsignal(signal.SIGTERM)]
     assert cli.main(["run", "--input-file", "in.xml", "--output-file", "out.csv"]) == 0
     assert seen == before
+
+
+@pytest.mark.parametrize(
+    ("command", "stops"),
+    [("run", True), ("convert", True), ("fit", True), ("bem", True), ("fmu", True),
+     ("serve", False), ("warm", False), ("export", False)],
+)  # fmt: skip
+def test_the_commands_that_write_a_file_stop_at_once(
+    monkeypatch: pytest.MonkeyPatch, command: str, stops: bool
+) -> None:
+    # as the console script calls it (argv from sys.argv); the servers keep uvicorn's
+    # handlers, `warm` kills its children first, `export` and `import` are transactions
+    import sixdof.cli as cli
+    from sixdof.cli import interrupt
+
+    seen: list[object] = []
+
+    def handle(_args: object, _err: object) -> int:
+        seen.extend([signal.getsignal(signal.SIGINT), signal.getsignal(signal.SIGTERM)])
+        return 0
+
+    args = {"run": ["--input-file", "in.xml"], "convert": ["in.xml", "out.json"],
+            "fit": ["gyro.csv"], "bem": ["s.json", "-o", "out.nc"],
+            "fmu": ["s.json", "-o", "o.fmu"],
+            "serve": [], "warm": [], "export": ["out.sixdof"]}[command]  # fmt: skip
+    monkeypatch.setattr(sys, "argv", ["sixdof", command, *args])
+    monkeypatch.setattr(cli, "_handler", lambda _command: handle)
+    before = [signal.getsignal(signal.SIGINT), signal.getsignal(signal.SIGTERM)]
+    assert cli.main() == 0
+    assert seen == ([interrupt._on_signal] * 2 if stops else before)
+    assert [signal.getsignal(signal.SIGINT), signal.getsignal(signal.SIGTERM)] == before
+
+
+#: A floating sphere whose hull takes Capytaine a while: 400 frequencies.
+SPHERE = {
+    "name": "sphere",
+    "bodies": [{"Name": "Sphere", "Mesh": "sphere", "Size": [10, 10, 10],
+                "Mass": 1000 * 2 / 3 * np.pi * 125, "InertiaRadi": [2, 2, 2]}],
+    "elements": [{"kind": "buoyancy", "body": "Sphere"}],
+    "water": {"density": 1000},
+}  # fmt: skip
+
+
+def test_a_terminated_bem_job_stops_and_leaves_no_file(tmp_path: Path) -> None:
+    (tmp_path / "s.json").write_text(json.dumps(SPHERE))
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "sixdof.cli", "bem", "s.json", "-o", "out.nc",
+         "--omega", "0.1:3:400"],
+        cwd=tmp_path, stderr=subprocess.PIPE, text=True,
+    )  # fmt: skip
+    assert proc.stderr is not None
+    first = proc.stderr.readline()  # the job is printed before Capytaine starts on it
+    assert "400 frequencies" in first, first
+    proc.terminate()
+    rest = proc.stderr.read()
+    proc.stderr.close()
+    assert proc.wait(30) == 130 and "sixdof: interrupted" in rest, rest
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["s.json"]

@@ -51,6 +51,11 @@ Handler = Callable[[argparse.Namespace, TextIO], int]
 
 #: Sub-commands whose module is not named after them (`import` is a keyword).
 MODULES = {"export": "data", "import": "data"}
+#: Sub-commands that compute, then write one file: Ctrl-C or SIGTERM ends them at once
+#: (cli/interrupt.py). The servers stop by their own handlers; `warm` kills its
+#: compiling children first (simulation/warming.py); `import` and `export` are SQLite
+#: transactions.
+STOP_AT_ONCE = frozenset({"run", "convert", "fit", "bem", "fmu"})
 
 
 def _handler(command: str) -> Handler:
@@ -71,7 +76,7 @@ def main(argv: Sequence[str] | None = None) -> int:
 
     # a signal ends the process only when it is ours (the console script, `python -m`): a
     # caller of main([...]) (a notebook, a test) keeps its own Ctrl-C
-    with warnings.catch_warnings(), stop_at_once(args.command == "run" and argv is None):
+    with warnings.catch_warnings(), stop_at_once(args.command in STOP_AT_ONCE and argv is None):
         warnings.simplefilter("default")
         warnings.showwarning = show
         try:

@@ -10,6 +10,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import TextIO
 
+from . import interrupt
 from .common import EXIT_OK, BadInput, cannot_write
 
 
@@ -93,7 +94,8 @@ def handle(args: argparse.Namespace, err: TextIO) -> int:
     except BemError as exc:
         raise BadInput(str(exc)) from None
     try:
-        write(dataset, args.output)
+        with interrupt.writing():  # Ctrl-C now: the temporary file is removed
+            write(dataset, args.output)
     except OSError as exc:
         return cannot_write(args.output, exc, err)
     if not args.quiet:

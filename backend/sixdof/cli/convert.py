@@ -6,13 +6,15 @@ import argparse
 from typing import TextIO
 
 from ..scenario import ScenarioFileError, save_scenario_file
+from . import interrupt
 from .common import EXIT_OK, BadInput, cannot_write, load
 
 
 def handle(args: argparse.Namespace, err: TextIO) -> int:
     scenario = load(args.input)
     try:
-        save_scenario_file(scenario, args.output)
+        with interrupt.writing():  # Ctrl-C now: the temporary file is removed
+            save_scenario_file(scenario, args.output)
     except ScenarioFileError as exc:
         raise BadInput(str(exc)) from None
     except OSError as exc:

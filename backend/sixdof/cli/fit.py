@@ -13,6 +13,7 @@ from pydantic import ValidationError
 
 from ..fields import FieldError
 from ..scenario import ScenarioFileError, save_scenario_file
+from . import interrupt
 from .common import EXIT_OK, BadInput, cannot_write
 
 
@@ -41,7 +42,8 @@ def handle(args: argparse.Namespace, err: TextIO) -> int:
         raise BadInput(f"--mass/--radius: {_first_line(exc)}") from None
     if args.scenario_file is not None:
         try:
-            save_scenario_file(scenario, args.scenario_file)
+            with interrupt.writing():  # Ctrl-C now: the temporary file is removed
+                save_scenario_file(scenario, args.scenario_file)
         except ScenarioFileError as exc:
             raise BadInput(str(exc)) from None
         except OSError as exc:

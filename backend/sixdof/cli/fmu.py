@@ -6,6 +6,7 @@ import argparse
 from typing import TextIO
 
 from ..fields import FieldError
+from . import interrupt
 from .common import EXIT_FAILED, EXIT_OK, BadInput, cannot_write, load
 
 
@@ -19,7 +20,9 @@ def handle(args: argparse.Namespace, err: TextIO) -> int:
         print(f"sixdof: `fmu` needs pythonfmu (pip install 'sixdof[fmu]'): {exc}", file=err)
         return EXIT_FAILED
     try:
-        build_fmu(scenario, args.output)
+        # pythonfmu zips in a temporary folder: Ctrl-C inside it must let it remove that
+        with interrupt.writing():
+            build_fmu(scenario, args.output)
     except FieldError as exc:
         raise BadInput(f"{args.scenario}: {exc.message}") from None
     except OSError as exc:

@@ -1,12 +1,13 @@
-"""Ctrl-C and SIGTERM (a `kill`, a container stopping) during `sixdof run`: the run stops at
-once, with exit status 130, and leaves nothing half-written.
+"""Ctrl-C and SIGTERM (a `kill`, a container stopping) during a command that computes and then
+writes a file (`run`, `convert`, `fit`, `bem`, `fmu`: cli.STOP_AT_ONCE): it stops at once,
+with exit status 130, and leaves nothing half-written.
 
 A KeyboardInterrupt raised wherever the main thread happens to be (Python's own Ctrl-C)
 lands inside library internals more often than not: importlib's weakref callbacks and
 llvmlite's finalizers swallow it (the run went on to its end), an extension module's import
 turns it into an ImportError (`numba._devicearray failed to import`), and numba interrupted
 half-way crashed the interpreter at exit (SIGSEGV): 4 of 100 terminations at a random moment
-of a run's start. Before the run writes its output there is nothing on disk to clean up, so
+of a run's start. Before the command writes its output there is nothing on disk to clean up, so
 the process leaves at once (`os._exit`); only while it writes (`writing()`) is the signal a
 KeyboardInterrupt, so that the writer removes its temporary file.
 """
