@@ -19,21 +19,15 @@ from importlib import resources
 from pathlib import Path
 from typing import Any
 
-import numpy as np
 import pytest
 from support.adversary import TOKEN, Bystander, controller, put_scenario, send, wait_until
 from support.serving import MAX_HELD_S, HeldLoop, Served
+from support.worlds import FLOATING_SPHERE
 
 ROOM = "bem"
 BUOY = json.loads((resources.files("sixdof.scenario.presets") / "buoy_in_waves.json").read_text())
 #: The 960-panel sphere: 960² × 201 frequencies is over the bound.
-SPHERE = {
-    "name": "sphere",
-    "bodies": [{"Name": "Sphere", "Mesh": "sphere", "Size": [10, 10, 10],
-                "Mass": 1000 * 2 / 3 * np.pi * 125, "InertiaRadi": [2, 2, 2]}],
-    "elements": [{"kind": "buoyancy", "body": "Sphere"}],
-    "water": {"density": 1000},
-}  # fmt: skip
+SPHERE = FLOATING_SPHERE
 
 pytestmark = pytest.mark.xdist_group("bem_job")
 

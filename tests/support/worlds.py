@@ -1,8 +1,10 @@
 """The costliest worlds a room may take (issue 40): a fleet of floating ships in waves, a long
-spring chain at a tiny step. What the attacks and the timing tier run beside the bystander."""
+spring chain at a tiny step. What the attacks and the timing tier run beside the bystander.
+And the floating sphere whose hull the BEM tests hand to Capytaine."""
 
 from __future__ import annotations
 
+import math
 from typing import Any
 
 SHIP = {
@@ -35,3 +37,14 @@ def chain(n: int, step: float) -> dict[str, Any]:
         ],
         "integration": {"method": "rk4", "stepsize": step},
     }
+
+
+#: The 960-facet sphere, R = 5 m, floating half under water (its mass is the water it
+#: displaces then): the hull the BEM tests solve.
+FLOATING_SPHERE: dict[str, Any] = {
+    "name": "sphere",
+    "bodies": [{"Name": "Sphere", "Mesh": "sphere", "Size": [10, 10, 10],
+                "Mass": 1000 * 2 / 3 * math.pi * 125, "InertiaRadi": [2, 2, 2]}],
+    "elements": [{"kind": "buoyancy", "body": "Sphere"}],
+    "water": {"density": 1000},
+}  # fmt: skip

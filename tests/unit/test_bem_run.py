@@ -10,17 +10,12 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from support.worlds import FLOATING_SPHERE
 
 from sixdof.cli import main
 from sixdof.scenario.bem_file import BemCoefficients, read_bem
 
-SPHERE = {
-    "name": "OES sphere",
-    "bodies": [{"Name": "Sphere", "Mesh": "sphere", "Size": [10, 10, 10],
-                "Mass": 1000 * 2 / 3 * np.pi * 125, "InertiaRadi": [2, 2, 2]}],
-    "elements": [{"kind": "buoyancy", "body": "Sphere"}],
-    "water": {"density": 1000},
-}  # fmt: skip
+SPHERE = {**FLOATING_SPHERE, "name": "OES sphere"}
 
 
 def shipped() -> BemCoefficients:

@@ -15,6 +15,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from support.worlds import FLOATING_SPHERE
 
 #: A finalizer that is running when SIGTERM comes (llvmlite's run while numba loads): a
 #: KeyboardInterrupt raised inside it is printed and ignored, and the run went on to its end.
@@ -111,18 +112,8 @@ def test_the_commands_that_write_a_file_stop_at_once(
     assert [signal.getsignal(signal.SIGINT), signal.getsignal(signal.SIGTERM)] == before
 
 
-#: A floating sphere whose hull takes Capytaine a while: 400 frequencies.
-SPHERE = {
-    "name": "sphere",
-    "bodies": [{"Name": "Sphere", "Mesh": "sphere", "Size": [10, 10, 10],
-                "Mass": 1000 * 2 / 3 * np.pi * 125, "InertiaRadi": [2, 2, 2]}],
-    "elements": [{"kind": "buoyancy", "body": "Sphere"}],
-    "water": {"density": 1000},
-}  # fmt: skip
-
-
 def test_a_terminated_bem_job_stops_and_leaves_no_file(tmp_path: Path) -> None:
-    (tmp_path / "s.json").write_text(json.dumps(SPHERE))
+    (tmp_path / "s.json").write_text(json.dumps(FLOATING_SPHERE))  # 400 frequencies: a while
     proc = subprocess.Popen(
         [sys.executable, "-m", "sixdof.cli", "bem", "s.json", "-o", "out.nc",
          "--omega", "0.1:3:400"],
