@@ -26,6 +26,7 @@ from .clients import Viewer, frame_order
 from .errors import Refusal
 from .pools import off_loop
 from .protocol import AskedQuestion, ErrorCode, Hello, HydrostaticsInfo, Limits, Status, limits
+from .room_stats import room_stats
 from .settings import Settings
 from .state_frame import dumps_state, frame_content
 from .wire import wire_frame
@@ -118,6 +119,9 @@ class Room:
         # again once a heartbeat, and to a client that has had no frame since its hello
         self._sent: dict[bool, str | bytes] = {}
         self._sent_seq = -(10**9)
+        #: what the last tick's frames were made of (`_still_key`) when they repeated what
+        #: every client had: the same again, and the next frames need not be made
+        self._still: tuple[object, ...] | None = None
 
     # ------------------------------------------------------------------ cost
     def step_cost(self) -> float:
@@ -184,6 +188,9 @@ class Room:
         notes += self._announce_pause()
         notes += self._follow_ghost()
         self.seq += 1
+        still = self._still_key(audience, seen)
+        if still is not None and still == self._still:  # the frames it would make: the last
+            return Prepared(notes, {}, {}, time.thread_time() - started, seen, None, True)
         # a change being carried out: its sender gets the hello after its ack (sync_hello)
         hellos = self._hellos(audience.hello_keys) if not seen[1] else {}
         frames: dict[bool, tuple[str | bytes, bytes | None]] = {}
@@ -197,6 +204,7 @@ class Room:
             payloads = {}
         content = {kind: frame_content(payload) for kind, payload in payloads.items()}
         repeat = bool(content) and self._repeats(content)
+        self._still = still if repeat else None
         if repeat and not audience.lacking and not hellos:  # a hello now: a frame after it
             payloads = {}  # nothing new for anyone: no wire frames to make
         for kind, payload in payloads.items():
@@ -208,8 +216,24 @@ class Room:
         """Whether this tick's frames show what every client was last sent (seq aside), and
         the heartbeat is not due: a second of ticks (frame_rate) after the last sent, so that
         a client (and any proxy between) hears from a paused room once a second."""
-        heartbeat = max(1, round(self.settings.frame_rate))
-        return content == self._sent and self.seq - self._sent_seq < heartbeat
+        return content == self._sent and self.seq - self._sent_seq < self._heartbeat
+
+    @property
+    def _heartbeat(self) -> int:
+        return max(1, round(self.settings.frame_rate))
+
+    def _still_key(self, audience: Audience, seen: tuple[int, int]) -> tuple[object, ...] | None:
+        """What this tick's frames are made of, where they may repeat the last ones without
+        being made (a paused room costs a tick's encoding at most twice a heartbeat, not at
+        the frame rate): paused, no ghost following another run, no client lacking a frame,
+        no change under way or unannounced, the heartbeat not due. None elsewhere."""
+        sim = self.sim
+        due = self.seq - self._sent_seq >= self._heartbeat
+        if sim.running or self.ghost is not None or audience.lacking or seen[1] or due:
+            return None
+        if sim.version != self._version:  # a hello to send first
+            return None
+        return (sim.stamp(), seen[0], audience.kinds, audience.wired)
 
     def audience(self) -> Audience:
         """What this tick's clients need (on the event loop, before `prepare`)."""
@@ -409,34 +433,8 @@ class Room:
         self.sim.load(scenario)
 
     def stats(self) -> dict[str, Any]:
-        errs = sorted(self.tick_errors)
-        busy = sorted(self.tick_seconds)
-        cpu = sorted(self.tick_cpu_seconds)
-
-        def pct(xs: list[float], q: float) -> float | None:
-            return xs[min(len(xs) - 1, int(q * len(xs)))] if xs else None
-
-        return {
-            "room": self.name,
-            "clients": len(self.clients),
-            "seq": self.seq,
-            "t": self.sim.t,
-            "ticked_at": self.ticked_at,  # server's monotonic clock: Δt / Δticked_at = rtf
-            "rtf": self.sim.rtf,  # simulated / wall time over the last second; 0 while paused
-            "overruns": self.sim.overruns,
-            "frame_rate": self.settings.frame_rate,
-            "tick_error_p50": pct(errs, 0.5),
-            "tick_error_p99": pct(errs, 0.99),
-            "tick_busy_p50": pct(busy, 0.5),
-            "tick_busy_p99": pct(busy, 0.99),  # the whole tick: every room's physics and frames
-            "tick_cpu_p50": pct(cpu, 0.5),
-            "tick_cpu_p99": pct(cpu, 0.99),
-            "tick_cpu_max": cpu[-1] if cpu else None,  # the longest tick's CPU of those kept
-            "frames_dropped": sum(c.frames_dropped for c in self.clients),
-            "max_frames_dropped": max((c.frames_dropped for c in self.clients), default=0),
-            "fault": self.fault,
-            "expires_in": self.expires_in(),
-        }
+        """The room's figures for `/api/rooms/{room}/stats` (room_stats.py)."""
+        return room_stats(self)
 
     def expires_in(self) -> float | None:
         """Seconds until this room, which nobody watches, is removed (`room_ttl` from the last

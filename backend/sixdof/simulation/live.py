@@ -133,6 +133,13 @@ class LiveSimulation(World):
                 )
             return frame
 
+    def stamp(self) -> tuple[object, ...]:
+        """Equal at two moments between which nothing the state message shows has changed:
+        the world's revision (bumped by every change of its states, inputs or parameters: it
+        keys the outputs' cache) and the status."""
+        with self.lock:
+            return (self._rev, *self.status().values())
+
     def frame_arrays(self) -> tuple[float, dict[str, object], Mapping[str, Array]]:
         """(t, status, outputs): the numbers of `frame()` as arrays (N, …) by output name,
         for a binary encoding of the state message."""
