@@ -22,6 +22,7 @@ from ..scenario import Scenario
 from ..store import MEMORY
 from .app import create_app
 from .guard import protocols, scrub_logs
+from .log_thread import logs_off_loop
 from .registry import Rooms
 from .settings import Settings
 
@@ -226,6 +227,10 @@ def serve(
     )
     scrub_logs()  # after uvicorn.Config, which configures its loggers
     server = _Server(config, settings, open_browser)
-    server.run(sockets=[listening_socket(config)])
+    writer = logs_off_loop()  # an access line a request, written by a thread (log_thread.py)
+    try:
+        server.run(sockets=[listening_socket(config)])
+    finally:
+        writer.stop()
     if not server.started:
         sys.exit(f"sixdof: could not start the server on {host}:{port} (is the port in use?)")
