@@ -9,6 +9,7 @@ import http.client
 import os
 import subprocess
 import sys
+from pathlib import Path
 
 from support.adversary import wait_until
 from support.serving import free_port
@@ -17,13 +18,13 @@ from support.serving import free_port
 REQUESTS = 3000
 
 
-def test_a_server_whose_output_nobody_reads_still_answers() -> None:
+def test_a_server_whose_output_nobody_reads_still_answers(tmp_path: Path) -> None:
     port = free_port()
     unread, output = os.pipe()
     proc = subprocess.Popen(
         [sys.executable, "-m", "sixdof.cli", "serve", "--host", "127.0.0.1", "--port",
          str(port), "--token", ""],
-        stdout=output, stderr=output,
+        stdout=output, stderr=output, cwd=tmp_path,
     )  # fmt: skip
     os.close(output)
     conn = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
