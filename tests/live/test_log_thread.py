@@ -74,7 +74,7 @@ def test_an_unread_output_drops_lines_and_a_stop_does_not_wait_for_it(  # type: 
     written.hold.set()
 
 
-def test_uvicorns_loggers_are_the_ones_moved() -> None:
+def test_uvicorns_loggers_are_moved() -> None:
     # uvicorn's access lines (one a request) and errors: the handlers its Config installs
     access = logging.getLogger("uvicorn.access")
     stream = logging.StreamHandler(io.StringIO())
@@ -87,3 +87,17 @@ def test_uvicorns_loggers_are_the_ones_moved() -> None:
         assert stream in access.handlers
     finally:
         access.removeHandler(stream)
+
+
+def test_sixdofs_own_warnings_go_the_same_way(monkeypatch: pytest.MonkeyPatch) -> None:
+    # without a handler they went to Python's last resort, written on the loop
+    sixdof = logging.getLogger("sixdof")
+    monkeypatch.setattr(sixdof, "handlers", [])
+    monkeypatch.setattr(sixdof, "propagate", True)
+    log_thread.own_stderr()
+    (handler,) = sixdof.handlers
+    assert handler.level == logging.WARNING and not sixdof.propagate
+    writer = log_thread.logs_off_loop()
+    assert all(isinstance(h, log_thread.QueueHandler) for h in sixdof.handlers)
+    writer.stop()
+    assert sixdof.handlers == [handler]

@@ -22,7 +22,7 @@ from ..scenario import Scenario
 from ..store import MEMORY
 from .app import create_app
 from .guard import protocols, scrub_logs
-from .log_thread import logs_off_loop
+from .log_thread import logs_off_loop, own_stderr
 from .registry import Rooms
 from .settings import Settings
 
@@ -227,6 +227,7 @@ def serve(
     )
     scrub_logs()  # after uvicorn.Config, which configures its loggers
     server = _Server(config, settings, open_browser)
+    own_stderr()  # sixdof's warnings too: a refused connection writes one
     writer = logs_off_loop()  # an access line a request, written by a thread (log_thread.py)
     try:
         server.run(sockets=[listening_socket(config)])

@@ -23,8 +23,9 @@ import logging
 import queue
 from logging.handlers import QueueHandler, QueueListener
 
-#: The loggers uvicorn writes to (access lines, errors, start-up and shutdown).
-UVICORN_LOGGERS = ("uvicorn", "uvicorn.access", "uvicorn.error")
+#: The loggers uvicorn writes to (access lines, errors, start-up and shutdown), and sixdof's
+#: own (a refused connection, a flooding client closed: a line each, on the loop).
+SERVER_LOGGERS = ("uvicorn", "uvicorn.access", "uvicorn.error", "sixdof")
 #: Records waiting to be written, per logger, before new ones are dropped (~5 MB at most).
 MAX_QUEUED = 10_000
 #: How long a stop waits for the queued lines to be written (then they are lost).
@@ -74,7 +75,7 @@ class LogThread:
     keeps its own handlers and formats: uvicorn's access lines go to stdout, the rest to
     stderr)."""
 
-    def __init__(self, names: tuple[str, ...] = UVICORN_LOGGERS) -> None:
+    def __init__(self, names: tuple[str, ...] = SERVER_LOGGERS) -> None:
         self._moved: list[tuple[logging.Logger, list[logging.Handler], _AsIs]] = []
         self._listeners: list[_Listener] = []
         for name in names:
@@ -110,6 +111,18 @@ class LogThread:
         self._moved.clear()
 
 
-def logs_off_loop(names: tuple[str, ...] = UVICORN_LOGGERS) -> LogThread:
+def own_stderr(name: str = "sixdof") -> None:
+    """Give logger `name` a handler of its own that writes its warnings and errors to stderr,
+    as Python's last resort did for it (the same lines), but one `logs_off_loop` can move."""
+    logger = logging.getLogger(name)
+    if logger.handlers:
+        return
+    handler = logging.StreamHandler()  # stderr, "%(message)s": what the last resort wrote
+    handler.setLevel(logging.WARNING)
+    logger.addHandler(handler)
+    logger.propagate = False
+
+
+def logs_off_loop(names: tuple[str, ...] = SERVER_LOGGERS) -> LogThread:
     """Move the named loggers' handlers behind queues written by threads (`LogThread.stop`)."""
     return LogThread(names)
