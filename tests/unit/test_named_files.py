@@ -144,14 +144,14 @@ def test_sixdof_fmu_refuses_it_before_building(
 def test_serve_and_worker_refuse_it_before_they_start(
     folder: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    import sixdof.cluster.worker
+    import sixdof.cluster.worker_process
     import sixdof.server.launch
 
     def started(*_args: object, **_kw: object) -> None:
         raise AssertionError("started with a scenario that names a file outside its folder")
 
     monkeypatch.setattr(sixdof.server.launch, "serve", started)
-    monkeypatch.setattr(sixdof.cluster.worker, "run_worker", started)
+    monkeypatch.setattr(sixdof.cluster.worker_process, "run_worker", started)
     path = write_scenario(folder, "../secret.csv")
     assert main(["serve", "--scenario", str(path), "--port", "0"]) == 2
     assert main(["worker", "--nats", "nats://127.0.0.1:4222", "--scenario", str(path)]) == 2

@@ -11,7 +11,7 @@ from .common import EXIT_FAILED, EXIT_OK, BadInput, needs_cluster, room_settings
 def handle(args: argparse.Namespace, err: TextIO) -> int:
     try:
         from ..cluster.login import login
-        from ..cluster.worker import run_worker
+        from ..cluster.worker_process import run_worker
     except ImportError as exc:
         return needs_cluster("worker", exc, err)
     try:  # the bus's credentials and TLS files (SIXDOF_NATS_*), checked before starting

@@ -28,7 +28,6 @@ import asyncio
 import json
 import logging
 import secrets
-import signal
 import time
 from collections.abc import Awaitable, Sequence
 from typing import Any
@@ -430,20 +429,3 @@ class Worker(Failover):
     async def _on_more(self, msg: Msg) -> None:
         assert self.nc is not None
         await self.answers.on_more(msg, self.nc.max_payload)
-
-
-def run_worker(urls: Sequence[str], fields: dict[str, Any], replicas: int = 1) -> None:
-    """`sixdof worker`: run until SIGINT or SIGTERM, then hand the rooms over (their leases
-    are left to expire, so another worker resumes them from their snapshots)."""
-    logging.basicConfig(level=logging.INFO, format="%(levelname)s: %(name)s: %(message)s")
-    settings = Settings(**fields)
-
-    async def main() -> None:
-        worker = Worker(urls, settings, replicas=replicas)
-        loop = asyncio.get_running_loop()
-        for signum in (signal.SIGINT, signal.SIGTERM):
-            loop.add_signal_handler(signum, worker.stop)
-        print(f"sixdof: worker {worker.id} on {shown(worker.urls)}", flush=True)
-        await worker.run()
-
-    asyncio.run(main())
