@@ -3,17 +3,32 @@ real-time factor, and the percentiles of its last 600 ticks' lateness, wall time
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from collections import deque
+from typing import Any, Protocol
 
-if TYPE_CHECKING:
-    from .rooms import Room
+
+class _Room(Protocol):
+    """What the figures read of a room (rooms.Room; not imported: rooms.py imports this)."""
+
+    name: str
+    seq: int
+    fault: str | None
+    ticked_at: float | None
+    sim: Any
+    settings: Any
+    clients: Any
+    tick_errors: deque[float]
+    tick_seconds: deque[float]
+    tick_cpu_seconds: deque[float]
+
+    def expires_in(self) -> float | None: ...
 
 
 def _pct(xs: list[float], q: float) -> float | None:
     return xs[min(len(xs) - 1, int(q * len(xs)))] if xs else None
 
 
-def room_stats(room: Room) -> dict[str, Any]:
+def room_stats(room: _Room) -> dict[str, Any]:
     """`room`'s figures, read on the event loop."""
     errs = sorted(room.tick_errors)
     busy = sorted(room.tick_seconds)
