@@ -403,18 +403,24 @@ def send(ws: Any, msg: dict[str, Any], mid: int) -> dict[str, Any]:
 # Package scope: a worker's server stops when it leaves the folder (tests/live/adversarial is
 # a package for this), not at the session's end: five of them lingered ~35 minutes into the
 # browser tier of a loaded run, each taking ~8 % of a core from the tests that measure frames.
-@pytest.fixture(scope="package")
-def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Served]:
-    """`sixdof serve --token` with the float scenario and at most 4 rooms per watcher. At the
-    end the log holds no traceback, no HTTP 500 and never the token."""
-    folder = tmp_path_factory.mktemp("adversarial")
-    live = Served("--limit", "max_watcher_rooms=4", scenario=scenario_file(folder, FLOAT),
-                  token=TOKEN)  # fmt: skip
+@contextlib.contextmanager
+def token_server(*limits: str, **kw: Any) -> Iterator[Served]:
+    """`sixdof serve --token TOKEN` with `--limit` each of `limits` (and Served's `kw`); once
+    stopped, its log must hold no traceback, no HTTP 500 and never the token."""
+    live = Served(*(a for limit in limits for a in ("--limit", limit)), token=TOKEN, **kw)
     try:
         yield live
     finally:
         live.stop()
         live.check_log(TOKEN)
+
+
+@pytest.fixture(scope="package")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Served]:
+    """`sixdof serve --token` with the float scenario and at most 4 rooms per watcher."""
+    folder = tmp_path_factory.mktemp("adversarial")
+    with token_server("max_watcher_rooms=4", scenario=scenario_file(folder, FLOAT)) as live:
+        yield live
 
 
 @pytest.fixture(scope="package")

@@ -21,7 +21,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from support.adversary import MANY_BODIES, TOKEN, admitted, put_scenario
+from support.adversary import MANY_BODIES, TOKEN, admitted, put_scenario, token_server
 from support.serving import FLOAT, MAX_HELD_S, HeldLoop, Served, scenario_file
 from websockets.sync.client import connect
 
@@ -36,14 +36,10 @@ BEARER = {"Authorization": f"Bearer {TOKEN}"}
 @pytest.fixture(scope="module")
 def edge(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Served]:
     folder = tmp_path_factory.mktemp("edges")
-    live = Served("--limit", f"body_timeout={BODY_TIMEOUT:g}",
-                  scenario=scenario_file(folder, FLOAT), token=TOKEN)  # fmt: skip
-    try:
+    limit = f"body_timeout={BODY_TIMEOUT:g}"
+    with token_server(limit, scenario=scenario_file(folder, FLOAT)) as live:
         assert put_scenario(live, "edge", FLOAT.model_dump(mode="json")) == 200
         yield live
-    finally:
-        live.stop()
-        live.check_log(TOKEN)
 
 
 # ------------------------------------------------------------------------- trickled bodies
@@ -216,13 +212,8 @@ def frugal(tmp_path: Path) -> Iterator[Served]:
     """A server whose budgets refill at 0.001 s a second: the default 0.25 s a second, by the
     wall clock, gave back what each PUT cost while a loaded machine took long enough over it,
     and 400 PUTs in a row went through (fresh-clone run 66, beside two busy loops)."""
-    live = Served("--limit", "work_rate=0.001", scenario=scenario_file(tmp_path, FLOAT),
-                  token=TOKEN)  # fmt: skip
-    try:
+    with token_server("work_rate=0.001", scenario=scenario_file(tmp_path, FLOAT)) as live:
         yield live
-    finally:
-        live.stop()
-        live.check_log(TOKEN)
 
 
 def test_puts_of_64_bodies_in_a_row_are_charged_to_the_address(frugal: Served) -> None:

@@ -17,12 +17,12 @@ from typing import Any
 import pytest
 from support.adversary import (
     MAX_HELD_S,
-    TOKEN,
     Bystander,
     controller,
     put_scenario,
     replies,
     stats,
+    token_server,
     wait_until,
 )
 from support.serving import FLOAT, HeldLoop, Served
@@ -60,14 +60,9 @@ def server() -> Iterator[Served]:
     """A `--token` server whose work budget lets 100 loads through in a row (what is
     measured is memory, not the budget), whose rooms' history and recording fill up within
     the first rounds (they keep the last 1 MiB, by design), and that is left alone."""
-    live = Served("--limit", "work_rate=1000", "--limit", "work_burst=1000",
-                  "--limit", "history_bytes=1048576", "--limit", "recording_bytes=1048576",
-                  token=TOKEN)  # fmt: skip
-    try:
+    with token_server("work_rate=1000", "work_burst=1000", "history_bytes=1048576",
+                      "recording_bytes=1048576") as live:  # fmt: skip
         yield live
-    finally:
-        live.stop()
-        live.check_log(TOKEN)
 
 
 def test_a_hundred_loads_leave_the_memory_where_the_first_rounds_left_it(
