@@ -94,10 +94,12 @@ def test_sixdofs_own_warnings_go_the_same_way(monkeypatch: pytest.MonkeyPatch) -
     sixdof = logging.getLogger("sixdof")
     monkeypatch.setattr(sixdof, "handlers", [])
     monkeypatch.setattr(sixdof, "propagate", True)
-    log_thread.own_stderr()
-    (handler,) = sixdof.handlers
-    assert handler.level == logging.WARNING and not sixdof.propagate
-    writer = log_thread.logs_off_loop()
-    assert all(isinstance(h, log_thread.QueueHandler) for h in sixdof.handlers)
-    writer.stop()
-    assert sixdof.handlers == [handler]
+    with log_thread.own_stderr():
+        (handler,) = sixdof.handlers
+        assert handler.level == logging.WARNING and not sixdof.propagate
+        writer = log_thread.logs_off_loop()
+        assert all(isinstance(h, log_thread.QueueHandler) for h in sixdof.handlers)
+        writer.stop()
+        assert sixdof.handlers == [handler]
+    # a serve() called in process leaves sixdof's logger as it found it
+    assert sixdof.handlers == [] and sixdof.propagate

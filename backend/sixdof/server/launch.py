@@ -227,11 +227,11 @@ def serve(
     )
     scrub_logs()  # after uvicorn.Config, which configures its loggers
     server = _Server(config, settings, open_browser)
-    own_stderr()  # sixdof's warnings too: a refused connection writes one
-    writer = logs_off_loop()  # an access line a request, written by a thread (log_thread.py)
-    try:
-        server.run(sockets=[listening_socket(config)])
-    finally:
-        writer.stop()
+    with own_stderr():  # sixdof's warnings too: a refused connection writes one
+        writer = logs_off_loop()  # an access line a request, written by a thread (log_thread.py)
+        try:
+            server.run(sockets=[listening_socket(config)])
+        finally:
+            writer.stop()
     if not server.started:
         sys.exit(f"sixdof: could not start the server on {host}:{port} (is the port in use?)")

@@ -21,6 +21,7 @@ from __future__ import annotations
 import contextlib
 import logging
 import queue
+from collections.abc import Iterator
 from logging.handlers import QueueHandler, QueueListener
 
 #: The loggers uvicorn writes to (access lines, errors, start-up and shutdown), and sixdof's
@@ -111,16 +112,25 @@ class LogThread:
         self._moved.clear()
 
 
-def own_stderr(name: str = "sixdof") -> None:
-    """Give logger `name` a handler of its own that writes its warnings and errors to stderr,
-    as Python's last resort did for it (the same lines), but one `logs_off_loop` can move."""
+@contextlib.contextmanager
+def own_stderr(name: str = "sixdof") -> Iterator[None]:
+    """While inside, give logger `name` a handler of its own that writes its warnings and
+    errors to stderr, as Python's last resort did for it (the same lines), but one
+    `logs_off_loop` can move. On leaving, the logger is as it was: a `serve()` called in a
+    process that logs on (a notebook, a test) does not keep sixdof's lines from its handlers."""
     logger = logging.getLogger(name)
     if logger.handlers:
+        yield
         return
     handler = logging.StreamHandler()  # stderr, "%(message)s": what the last resort wrote
     handler.setLevel(logging.WARNING)
     logger.addHandler(handler)
-    logger.propagate = False
+    propagated, logger.propagate = logger.propagate, False
+    try:
+        yield
+    finally:
+        logger.removeHandler(handler)
+        logger.propagate = propagated
 
 
 def logs_off_loop(names: tuple[str, ...] = SERVER_LOGGERS) -> LogThread:
