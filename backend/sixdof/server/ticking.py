@@ -56,7 +56,11 @@ async def tick_room(room: Room, frame_rate: float, ticking: Callable[[], bool]) 
         if not ticking():
             return
         start = time.monotonic()
-        prepared = await loop.run_in_executor(PHYSICS, room.prepare, start, room.audience())
+        audience = room.audience()
+        if room.tick_is_still(audience):  # nothing to advance or make: no thread
+            prepared = room.prepare_still()
+        else:
+            prepared = await loop.run_in_executor(PHYSICS, room.prepare, start, audience)
         room.deliver(prepared)
         room.ticked_at = start
         room.tick_errors.append(start - deadline)
@@ -120,7 +124,11 @@ class SharedTick:
                 return
             audiences = [room.audience() for room in rooms]
             start = time.monotonic()
-            prepared = await loop.run_in_executor(PHYSICS, self._tick, start, rooms, audiences)
+            prepared: list[Prepared]
+            if all(r.tick_is_still(a) for r, a in zip(rooms, audiences, strict=True)):
+                prepared = [room.prepare_still() for room in rooms]  # paused, unchanged: no thread
+            else:
+                prepared = await loop.run_in_executor(PHYSICS, self._tick, start, rooms, audiences)
             busy = time.monotonic() - start
             for room, made in zip(rooms, prepared, strict=True):
                 room.deliver(made)

@@ -133,12 +133,17 @@ class LiveSimulation(World):
                 )
             return frame
 
-    def stamp(self) -> tuple[object, ...]:
+    def stamp(self, wait: bool = True) -> tuple[object, ...] | None:
         """Equal at two moments between which nothing the state message shows has changed:
         the world's revision (bumped by every change of its states, inputs or parameters: it
-        keys the outputs' cache) and the status."""
-        with self.lock:
+        keys the outputs' cache) and the status. None, without `wait`, while another thread
+        holds the simulation (a change or a step under way): the event loop never waits."""
+        if not self.lock.acquire(blocking=wait):
+            return None
+        try:
             return (self._rev, *self.status().values())
+        finally:
+            self.lock.release()
 
     def frame_arrays(self) -> tuple[float, dict[str, object], Mapping[str, Array]]:
         """(t, status, outputs): the numbers of `frame()` as arrays (N, …) by output name,
