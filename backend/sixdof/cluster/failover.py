@@ -41,7 +41,7 @@ class Owned:
     def joined_by(self, gateway: str) -> None:
         """A viewer joined through `gateway`: the room is not empty, and its bus viewers send
         the next tick's frame whatever it shows (that gateway may hold none of a still room's,
-        which repeats its frame once a second: rooms.Room._repeats)."""
+        which repeats its frame once a second: still_frames.StillFrames.repeats)."""
         self.gateways[gateway] = time.monotonic()
         self.empty_since = None
         for viewer in self.viewers.values():

@@ -46,8 +46,8 @@ class RemoteRoom:
         self._hello: str | None = None  # the owner's hello (can_control true, JSON frames)
         self._variants: dict[tuple[bool, bool], tuple[str, bytes]] = {}
         self._frames: dict[bool, Subscription | None] = {}  # by binary: the frames' subscription
-        #: by binary: the newest frame, for a viewer who joins while the room is still (a
-        #: room whose frame has not changed sends it once a second: rooms.Room._repeats)
+        #: by binary: the newest frame, for a viewer who joins while the room is still (a room
+        #: whose frame has not changed sends it once a second: StillFrames.repeats)
         self.last_frame: dict[bool, str | bytes] = {}
         self.signer = Signer(rooms.settings.token)  # one sender of commands (proof.py)
 

@@ -14,7 +14,7 @@ import logging
 import time
 from collections import deque
 from collections.abc import Iterable
-from dataclasses import asdict, dataclass
+from dataclasses import asdict
 from typing import TYPE_CHECKING, Any
 
 from .. import __version__
@@ -29,6 +29,8 @@ from .protocol import AskedQuestion, ErrorCode, Hello, HydrostaticsInfo, Limits,
 from .room_stats import room_stats
 from .settings import Settings
 from .state_frame import dumps_state, frame_content
+from .still_frames import StillFrames
+from .tick_data import Audience, HelloKey, Prepared
 from .wire import wire_frame
 
 if TYPE_CHECKING:
@@ -52,36 +54,6 @@ def check_room_name(name: str) -> str:
         return check_room(name)
     except FieldError as exc:
         raise Refusal.of(exc) from None
-
-
-HelloKey = tuple[bool, bool]  # (can_control, binary): one variant of the hello
-
-
-@dataclass(frozen=True)
-class Audience:
-    """What a tick's clients need: frames as JSON (False) and/or binary (True), which of
-    those as ready-made websocket frames, and the hellos' (can_control, binary) variants."""
-
-    kinds: frozenset[bool]
-    wired: frozenset[bool]
-    hello_keys: frozenset[tuple[bool, bool]]
-    #: some client has had no frame since its last hello (it joined, or the room changed)
-    lacking: bool = True
-
-
-@dataclass
-class Prepared:
-    """What a tick's worker thread made for the event loop to send (Room.deliver)."""
-
-    notes: list[str]  # notices for every client (a pause, a ghost ended)
-    hellos: dict[tuple[bool, bool], tuple[str, bytes]]  # by (can_control, binary), if changed
-    frames: dict[bool, tuple[str | bytes, bytes | None]]  # by binary: (payload, wire frame)
-    cpu: float  # the thread's CPU seconds for this tick
-    seen: tuple[int, int] = (0, 0)  # the room's (changes, changing) when it was made
-    #: the frames' content without their seq, by kind (frame_content)
-    content: dict[bool, str | bytes] | None = None
-    #: the frames show what every client was last sent: only those lacking a frame get them
-    repeat: bool = False
 
 
 class Room:
@@ -114,14 +86,10 @@ class Room:
         self.changing = 0
         self._hydro: tuple[int, list[HydrostaticsInfo]] | None = None  # (version, entries)
         self.answers = Answers()  # the question it asks, its answers (answers.py)
-        # what every client was last sent (frame_content, by kind) and the seq it went with:
-        # a room whose frame has not changed (paused, or at rest between pushes) sends it
-        # again once a heartbeat, and to a client that has had no frame since its hello
-        self._sent: dict[bool, str | bytes] = {}
-        self._sent_seq = -(10**9)
-        #: what the last tick's frames were made of (`_still_key`) when they repeated what
-        #: every client had: the same again, and the next frames need not be made
-        self._still: tuple[object, ...] | None = None
+        # what every client was last sent: a frame that has not changed (paused, or at rest
+        # between pushes) is sent again once a heartbeat, and to a client that has had no
+        # frame since its hello, and not made while it cannot have changed
+        self.still = StillFrames(settings.frame_rate)
 
     # ------------------------------------------------------------------ cost
     def step_cost(self) -> float:
@@ -188,8 +156,8 @@ class Room:
         notes += self._announce_pause()
         notes += self._follow_ghost()
         self.seq += 1
-        still = self._still_key(audience, seen, self.seq)
-        if still is not None and still == self._still:  # the frames it would make: the last
+        still = self.still.key(self.sim, audience, seen, self.seq, self._settled())
+        if still is not None and still == self.still.last:  # the frames it would make: the last
             return Prepared(notes, {}, {}, time.thread_time() - started, seen, None, True)
         # a change being carried out: its sender gets the hello after its ack (sync_hello)
         hellos = self._hellos(audience.hello_keys) if not seen[1] else {}
@@ -203,8 +171,8 @@ class Room:
             notes += self._fault("encoding a frame", exc)
             payloads = {}
         content = {kind: frame_content(payload) for kind, payload in payloads.items()}
-        repeat = bool(content) and self._repeats(content)
-        self._still = still if repeat else None
+        repeat = bool(content) and self.still.repeats(content, self.seq)
+        self.still.last = still if repeat else None
         if repeat and not audience.lacking and not hellos:  # a hello now: a frame after it
             payloads = {}  # nothing new for anyone: no wire frames to make
         for kind, payload in payloads.items():
@@ -212,42 +180,16 @@ class Room:
         cpu = time.thread_time() - started
         return Prepared(notes, hellos, frames, cpu, seen, content, repeat)
 
-    def _repeats(self, content: dict[bool, str | bytes]) -> bool:
-        """Whether this tick's frames show what every client was last sent (seq aside), and
-        the heartbeat is not due: a second of ticks (frame_rate) after the last sent, so that
-        a client (and any proxy between) hears from a paused room once a second."""
-        return content == self._sent and self.seq - self._sent_seq < self._heartbeat
-
-    @property
-    def _heartbeat(self) -> int:
-        return max(1, round(self.settings.frame_rate))
-
-    def _still_key(
-        self, audience: Audience, seen: tuple[int, int], seq: int, wait: bool = True
-    ) -> tuple[object, ...] | None:
-        """What tick `seq`'s frames are made of, where they may repeat the last ones without
-        being made (a paused room costs a tick's encoding at most twice a heartbeat, not at
-        the frame rate): paused, no ghost following another run, no client lacking a frame,
-        no change under way or unannounced, the heartbeat not due. None elsewhere (and,
-        without `wait`, while the simulation is busy in another thread)."""
-        sim = self.sim
-        due = seq - self._sent_seq >= self._heartbeat
-        if sim.running or self.ghost is not None or audience.lacking or seen[1] or due:
-            return None
-        if sim.version != self._version:  # a hello to send first
-            return None
-        stamp = sim.stamp(wait)
-        return None if stamp is None else (stamp, seen[0], audience.kinds, audience.wired)
+    def _settled(self) -> bool:
+        """No ghost follows another run and the clients' hello describes the world: nothing
+        of the room's own asks for a new frame (still_frames.StillFrames.key)."""
+        return self.ghost is None and self.sim.version == self._version
 
     def tick_is_still(self, audience: Audience) -> bool:
-        """Whether this tick would make nothing (`_still_key` equal to the last tick's), read
-        on the event loop without waiting: then `prepare_still` there instead of `prepare`
-        in a thread. A paused room's tick hopping to a thread and back to find nothing new
-        cost the server ~0.03 of a core at 60 ticks a second (docs/performance.md)."""
-        if self._still is None or not audience.kinds:
-            return False
-        key = self._still_key(audience, (self.changes, self.changing), self.seq + 1, wait=False)
-        return key is not None and key == self._still
+        """Whether this tick would make nothing, read on the event loop without waiting: then
+        `prepare_still` there instead of `prepare` in a thread (still_frames.py)."""
+        seen = (self.changes, self.changing)
+        return self.still.is_still(self.sim, audience, seen, self.seq + 1, self._settled())
 
     def prepare_still(self) -> Prepared:
         """`prepare` of a tick `tick_is_still` found still: it only counts the tick (a paused
@@ -278,7 +220,7 @@ class Room:
                 self._version = -1  # no version: the next hello goes out
             return
         if prepared.content and not prepared.repeat:
-            self._sent, self._sent_seq = prepared.content, self.seq
+            self.still.note_sent(prepared.content, self.seq)
         now = time.monotonic()
         for client in frame_order(self.clients, now):
             hello = prepared.hellos.get((client.can_control, client.binary))

@@ -28,12 +28,13 @@ from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Any
 
 from .pools import PHYSICS
-from .rooms import Prepared
+from .tick_data import Prepared
 
 if TYPE_CHECKING:
     from ..simulation.engine import Engine
-    from .rooms import Audience, Room
+    from .rooms import Room
     from .settings import Settings
+    from .tick_data import Audience
 
 
 async def tick_room(room: Room, frame_rate: float, ticking: Callable[[], bool]) -> None:
