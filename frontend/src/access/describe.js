@@ -67,7 +67,7 @@ export function wavesText(waves) {
  * times a period, 3-5 times closer to the true crossing than the line through samples 1 and 2.
  * @param {Sample[]} four @param {number} axis
  */
-export function cubicZero(four, axis) {
+function cubicZero(four, axis) {
   const ts = four.map((p) => p.t);
   const vs = four.map((p) => p.w[axis]);
   /** @param {number} x */
