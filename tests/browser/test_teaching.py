@@ -207,6 +207,11 @@ def test_energy_drift_shows_the_integrator(shared: PageRun) -> None:
     page.locator("#panel").get_by_label("Integrator", exact=True).select_option("euler")
     page.wait_for_function("__sixdof.lastState.status.integrator === 'euler'")
     wait_sim(page, 1.0)
+    # the card rewrites its numbers a few times a second, from the frame its render loop
+    # drew last: on a starved page the drift read now may be from a frame long before; the
+    # next rewrite is from a frame received after the second of Euler (its drift only grows)
+    stale = page.evaluate("__sixdof.teach.energy.lastDrift")
+    page.wait_for_function("(d) => __sixdof.teach.energy.lastDrift !== d", arg=stale)
     euler = abs(page.evaluate("__sixdof.teach.energy.lastDrift"))
     total = body(page)["TotalEnergy"]
     assert rk4 < 1e-9 * total
