@@ -9,12 +9,10 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from .tick_data import Audience
+from .tick_data import Audience, Content
 
 if TYPE_CHECKING:
     from ..simulation.live import LiveSimulation
-
-Content = dict[bool, str | bytes]  # a frame's content without its seq, by kind (frame_content)
 
 
 class StillFrames:
@@ -67,8 +65,9 @@ class StillFrames:
         settled: bool,
     ) -> bool:
         """Whether tick `seq` would make nothing (its `key` the last tick's), read on the event
-        loop without waiting for the simulation. A paused room's tick hopping to a thread and
-        back to learn it cost the server ~0.03 of a core at 60 ticks a second."""
+        loop without waiting for the simulation: a paused room with one client took its server
+        0.040 of a core when each tick hopped to a thread and back to learn it, 0.031-0.037
+        without (docs/performance.md, "Still rooms")."""
         if self.last is None or not audience.kinds:
             return False
         key = self.key(sim, audience, seen, seq, settled, wait=False)

@@ -7,6 +7,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 HelloKey = tuple[bool, bool]  # (can_control, binary): one variant of the hello
+Content = dict[bool, str | bytes]  # a frame's content without its seq, by kind (frame_content)
 
 
 @dataclass(frozen=True)
@@ -30,7 +31,6 @@ class Prepared:
     frames: dict[bool, tuple[str | bytes, bytes | None]]  # by binary: (payload, wire frame)
     cpu: float  # the thread's CPU seconds for this tick
     seen: tuple[int, int] = (0, 0)  # the room's (changes, changing) when it was made
-    #: the frames' content without their seq, by kind (frame_content)
-    content: dict[bool, str | bytes] | None = None
+    content: Content | None = None  # what its frames show (StillFrames.repeats compares it)
     #: the frames show what every client was last sent: only those lacking a frame get them
     repeat: bool = False
