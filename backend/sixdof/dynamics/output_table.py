@@ -79,7 +79,8 @@ OUTPUTS: tuple[Output, ...] = (
     Output("Trim", 1, "rad", "pitch angle, the Euler θ, rad", history=True),
     Output("WaveElevation", 1, "m", "wave elevation η at the CG, positive up, m", history=True),
     # what the elements on the body hold (stored.stored_energy): springs, the ground's
-    # contact springs, the still water's hydrostatic potential, an added mass's ½ νᵀ M_A ν
+    # contact springs, the still water's hydrostatic potential, an added mass's ½ νᵀ M_A ν (a
+    # radiation memory's A∞ too)
     Output(
         "StoredEnergy",
         1,

@@ -25,7 +25,7 @@ from .stepper_compiled import load as _load
 
 #: Hash of the modules compiled in here (kernel_cache.STAMP_NAME: numba keys its cache on this
 #: file's text alone); `python scripts/stamp_kernels.py` keeps it current.
-COMPILED_FROM = "ce514cc28827001e"
+COMPILED_FROM = "0ca14cd3bdf536f5"
 
 _JIT: Any = {"cache": False, "nogil": True, "fastmath": False, "error_model": "numpy"}
 

@@ -20,7 +20,7 @@ from .layout import E_KIND
 
 #: Hash of the modules compiled in here (kernel_cache.STAMP_NAME: numba keys its cache on this
 #: file's text alone); `python scripts/stamp_kernels.py` keeps it current.
-COMPILED_FROM = "2091165e3b2a14b5"
+COMPILED_FROM = "1ba462e156f985e4"
 
 
 @njit(cache=True, nogil=True, fastmath=False, error_model="numpy", inline="always")

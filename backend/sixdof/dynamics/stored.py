@@ -3,13 +3,13 @@
 Per body of `bodies` at states x (N, 13), for the elements `system` packed for these
 bodies alone (not concatenated): the sum of each element's `stored` energy, which its kind's
 module states and computes (kinds/: a spring's ½ k (ℓ − ℓ₀)², the ground's contact springs,
-the hydrostatic potential of a hull below the still level, an added mass's ½ νᵀ M_A ν; a
-cable's elastic energy, its nodes' kinetic energy and potential in gravity, read from its
-states z: cable_lines.energy); an
-element between two bodies is counted on its first body, so the sum over the bodies counts
-it once. Pivots (no work), dampers (dissipate) and timed loads (external work) store
-nothing. With these, TotalEnergy of an undamped system of springs, pivots, ground and still
-water is constant (tests/unit/test_stored_energy.py).
+the hydrostatic potential of a hull below the still level, an added mass's ½ νᵀ M_A ν and a
+radiation memory's ½ νᵀ A∞ ν; a cable's elastic energy, its nodes' kinetic energy and
+potential in gravity, read from its states z: cable_lines.energy); an element between two
+bodies is counted on its first body, so the sum over the bodies counts it once. Pivots (no
+work), dampers (dissipate) and timed loads (external work) store nothing. With these,
+TotalEnergy of an undamped system of springs, pivots, ground and still water is constant
+(tests/unit/test_stored_energy.py).
 """
 
 from __future__ import annotations

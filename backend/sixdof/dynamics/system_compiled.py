@@ -46,7 +46,7 @@ from .stepper_compiled import store as _store
 
 #: Hash of the modules compiled in here (kernel_cache.STAMP_NAME: numba keys its cache on this
 #: file's text alone); `python scripts/stamp_kernels.py` keeps it current.
-COMPILED_FROM = "6a9e423e2a6edeef"
+COMPILED_FROM = "7462534b223eead5"
 
 compile_kinds(COMPILED)  # the kinds' forces are numba's from here on (kinds/jit.py)
 

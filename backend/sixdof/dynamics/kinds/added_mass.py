@@ -76,14 +76,13 @@ def _dot6(aux, o, y):
 
 
 @kernel
-def force(p, el, e, aux, i, y, r):
-    """−C_A(ν) ν = (p₁ × ω, p₁ × v + p₂ × ω), (p₁, p₂) = M_A ν, body axes at the reference
-    point (the Munk moment), in the `full` model only: the global (F, M about the CG). M_A
-    itself is in the packed mass-matrix inverse (kernel.pack)."""
+def munk(p, aux, o, i, y, r):
+    """−C_A(ν) ν = (p₁ × ω, p₁ × v + p₂ × ω), (p₁, p₂) = M_A ν, M_A the 6×6 at aux[o:o + 36]
+    (body axes at the reference point, row-major), in the `full` model only: the global
+    (F, M about the CG) on body i. Also a radiation memory's A∞ (kinds/radiation.py)."""
     c = p[i, P_CORIOLIS]
     if c == 0.0:
         return 0.0, 0.0, 0.0, 0.0, 0.0, 0.0
-    o = int(el[e, EA_MATRIX])
     q = (
         _dot6(aux, o, y), _dot6(aux, o + 6, y), _dot6(aux, o + 12, y),
         _dot6(aux, o + 18, y), _dot6(aux, o + 24, y), _dot6(aux, o + 30, y),
@@ -114,5 +113,5 @@ def force(p, el, e, aux, i, y, r):
 def act(p, el, e, aux, i, y, r, yo, ro, t, h, left):
     """Its force and moment on body i (global, about the CG); the record's point is its line
     of action's (system_compiled's `_records`)."""
-    c = force(p, el, e, aux, i, y, r)
+    c = munk(p, aux, int(el[e, EA_MATRIX]), i, y, r)
     return c[0], c[1], c[2], c[3], c[4], c[5], y[0], y[1], y[2], y[0], y[1], y[2]

@@ -6,9 +6,10 @@ step with the body (layout.E_STATES; dynamics/radiation_fit.py fits it to A(ω),
 ν = (v, ω) the body's velocity at its reference point in body axes, μ the radiation force
 and moment there (body axes; what the hull feels is −μ), E_rad the work the motion has done
 on the water (its last state: radiated away or held in the memory, never negative for a
-passive fit). A∞ joins the mass matrix as an added mass does (`added_mass_matrix` reads the
-element's `infinite`). The memory stores no energy of the body's own (`stored` is None): the
-energy balance is body + E_rad = what it started with, less other losses.
+passive fit). A∞ is an added mass: it joins the mass matrix (`added_mass_matrix` reads the
+element's `infinite`), its Munk force −C_A(ν) ν acts in the `full` model (added_mass.munk) and
+`stored` holds the water's ½ νᵀ A∞ ν, so the energy balance is TotalEnergy + E_rad = what the
+body started with, less other losses.
 
 Two optional parts of the same file's linear model act with it (docs/physics.md):
 - `excitation` (waves): per wave component of amplitude a, F = a (Re X cos θ + Im X sin θ),
@@ -32,16 +33,17 @@ import numpy as np
 from ..layout import E_N_STATES, E_STATES, P_R_CG
 from ..params import Bodies
 from ..quaternion import Array
+from .added_mass import munk
 from .geometry import turn
 from .jit import kernel
 
 #: Hash of the modules compiled in here (kernel_cache.STAMP_NAME: numba keys its cache on this
 #: file's text alone); `python scripts/stamp_kernels.py` keeps it current.
-COMPILED_FROM = "b02755572375ad91"
+COMPILED_FROM = "6da512fc0fe26673"
 
 NAME = "radiation"
 CODE = 10.0  # its E_KIND
-# its row (E_DATA + …): the aux offset of A_r, B_r, C_r, D_r (row-major); the excitation's
+# its row (E_DATA + …): the aux offset of A_r, B_r, C_r, D_r and A∞ (row-major); the excitation's
 # waves (aux offset, count: a, ω, k, cos β, sin β, β, then Re X and Im X at each heading) and
 # the file's headings (aux offset, count, radians, increasing); linear hydrostatics (aux
 # offset of z₀, W₀ and C row-major; 1.0 when on)
@@ -83,7 +85,7 @@ def pack(e: Radiation, row: Array, bodies: Bodies, aux: list[float]) -> None:
     """Its matrices into aux, the offset and its state count into its row."""
     row[ER_AUX] = len(aux)
     row[E_N_STATES] = e.n_states
-    for m in (e.a, e.b, e.c, e.d):
+    for m in (e.a, e.b, e.c, e.d, e.infinite):
         aux.extend(np.asarray(m, dtype=float).reshape(-1).tolist())
     row[ER_WAVES], row[ER_NWAVES] = len(aux), len(e.waves)
     aux.extend(np.asarray(e.waves, dtype=float).reshape(-1).tolist())
@@ -103,16 +105,19 @@ def angles(rot: Array) -> tuple[float, float, float]:
 
 
 def stored(e: Radiation, row: Array, poses: Any) -> float:
-    """With linear hydrostatics, their potential: −W₀·ξ + ½ ξᵀ C ξ from ρ g ∇₀ (z_B − level)
-    at rest, so that it starts where the clipped hull's does (J); else 0 (the work done on the
-    water is its last state, not energy of the body's)."""
+    """½ νᵀ A∞ ν, the water's kinetic energy moving with the hull, and with linear
+    hydrostatics their potential: −W₀·ξ + ½ ξᵀ C ξ from ρ g ∇₀ (z_B − level) at rest, so that
+    it starts where the clipped hull's does (J). The work done on the water is the memory's
+    last state, not energy of the body's."""
+    nu = poses.x[e.body, 7:13]
+    water = 0.5 * float(nu @ np.asarray(e.infinite, dtype=float) @ nu)
     if len(e.hydrostatics) == 0:
-        return 0.0
+        return water
     h = np.asarray(e.hydrostatics, dtype=float)
     roll, pitch, _ = angles(poses.rot[e.body])
     xi = np.array([0.0, 0.0, poses.pos(e.body)[2] - h[0], roll, pitch, 0.0])
     c = h[7:43].reshape(6, 6)
-    return float(h[43] - h[1:7] @ xi + 0.5 * xi @ c @ xi)
+    return water + float(h[43] - h[1:7] @ xi + 0.5 * xi @ c @ xi)
 
 
 @kernel(inline=True)
@@ -182,9 +187,9 @@ def _linear(el, e, aux, y, r, t):
 
 @kernel
 def act_states(p, el, e, aux, i, y, r, W, base, K, t):
-    """−μ on body i (global, about the CG) at the reference point, with the excitation and
-    linear hydrostatics when it has them; its states read from the group's stage rows W after
-    `base` body rows and their rates written to K's (when K has rows)."""
+    """−μ on body i (global, about the CG) at the reference point, A∞'s Munk force (`full`),
+    the excitation and linear hydrostatics when it has them; its states read from the group's
+    stage rows W after `base` body rows and their rates written to K's (when K has rows)."""
     a = int(el[e, ER_AUX])
     k0 = int(el[e, E_STATES])
     s = int(el[e, E_N_STATES]) - 1
@@ -227,4 +232,8 @@ def act_states(p, el, e, aux, i, y, r, W, base, K, t):
     mx -= ry * gz - rz * gy
     my -= rz * gx - rx * gz
     mz -= rx * gy - ry * gx
-    return gx, gy, gz, mx, my, mz, y[0], y[1], y[2], y[0], y[1], y[2]
+    w = munk(p, aux, od + 36, i, y, r)  # A∞ after D_r
+    return (
+        gx + w[0], gy + w[1], gz + w[2], mx + w[3], my + w[4], mz + w[5],
+        y[0], y[1], y[2], y[0], y[1], y[2],
+    )  # fmt: skip
