@@ -34,7 +34,8 @@ def fitted(data: dict[str, Any]) -> bool:
     for element in radiation:
         if "file" in element:
             raw = (FOLDER / element["file"]).read_bytes()
-            element["fit"] = fit_of(raw, element["file"], element)
+            rho = (data.get("water") or {}).get("density", 1025.0)
+            element["fit"] = fit_of(raw, element["file"], element, rho=rho)
             by_body[element["body"]] = element["fit"]
     for element in radiation:
         original = by_body.get(element["body"].removeprefix("Ghost"))

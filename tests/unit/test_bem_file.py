@@ -187,3 +187,46 @@ def test_the_server_asks_for_as_many_frequencies_as_a_fit_needs() -> None:
     from sixdof.server import bem
 
     assert bem.MIN_FREQUENCIES == bem_file.MIN_FREQUENCIES
+
+
+def response(fit: dict, omega: float) -> np.ndarray:
+    """The fitted memory's K(jω) = C (jω − A)⁻¹ B + D."""
+    a, b, c, d = (np.asarray(fit[k]) for k in "ABCD")
+    return c @ np.linalg.solve(1j * omega * np.eye(len(a)) - a, b) + d
+
+
+def test_a_file_for_other_water_is_scaled_to_the_scenarios_density() -> None:
+    """Potential flow's pressure is ρ ∂φ/∂t, φ the same in any water: a file computed for fresh
+    water (1000 kg/m³) used in sea water (1025) has its added mass, damping, A∞ and wave force
+    times 1.025, and its memory answers 1.025 times as much at every frequency."""
+    from sixdof.scenario.kinds.radiation import fit_of
+
+    data = netcdf3(dataset())
+    fresh = fit_of(data, "hull.nc", {"excitation": "bem"}, None, rho=1000.0)
+    sea = fit_of(data, "hull.nc", {"excitation": "bem"}, None, rho=1025.0)
+    k = 1.025
+    np.testing.assert_allclose(sea["infinite"], k * np.asarray(fresh["infinite"]), rtol=1e-12)
+    for part, keys in (("samples", ("added_mass", "damping")), ("excitation", ("re", "im"))):
+        for key in keys:  # kept to 7 significant digits in the fit
+            np.testing.assert_allclose(
+                sea[part][key], k * np.asarray(fresh[part][key]), rtol=1e-6, err_msg=key
+            )
+    for omega in (0.3, 1.0, 2.0):
+        np.testing.assert_allclose(
+            response(sea, omega), k * response(fresh, omega), rtol=1e-9, atol=1e-9
+        )
+
+
+def test_a_files_stiffness_is_not_used_in_other_water() -> None:
+    """The stiffness holds the body's weight beside ρ g's terms, which no factor rescales."""
+    from sixdof.fields import FieldError
+    from sixdof.scenario.kinds.radiation import fit_of
+
+    data = netcdf3(dataset())
+    linear = {"hydrostatics": "linear"}
+    assert fit_of(data, "hull.nc", linear, None, rho=1000.0)["stiffness"][2][2] == 7.7e5
+    with pytest.raises(FieldError) as refused:
+        fit_of(data, "hull.nc", linear, None, rho=1025.0)
+    assert refused.value.field == "hydrostatics"
+    assert "1000 kg/m³" in refused.value.message and "1025" in refused.value.message
+    assert fit_of(data, "hull.nc", {}, None, rho=1025.0)["infinite"][2][2] > 0  # nonlinear: fine

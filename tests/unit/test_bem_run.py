@@ -25,7 +25,7 @@ def shipped() -> BemCoefficients:
 
 
 @pytest.fixture(scope="module")
-def computed(tmp_path_factory: pytest.TempPathFactory) -> BemCoefficients:
+def computed_file(tmp_path_factory: pytest.TempPathFactory) -> Path:
     folder = tmp_path_factory.mktemp("bem")
     (folder / "sphere.json").write_text(json.dumps(SPHERE))
     out = folder / "sphere.nc"
@@ -37,7 +37,27 @@ def computed(tmp_path_factory: pytest.TempPathFactory) -> BemCoefficients:
     )
     # nothing half-written beside it
     assert sorted(p.name for p in folder.iterdir()) == ["sphere.json", "sphere.nc"]
-    return read_bem(out.read_bytes())
+    return out
+
+
+@pytest.fixture(scope="module")
+def computed(computed_file: Path) -> BemCoefficients:
+    return read_bem(computed_file.read_bytes())
+
+
+def test_the_pages_job_is_fitted_in_its_rooms_water(computed_file: Path) -> None:
+    """The page's job (analysis/bem_child) fits the file in the water it was computed for:
+    fresh water here, where a file read for the default sea water would be 2.5 % heavier."""
+    from sixdof.analysis.bem_child import fit_job
+    from sixdof.analysis.bem_run import job_for
+    from sixdof.scenario import Scenario
+
+    job = job_for(Scenario.model_validate(SPHERE), omega=(0.4, 1.9, 8))
+    assert job.rho == 1000.0
+    fit = fit_job(computed_file, job)
+    file_inf = read_bem(computed_file.read_bytes()).radiation.added_mass_inf
+    assert file_inf is not None
+    assert fit["infinite"][2][2] == pytest.approx(file_inf[2, 2], rel=1e-12)
 
 
 def test_the_sphere_floating_at_its_draft_has_capytaines_coefficients(

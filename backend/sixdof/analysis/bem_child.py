@@ -33,12 +33,19 @@ def _say(message: dict[str, Any]) -> None:
     sys.stdout.flush()
 
 
+def fit_job(path: Path, job: Any) -> dict[str, Any]:
+    """The `fit` of the file a job wrote, in the job's water (the room's: fit_of scales a file
+    to the water it is given, 1025 kg/m³ unless told)."""
+    from ..scenario.kinds.radiation import fit_of
+
+    return fit_of(path.read_bytes(), path.name, rho=job.rho)
+
+
 def main(parent: int) -> int:
     _die_with_parent(parent)
     os.nice(5)  # the room's physics first
     from ..fields import FieldError
     from ..scenario import Scenario
-    from ..scenario.kinds.radiation import fit_of
     from .bem_run import BemError, job_for, run, write
 
     request = json.loads(sys.stdin.readline() or "{}")
@@ -56,7 +63,7 @@ def main(parent: int) -> int:
         with tempfile.TemporaryDirectory(prefix="sixdof-bem-") as folder:
             path = Path(folder) / f"{job.body}.nc"
             write(dataset, path)
-            fit = fit_of(path.read_bytes(), path.name)
+            fit = fit_job(path, job)
     except (BemError, FieldError) as exc:
         _say({"error": str(getattr(exc, "message", exc))})
         return 0

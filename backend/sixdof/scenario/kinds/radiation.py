@@ -37,6 +37,9 @@ MAX_FREQUENCIES = 400
 MAX_HEADINGS = 36
 #: The most pairs of degrees of freedom a fit realises (i ≤ j of six).
 MAX_PAIRS = 21
+#: How far a BEM file's water density may be from the scenario's before its stiffness is
+#: refused (relative; its added mass, damping and wave force are scaled to the scenario's).
+DENSITY_SLACK = 1e-6
 Number = Annotated[float, Within("matrix")]
 Matrix = list[list[Number]]
 Dof = Annotated[int, Field(ge=0, le=5)]
@@ -247,6 +250,21 @@ def fit_of(
     spec = spec if isinstance(spec, dict) else {}
     try:
         read = read_file(data, name, spec, beside, rho)
+    except BemFileError as exc:
+        raise FieldError("file", "invalid", f"file: {name}: {exc}") from None
+    except FieldError as exc:
+        raise FieldError("file", "invalid", f"file: {name}: {exc.message}") from None
+    linear = spec.get("hydrostatics") == "linear" and read.stiffness is not None
+    if linear and abs(read.rho - rho) > DENSITY_SLACK * rho:
+        raise FieldError(
+            "hydrostatics",
+            "invalid",
+            f"hydrostatics linear: {name}'s hydrostatic_stiffness is for water of "
+            f"{read.rho:g} kg/m³ and holds the body's weight, the water here is {rho:g}: "
+            f"set water.density to {read.rho:g}, or use hydrostatics nonlinear",
+        )
+    read = read.in_water(rho)  # a Capytaine file's coefficients in this water (bem_file)
+    try:
         fitted = fit(read.radiation)
     except BemFileError as exc:
         raise FieldError("file", "invalid", f"file: {name}: {exc}") from None
