@@ -20,11 +20,31 @@ if TYPE_CHECKING:
 
 #: How far (degrees) a wave's heading may be from a one-heading file's.
 ONE_HEADING = 1.0
+#: How far a fit's water density may be from the scenario's before its stiffness is refused
+#: (relative; its added mass, memory and wave force are scaled to the scenario's).
+DENSITY_SLACK = 1e-6
 
 
-def wave_rows(e: Any, sea: Water, body: BodySpec) -> tuple[np.ndarray, np.ndarray]:
+def other_water(whose: str, fitted: float, density: float) -> None:
+    """FieldError (hydrostatics) when a hydrostatic stiffness for water of `fitted` kg/m³
+    would be used in water of `density`: it holds the body's weight beside ρ g's terms, which
+    no factor rescales."""
+    if abs(fitted - density) > DENSITY_SLACK * density:
+        raise FieldError(
+            "hydrostatics",
+            "invalid",
+            f"hydrostatics linear: {whose} hydrostatic_stiffness is for water of {fitted:g} "
+            f"kg/m³ and holds the body's weight, the water here is {density:g}: set "
+            f"water.density to {fitted:g}, or use hydrostatics nonlinear",
+        )
+
+
+def wave_rows(
+    e: Any, sea: Water, body: BodySpec, scale: float = 1.0
+) -> tuple[np.ndarray, np.ndarray]:
     """Each wave's a, ω, k, cos β, sin β, β and its force X(ω) at the file's headings (re, im
-    at each), and the headings (rad): empty without excitation bem or waves."""
+    at each; times `scale`, the fit's factor in this water), and the headings (rad): empty
+    without excitation bem or waves."""
     from ..dynamics.kinds.radiation import WAVE_HEAD
     from ..dynamics.water import wave_table
 
@@ -39,6 +59,8 @@ def wave_rows(e: Any, sea: Water, body: BodySpec) -> tuple[np.ndarray, np.ndarra
                          for h in range(re.shape[1])])  # fmt: skip
         x_im = np.array([[np.interp(om, omega, im[:, h, d]) for d in range(6)]
                          for h in range(im.shape[1])])  # fmt: skip
+        if scale != 1.0:
+            x_re, x_im = x_re * scale, x_im * scale
         head = [a, om, k, cb, sb, math.atan2(sb, cb)]
         rows.append(np.concatenate([head, np.concatenate([x_re, x_im], axis=1).reshape(-1)]))
     return np.asarray(rows), np.radians(np.asarray(table.headings))
@@ -76,9 +98,15 @@ def check_water(
     force from the file (excitation bem: the clipped hull that would feel their pressure is
     gone), and with excitation bem each wave inside the file's frequencies and headings."""
     waves = [] if water is None else water.waves
+    density = 1025.0 if water is None else water.density
     by_name = {b.Name: b for b in bodies}
     for k, e in enumerate(elements):
-        if e.kind != "radiation" or not waves:
+        if e.kind != "radiation":
+            continue
+        fit = e.fit
+        if e.hydrostatics == "linear" and fit is not None and fit.stiffness is not None:
+            other_water(f"elements[{k}]: its fit's", fit.density or density, density)
+        if not waves:
             continue
         if e.hydrostatics == "linear" and e.excitation != "bem":
             raise FieldError(
@@ -125,4 +153,4 @@ def _yaw(body: BodySpec) -> float:
     return math.degrees(math.atan2(2 * (w * z + x * y), 1 - 2 * (y * y + z * z)))
 
 
-__all__ = ["check_water", "hydrostatics_row", "linear_of", "wave_rows"]
+__all__ = ["check_water", "hydrostatics_row", "linear_of", "other_water", "wave_rows"]

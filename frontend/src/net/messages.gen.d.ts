@@ -921,6 +921,8 @@ export interface RadiationFitModel {
   stiffness?: Array<number[]> | null;
   /** the file's A(ω), B(ω) it was fitted to */
   samples?: SamplesModel | null;
+  /** kg/m³: the water the fit is for (a file's is fitted for the scenario's); in other water its added mass, memory and wave force scale by the ratio; [1, 20000] */
+  density?: number | null;
 }
 
 /**
@@ -947,6 +949,8 @@ export interface RadiationFitModelInput {
   stiffness?: Array<number[]> | null;
   /** the file's A(ω), B(ω) it was fitted to */
   samples?: SamplesModel | null;
+  /** kg/m³: the water the fit is for (a file's is fitted for the scenario's); in other water its added mass, memory and wave force scale by the ratio; [1, 20000] */
+  density?: number | null;
 }
 
 /** client -> server: reset to the scenario's initial state, or set one body's state. */

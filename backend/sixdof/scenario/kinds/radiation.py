@@ -37,9 +37,6 @@ MAX_FREQUENCIES = 400
 MAX_HEADINGS = 36
 #: The most pairs of degrees of freedom a fit realises (i ≤ j of six).
 MAX_PAIRS = 21
-#: How far a BEM file's water density may be from the scenario's before its stiffness is
-#: refused (relative; its added mass, damping and wave force are scaled to the scenario's).
-DENSITY_SLACK = 1e-6
 Number = Annotated[float, Within("matrix")]
 Matrix = list[list[Number]]
 Dof = Annotated[int, Field(ge=0, le=5)]
@@ -123,6 +120,11 @@ class RadiationFitModel(Strict):
         None, description="the file's hydrostatic_stiffness, body axes (buoyancy and weight)"
     )
     samples: SamplesModel | None = Field(None, description="the file's A(ω), B(ω) it was fitted to")
+    density: Annotated[float, Within("density")] | None = Field(
+        None,
+        description="kg/m³: the water the fit is for (a file's is fitted for the scenario's); "
+        "in other water its added mass, memory and wave force scale by the ratio",
+    )
 
     @model_validator(mode="after")
     def _shapes(self) -> RadiationFitModel:
@@ -254,15 +256,10 @@ def fit_of(
         raise FieldError("file", "invalid", f"file: {name}: {exc}") from None
     except FieldError as exc:
         raise FieldError("file", "invalid", f"file: {name}: {exc.message}") from None
-    linear = spec.get("hydrostatics") == "linear" and read.stiffness is not None
-    if linear and abs(read.rho - rho) > DENSITY_SLACK * rho:
-        raise FieldError(
-            "hydrostatics",
-            "invalid",
-            f"hydrostatics linear: {name}'s hydrostatic_stiffness is for water of "
-            f"{read.rho:g} kg/m³ and holds the body's weight, the water here is {rho:g}: "
-            f"set water.density to {read.rho:g}, or use hydrostatics nonlinear",
-        )
+    if spec.get("hydrostatics") == "linear" and read.stiffness is not None:
+        from ..radiation_water import other_water
+
+        other_water(f"{name}'s", read.rho, rho)
     read = read.in_water(rho)  # a Capytaine file's coefficients in this water (bem_file)
     try:
         fitted = fit(read.radiation)
@@ -278,7 +275,7 @@ def fit_of(
         "A": rows(fitted.a), "B": rows(fitted.b), "C": rows(fitted.c),
         "D": rows(fitted.d), "infinite": rows(fitted.added_mass_inf),
         "error": min(1.0, fitted.error), "extrapolated": fitted.inf_extrapolated,
-        "samples": samples_of(read.radiation, fitted.orders),
+        "samples": samples_of(read.radiation, fitted.orders), "density": rho,
     }  # fmt: skip
     if spec.get("excitation") == "bem":
         if read.excitation is None:
@@ -328,11 +325,23 @@ def _build(e: RadiationElement, ctx: Building) -> Radiation:
 
     f = e.fit
     i = ctx.index[e.body]
-    waves, headings = wave_rows(e, ctx.sea, ctx.bodies[i])
+    k = in_water(f, ctx.sea.density)
+    waves, headings = wave_rows(e, ctx.sea, ctx.bodies[i], k)
     return Radiation(
-        i, rows(f.A), rows(f.B), rows(f.C), rows(f.D), rows(f.infinite),
+        i, rows(f.A), rows(f.B), scaled(f.C, k), scaled(f.D, k), scaled(f.infinite, k),
         waves, headings, hydrostatics_row(e, ctx.sea, ctx.bodies[i]),
     )  # fmt: skip
+
+
+def in_water(fit: RadiationFitModel, density: float) -> float:
+    """The factor a fit's added mass, memory output and wave force take in water of `density`
+    (bem_file.BemCoefficients.in_water): 1 for a fit that does not say its water."""
+    return 1.0 if fit.density is None else density / fit.density
+
+
+def scaled(m: Matrix, k: float) -> tuple[tuple[float, ...], ...]:
+    """`m` times k (the same floats when k is 1)."""
+    return tuple(tuple(v if k == 1.0 else v * k for v in r) for r in m)
 
 
 def _xml_read(reader: XmlReader, name: str, e: XmlLib, spec: dict[str, Any]) -> None:
@@ -403,6 +412,7 @@ KIND = Kind(
         "D": ("fit.D", "matrix"),
         "Infinite": ("fit.infinite", "matrix"),
         "Error": ("fit.error", 1),
+        "Density": ("fit.density", 1),
         "SampleOmega": ("fit.samples.omega", "list"),
         "SamplePairs": ("fit.samples.pairs", "matrix"),
         "SampleAddedMass": ("fit.samples.added_mass", "matrix"),
@@ -424,6 +434,7 @@ KIND = Kind(
             "D": [[0.0] * 6 for _ in range(6)],
             "infinite": [[1e5 if i == j == 2 else 0.0 for j in range(6)] for i in range(6)],
             "error": 0.01,
+            "density": 1025.0,
         }
     },
 )
