@@ -8,6 +8,8 @@
 import { t } from '../core/i18n.js';
 
 const PANELS = ['hud', 'energy', 'flips'];
+/** How long a clip without any video yet waits for the browser's encoder at its end (ms). */
+const FLUSH_MS = 5000;
 
 export class Clip {
   /**
@@ -32,6 +34,8 @@ export class Clip {
     this.frames = 0;
     /** @type {number | null} */
     this.stopTimer = null;
+    /** Its frames are all taken: waiting for the encoder's output before it stops. */
+    this.closing = false;
   }
 
   get recording() {
@@ -56,12 +60,20 @@ export class Clip {
     this.chunks = [];
     this.frames = 0;
     this.blob = null;
+    this.closing = false;
     const recorder = new MediaRecorder(stream, type ? { mimeType: type } : undefined);
     recorder.ondataavailable = (ev) => ev.data.size && this.chunks.push(ev.data);
+    recorder.onerror = (ev) => {
+      const error = /** @type {{error?: {message?: string}}} */ (ev).error;
+      this.onError(t('clip.failed', { error: error?.message ?? 'MediaRecorder' }));
+    };
     recorder.onstop = () => {
-      this.blob = new Blob(this.chunks, { type: 'video/webm' });
+      // no video at all (the encoder gave nothing): said, and no empty file to download
+      this.blob = this.chunks.length ? new Blob(this.chunks, { type: 'video/webm' }) : null;
       this.recorder = null;
+      this.closing = false;
       stream.getTracks().forEach((track) => track.stop());
+      if (!this.blob) this.onError(t('clip.empty'));
       this.onChange(this.blob, false);
     };
     recorder.start(250);
@@ -72,12 +84,28 @@ export class Clip {
 
   stop() {
     clearTimeout(this.stopTimer ?? undefined);
-    if (this.recorder && this.recorder.state !== 'inactive') this.recorder.stop();
+    const recorder = this.recorder;
+    if (!recorder || recorder.state === 'inactive' || this.closing) return;
+    // Chromium drops what its encoder still holds at stop(), and on a busy machine the encoder
+    // can be seconds behind (a 3 s clip once came out empty, 8 frames taken): a clip without
+    // any video yet takes no more frames and asks for the encoder's output until some comes
+    // (or FLUSH_MS pass), then stops.
+    this.closing = true;
+    const began = performance.now();
+    const finish = () => {
+      if (recorder.state === 'inactive') return;
+      if (this.chunks.length || performance.now() - began > FLUSH_MS) recorder.stop();
+      else {
+        recorder.requestData();
+        setTimeout(finish, 100);
+      }
+    };
+    finish();
   }
 
   /** Called by the render loop right after each render: copy the view and the panels. */
   capture() {
-    if (!this.recording) return;
+    if (!this.recording || this.closing) return;
     const { ctx, canvas } = this;
     if (canvas.width !== this.source.width || canvas.height !== this.source.height) {
       canvas.width = this.source.width;

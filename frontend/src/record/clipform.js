@@ -39,6 +39,9 @@ export function clipForm({ source, timeline, room, time, flash }) {
       link.hidden = false;
       video.src = url;
       video.hidden = false;
+    } else if (!recording) {
+      link.hidden = true; // ended without video (clip.empty): not the clip before it
+      video.hidden = true;
     }
   };
   const clip = new Clip({ source, $: (id) => document.getElementById(id), onError: flash, onChange: changed });
