@@ -71,3 +71,23 @@ def test_heave_memory_starts_at_the_integral_of_the_damping(
     k0 = 2 / np.pi * (np.trapezoid(b, w) + tail)
     assert c["kernel"][heave][0] == pytest.approx(k0, rel=1e-3)
     assert abs(c["fit_kernel"][heave][0] - k0) <= c["error"] * k0
+
+
+def test_in_other_water_the_card_shows_what_the_room_uses(
+    sphere: tuple[RadiationFitModel, dict],
+) -> None:
+    """The sphere's fit (for fresh water) shown for a room of sea water: the file's samples,
+    the fitted A(ω), B(ω), A∞ and K(t) all × 1.025 (the room's dynamics use the same scaled
+    fit: fit_in_water); the fit's relative error unchanged."""
+    from sixdof.scenario.kinds.radiation import fit_in_water
+
+    fit, fresh = sphere
+    assert fit.density == 1000.0
+    sea = card(fit_in_water(fit, 1025.0))
+    keys = ("added_mass", "damping", "fit_added_mass", "fit_damping", "infinite", "kernel")
+    for key in (*keys, "fit_kernel", "scale"):
+        np.testing.assert_allclose(
+            sea[key], 1.025 * np.asarray(fresh[key]), rtol=1e-9, atol=1e-9, err_msg=key
+        )
+    assert sea["error"] == fresh["error"]
+    assert fit_in_water(fit, 1000.0) is fit  # its own water: the same fit

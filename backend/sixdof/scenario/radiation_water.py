@@ -39,12 +39,9 @@ def other_water(whose: str, fitted: float, density: float) -> None:
         )
 
 
-def wave_rows(
-    e: Any, sea: Water, body: BodySpec, scale: float = 1.0
-) -> tuple[np.ndarray, np.ndarray]:
+def wave_rows(e: Any, sea: Water, body: BodySpec) -> tuple[np.ndarray, np.ndarray]:
     """Each wave's a, ω, k, cos β, sin β, β and its force X(ω) at the file's headings (re, im
-    at each; times `scale`, the fit's factor in this water), and the headings (rad): empty
-    without excitation bem or waves."""
+    at each), and the headings (rad): empty without excitation bem or waves."""
     from ..dynamics.kinds.radiation import WAVE_HEAD
     from ..dynamics.water import wave_table
 
@@ -59,8 +56,6 @@ def wave_rows(
                          for h in range(re.shape[1])])  # fmt: skip
         x_im = np.array([[np.interp(om, omega, im[:, h, d]) for d in range(6)]
                          for h in range(im.shape[1])])  # fmt: skip
-        if scale != 1.0:
-            x_re, x_im = x_re * scale, x_im * scale
         head = [a, om, k, cb, sb, math.atan2(sb, cb)]
         rows.append(np.concatenate([head, np.concatenate([x_re, x_im], axis=1).reshape(-1)]))
     return np.asarray(rows), np.radians(np.asarray(table.headings))

@@ -323,25 +323,44 @@ def _build(e: RadiationElement, ctx: Building) -> Radiation:
 
     from ..radiation_water import hydrostatics_row, wave_rows
 
-    f = e.fit
+    f = fit_in_water(e.fit, ctx.sea.density)
     i = ctx.index[e.body]
-    k = in_water(f, ctx.sea.density)
-    waves, headings = wave_rows(e, ctx.sea, ctx.bodies[i], k)
+    water = e if f is e.fit else e.model_copy(update={"fit": f})
+    waves, headings = wave_rows(water, ctx.sea, ctx.bodies[i])
     return Radiation(
-        i, rows(f.A), rows(f.B), scaled(f.C, k), scaled(f.D, k), scaled(f.infinite, k),
+        i, rows(f.A), rows(f.B), rows(f.C), rows(f.D), rows(f.infinite),
         waves, headings, hydrostatics_row(e, ctx.sea, ctx.bodies[i]),
     )  # fmt: skip
 
 
-def in_water(fit: RadiationFitModel, density: float) -> float:
-    """The factor a fit's added mass, memory output and wave force take in water of `density`
-    (bem_file.BemCoefficients.in_water): 1 for a fit that does not say its water."""
-    return 1.0 if fit.density is None else density / fit.density
+def fit_in_water(fit: RadiationFitModel, density: float) -> RadiationFitModel:
+    """`fit` in water of `density` (kg/m³) instead of its own: its A∞, its memory's output
+    (C and D: K(jω) times the ratio, its poles unchanged), the file's samples and the waves'
+    force scaled by density / fit.density, as bem_file.BemCoefficients.in_water scales a file;
+    the stiffness kept (it holds the body's weight: radiation_water.other_water). A fit that
+    does not say its water, or is in its own, is returned as it is."""
+    if fit.density is None or fit.density == density:
+        return fit
+    k = density / fit.density
 
+    def times(m: Matrix) -> Matrix:
+        return [[v * k for v in row] for row in m]
 
-def scaled(m: Matrix, k: float) -> tuple[tuple[float, ...], ...]:
-    """`m` times k (the same floats when k is 1)."""
-    return tuple(tuple(v if k == 1.0 else v * k for v in r) for r in m)
+    update: dict[str, Any] = {
+        "C": times(fit.C), "D": times(fit.D), "infinite": times(fit.infinite),
+        "density": density,
+    }  # fmt: skip
+    if fit.samples is not None:
+        s = fit.samples
+        update["samples"] = s.model_copy(
+            update={"added_mass": times(s.added_mass), "damping": times(s.damping)}
+        )
+    if fit.excitation is not None:
+        x = fit.excitation
+        update["excitation"] = x.model_copy(
+            update={"re": [times(m) for m in x.re], "im": [times(m) for m in x.im]}
+        )
+    return fit.model_copy(update=update)
 
 
 def _xml_read(reader: XmlReader, name: str, e: XmlLib, spec: dict[str, Any]) -> None:
