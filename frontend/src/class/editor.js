@@ -7,13 +7,15 @@
 // mends the step and saves again. The page only arranges: what a step may name is the
 // server's to judge, so its reasons are the ones shown.
 
+import { presetText, t } from '../core/i18n.js';
 import { ApiError } from './api.js';
 
 /** @typedef {'preset' | 'scenario' | 'share'} Kind */
 /** @typedef {{kind: Kind, ref: string, label: string, question: string}} Step */
 /** @typedef {{step?: number, field?: string}} Place */
 
-const KIND_LABEL = { preset: 'Preset', scenario: 'Saved scenario', share: 'Share link' };
+/** @param {Kind} kind */
+const kindLabel = (kind) => t(`class.kind.${kind}`);
 
 /** The id in a pasted Share link (…/?room=R&snapshot=ID), or the text itself (an id). */
 export function shareId(/** @type {string} */ text) {
@@ -83,7 +85,7 @@ export class LessonEditor {
     find('add-saved-step').addEventListener('click', () => {
       const option = this.savedSelect.selectedOptions[0];
       if (option?.value) this.add({ kind: 'scenario', ref: option.value, label: option.text, question: '' });
-      else this.addError.textContent = 'no saved scenario to add: save one first (a file, or POST /api/scenarios)';
+      else this.addError.textContent = t('class.editor.no.saved');
     });
     find('add-share-step').addEventListener('click', () => this.addShare());
     this.shareInput.addEventListener('keydown', (e) => {
@@ -113,16 +115,16 @@ export class LessonEditor {
     }
   }
 
-  /** @param {{name: string, title?: string}[]} presets */
+  /** @param {{name: string, title?: string, values?: Record<string, number | string>}[]} presets */
   setPresets(presets) {
-    this.presetSelect.replaceChildren(...presets.map((p) => new Option(p.title || p.name, p.name)));
+    this.presetSelect.replaceChildren(...presets.map((p) => new Option(presetText(p, 'title'), p.name)));
   }
 
   async fillSaved() {
     /** @type {{id: string, name: string}[]} */
     const saved = await this.api('scenarios');
-    const options = saved.map((s) => new Option(`${s.name || 'unnamed'} (${s.id.slice(0, 8)})`, s.id));
-    if (options.length === 0) options.push(new Option('none saved yet', ''));
+    const options = saved.map((s) => new Option(`${s.name || t('class.editor.unnamed')} (${s.id.slice(0, 8)})`, s.id));
+    if (options.length === 0) options.push(new Option(t('class.editor.none.saved'), ''));
     this.savedSelect.replaceChildren(...options);
   }
 
@@ -134,7 +136,7 @@ export class LessonEditor {
       // not a URL after all: said below
     }
     if (!id) {
-      this.addError.textContent = 'paste a Share link (…?snapshot=ID) or its id';
+      this.addError.textContent = t('class.editor.paste');
       this.shareInput.focus();
       return;
     }
@@ -146,14 +148,14 @@ export class LessonEditor {
   async addFile() {
     const file = this.fileInput.files?.[0];
     if (!file) return;
-    this.addError.textContent = `saving ${file.name}…`;
+    this.addError.textContent = t('class.editor.saving.file', { file: file.name });
     try {
       const { id } = await this.api('scenarios', { method: 'POST', body: await file.text() });
       this.add({ kind: 'scenario', ref: id, label: `${file.name} (${id.slice(0, 8)})`, question: '' });
     } catch (err) {
       const detail = err instanceof ApiError ? err.detail : String(err);
       const reasons = Array.isArray(detail) ? detail.map((d) => d.msg ?? JSON.stringify(d)) : [String(detail)];
-      this.addError.textContent = `${file.name} was not saved: ${reasons.join('; ')}`;
+      this.addError.textContent = t('class.editor.file.refused', { file: file.name, reasons: reasons.join('; ') });
     } finally {
       this.fileInput.value = '';
     }
@@ -196,16 +198,16 @@ export class LessonEditor {
   row(step, i) {
     const n = i + 1;
     const li = make('li', { class: 'lesson-step', 'data-kind': step.kind, 'data-ref': step.ref });
-    const what = make('span', { class: 'step-what' }, `${KIND_LABEL[step.kind]}: ${step.label}`);
+    const what = make('span', { class: 'step-what' }, `${kindLabel(step.kind)}: ${step.label}`);
     const error = this.stepErrors.get(i) ?? '';
     const question = /** @type {HTMLInputElement} */ (make('input', {
       type: 'text', class: 'step-question', maxlength: '2000', size: '40',
-      'aria-label': `Question of step ${n}`, 'aria-describedby': `step-error-${i}`,
+      'aria-label': t('class.editor.question.of', { n }), 'aria-describedby': `step-error-${i}`,
     }));
     question.value = step.question;
     if (error) question.setAttribute('aria-invalid', 'true');
     question.addEventListener('input', () => { step.question = question.value; });
-    const label = make('label', {}, 'Question ');
+    const label = make('label', {}, `${t('class.editor.question')} `);
     label.append(question);
     /** @param {string} text @param {string} name @param {() => void} run @param {boolean} off */
     const button = (text, name, run, off) => {
@@ -214,9 +216,9 @@ export class LessonEditor {
       b.addEventListener('click', run);
       return b;
     };
-    const up = button('Up', `Move step ${n} up`, () => this.move(i, -1), i === 0);
-    const down = button('Down', `Move step ${n} down`, () => this.move(i, 1), i === this.steps.length - 1);
-    const remove = button('Remove', `Remove step ${n}`, () => this.remove(i), false);
+    const up = button(t('class.editor.up'), t('class.editor.up.step', { n }), () => this.move(i, -1), i === 0);
+    const down = button(t('class.editor.down'), t('class.editor.down.step', { n }), () => this.move(i, 1), i === this.steps.length - 1);
+    const remove = button(t('class.editor.remove'), t('class.editor.remove.step', { n }), () => this.remove(i), false);
     remove.classList.add('step-remove');
     const reason = make('p', { class: 'field-error step-error', id: `step-error-${i}` }, error);
     li.append(what, ' ', label, ' ', up, down, remove, reason);
@@ -237,14 +239,14 @@ export class LessonEditor {
       title: this.title.value.trim(),
       steps: this.steps.map((s) => ({ [s.kind]: s.ref, question: s.question.trim() })),
     };
-    this.result.textContent = 'saving…';
+    this.result.textContent = t('class.editor.saving');
     try {
       const saved = await this.api('lessons', { method: 'POST', body: JSON.stringify(lesson) });
       this.steps = [];
       this.title.value = '';
       this.render();
       await this.onSaved(saved.id);
-      this.result.textContent = `saved “${saved.title}”: ${saved.steps} step${saved.steps === 1 ? '' : 's'}, under Lesson step`;
+      this.result.textContent = t('class.editor.saved.lesson', { title: saved.title, n: saved.steps });
     } catch (err) {
       this.refused(err);
     }
@@ -254,7 +256,7 @@ export class LessonEditor {
   refused(/** @type {any} */ err) {
     const detail = err instanceof ApiError ? err.detail : String(err.message ?? err);
     if (!Array.isArray(detail)) {
-      this.result.textContent = `not saved: ${detail}`;
+      this.result.textContent = t('class.editor.not.saved', { detail: String(detail) });
       this.render();
       return;
     }
@@ -266,11 +268,11 @@ export class LessonEditor {
         const before = this.stepErrors.get(where.step);
         this.stepErrors.set(where.step, before ? `${before}; ${msg}` : msg);
       } else if (where.field === 'title') {
-        this.titleError.textContent = `Title: ${msg}`;
+        this.titleError.textContent = t('class.editor.title.reason', { msg });
         this.title.setAttribute('aria-invalid', 'true');
         first ??= this.title;
       } else {
-        this.stepsError.textContent = `${where.field || 'lesson'}: ${msg}`;
+        this.stepsError.textContent = `${where.field || t('class.editor.lesson')}: ${msg}`;
       }
     }
     this.render();
@@ -280,6 +282,6 @@ export class LessonEditor {
     }
     first?.focus();
     const n = detail.length;
-    this.result.textContent = `not saved: ${n} reason${n === 1 ? '' : 's'}, shown by ${n === 1 ? 'its field' : 'their fields'}`;
+    this.result.textContent = t('class.editor.reasons', { n });
   }
 }

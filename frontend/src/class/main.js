@@ -8,14 +8,19 @@
 // box, and each tile shows its room's answers tallied. "Next step" moves on to the next
 // step of the same lesson and loads it.
 // Both need the token: a watcher's page gets 403 and is told so. "Write a lesson" opens the
-// lesson editor (editor.js); a lesson it saves is in the step chooser at once.
+// lesson editor (editor.js); a lesson it saves is in the step chooser at once. In the
+// page's language (core/i18n.js: ?lang=, else the browser's), as the lab is; what the server
+// says (a refusal's reason) stays in its English.
 
+import { presetText, t, translateDom } from '../core/i18n.js';
 import { client } from './api.js';
 import { LessonEditor } from './editor.js';
 import { Tile } from './tile.js';
 import './class.css';
 
 const POLL_MS = 250;
+translateDom();
+document.title = t('class.doc.title');
 const params = new URLSearchParams(location.search);
 const token = params.get('token') ?? '';
 /** @type {Map<string, Tile>} */
@@ -45,13 +50,13 @@ function selected() {
 async function act(message) {
   const rooms = selected();
   if (rooms.length === 0) {
-    result.textContent = 'select rooms first';
+    result.textContent = t('class.select.first');
     return;
   }
   const answer = await api('class/act', { method: 'POST', body: JSON.stringify({ rooms, message }) });
   const refused = Object.entries(answer.results).filter(([, r]) => /** @type {any} */ (r).type !== 'ack');
   result.textContent = refused.length === 0
-    ? `${message.type}: ${rooms.length} room${rooms.length === 1 ? '' : 's'}`
+    ? t('class.acted', { type: String(message.type), n: rooms.length })
     : refused.map(([room, r]) => `${room}: ${/** @type {any} */ (r).message}`).join('; ');
 }
 
@@ -75,13 +80,13 @@ async function poll() {
         tiles.delete(room);
       }
     }
-    status.textContent = `${tiles.size} room${tiles.size === 1 ? '' : 's'}`;
+    status.textContent = t('class.rooms', { n: tiles.size });
     status.dataset.state = 'ok';
   } catch (err) {
     status.dataset.state = 'error';
     status.textContent = /** @type {Error} */ (err).message === 'forbidden'
-      ? 'This view needs the lecturer\'s token: open /class/?token=…'
-      : `cannot reach the server: ${/** @type {Error} */ (err).message}`;
+      ? t('class.forbidden')
+      : t('class.unreachable', { error: /** @type {Error} */ (err).message });
   }
   setTimeout(poll, POLL_MS);
 }
@@ -104,7 +109,7 @@ async function fillSteps(chosen = '') {
   const keep = chosen ? JSON.stringify({ lesson: chosen, step: 0 }) : stepSelect.value;
   // no lesson yet: an empty chooser and two buttons that did nothing told the lecturer nothing
   const none = options.length === 0;
-  if (none) options.push(new Option('no lessons yet: write one', ''));
+  if (none) options.push(new Option(t('class.no.lessons'), ''));
   stepSelect.replaceChildren(...options);
   for (const control of [stepSelect, find('load-step'), find('next-step')]) {
     /** @type {HTMLSelectElement | HTMLButtonElement} */ (control).disabled = none;
@@ -117,7 +122,7 @@ const editor = new LessonEditor(api, fillSteps);
 async function fillChoices() {
   try {
     const presets = await api('presets');
-    for (const p of presets) presetSelect.add(new Option(p.title || p.name, p.name));
+    for (const p of presets) presetSelect.add(new Option(presetText(p, 'title'), p.name));
     editor.setPresets(presets);
     await fillSteps();
   } catch {
@@ -145,7 +150,7 @@ onClick('next-step', async () => {
   const next = stepSelect.options[stepSelect.selectedIndex + 1];
   const lesson = (/** @type {string} */ value) => JSON.parse(value).lesson;
   if (next === undefined || lesson(next.value) !== lesson(stepSelect.value)) {
-    result.textContent = 'the lesson has no next step';
+    result.textContent = t('class.no.next');
     return;
   }
   stepSelect.selectedIndex += 1;

@@ -6,6 +6,7 @@
 
 import { Vector3 } from 'three';
 import { nedToThree, rotateBodyToNed } from '../core/frames.js';
+import { num, t } from '../core/i18n.js';
 
 /** @typedef {{Name: string, Pos: number[], Quater: number[]}} TileBody */
 /** @typedef {{question: {id: number, text: string, preset: string | null}, answers: number, tally: [string, number][], others: number}} Tally */
@@ -35,7 +36,7 @@ export class Tile {
     this.element.dataset.room = room;
     this.check = document.createElement('input');
     this.check.type = 'checkbox';
-    this.check.setAttribute('aria-label', `select ${room}`);
+    this.check.setAttribute('aria-label', t('class.tile.select', { room }));
     const link = document.createElement('a');
     const query = new URLSearchParams({ room, ...(token ? { token } : {}) });
     link.href = `../?${query}`;
@@ -45,7 +46,7 @@ export class Tile {
     this.canvas.width = SIZE;
     this.canvas.height = SIZE;
     this.canvas.setAttribute('role', 'img');
-    this.canvas.setAttribute('aria-label', `the bodies of ${room}`);
+    this.canvas.setAttribute('aria-label', t('class.tile.bodies', { room }));
     this.info = document.createElement('div');
     this.info.className = 'tile-info';
     const head = document.createElement('div');
@@ -67,10 +68,9 @@ export class Tile {
     this.data = data;
     this.element.dataset.t = String(data.t);
     this.element.dataset.running = String(data.running);
-    const state = data.running ? '' : ' · paused';
-    this.info.textContent =
-      `${data.viewers} viewer${data.viewers === 1 ? '' : 's'} · t = ${data.t.toFixed(2)} s` +
-      ` · E = ${data.energy.toPrecision(4)} J${state}`;
+    const state = data.running ? '' : t('class.tile.paused');
+    const e = num(data.energy, null, { maximumSignificantDigits: 4 });
+    this.info.textContent = t('class.tile.info', { viewers: data.viewers, t: num(data.t, 2), e }) + state;
     this.showTally(data.answers ?? null);
     this.draw(data.bodies);
   }
@@ -80,9 +80,9 @@ export class Tile {
     this.tally.hidden = answers === null;
     this.element.dataset.answers = String(answers?.answers ?? 0);
     if (answers === null) return;
-    const lines = [`${answers.question.text}`, `${answers.answers} answer${answers.answers === 1 ? '' : 's'}`];
+    const lines = [`${answers.question.text}`, t('class.tile.answers', { n: answers.answers })];
     for (const [text, n] of answers.tally) lines.push(`${n} × ${text}`);
-    if (answers.others > 0) lines.push(`${answers.others} × other answers`);
+    if (answers.others > 0) lines.push(t('class.tile.others', { n: answers.others }));
     const text = lines.join('\n');
     if (this.tally.textContent !== text) this.tally.textContent = text;
   }
