@@ -11,8 +11,8 @@ from typing import Annotated, Any
 
 from fastapi import APIRouter, HTTPException, Query, Request
 
-from ..dynamics.water import Water
 from ..scenario.kinds.radiation import RadiationElement, fit_in_water
+from ..scenario.water import WaterSpec
 from .pools import off_loop
 from .protocol import Hydrodynamics
 from .rest import _room
@@ -47,7 +47,7 @@ async def hydrodynamics(
                 and (e.fit.A, e.fit.B, e.fit.C) == (fit.A, fit.B, fit.C)]  # fmt: skip
         fit = fit.model_copy(update={"samples": kept[0]}) if kept else fit
     if fit is not None:  # in the room's water, as its dynamics have it
-        fit = fit_in_water(fit, scenario.water.density if scenario.water else Water.density)
+        fit = fit_in_water(fit, (scenario.water or WaterSpec()).density)
     budget = admit(request, "hydrodynamics")
     with charged(budget):
         try:
