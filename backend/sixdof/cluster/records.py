@@ -61,6 +61,11 @@ TXN = "txn"
 STORE_WAIT = 20.0
 #: s a listing waits for the next of its entries before it gives up and tries again.
 LIST_WAIT = 5.0
+#: s a listing that found nothing waits on for entries nats.py had already received: its
+#: watcher can say its first pass is done before handing them over (it checks the entries
+#: its callback has run for, which a loaded event loop may not have run yet: a pool of three
+#: records listed as none in a fresh-clone run).
+LIST_SETTLE = 0.25
 _PLAIN = re.compile(r"[A-Za-z0-9_-]{1,128}")
 
 #: the clock records are stamped with (a test stands it still)
@@ -70,6 +75,25 @@ wall_clock = time.time
 def _full(exc: APIError) -> bool:
     text = str(exc).lower()
     return "insufficient" in text or "maximum bytes" in text or "resources" in text
+
+
+async def read_listing(watcher: Any) -> dict[str, bytes]:
+    """A KV watcher's first pass (key -> value; deletions left out by the watcher): its entries
+    up to its end-of-pass marker (None), and when there were none, those handed over within
+    LIST_SETTLE after it (the marker can come first: LIST_SETTLE)."""
+    found: dict[str, bytes] = {}
+    while (entry := await watcher.updates(timeout=LIST_WAIT)) is not None:
+        if entry.value:
+            found[entry.key] = entry.value
+    if found:
+        return found
+    while True:  # until LIST_SETTLE passes without one
+        try:
+            entry = await watcher.updates(timeout=LIST_SETTLE)
+        except asyncio.TimeoutError:
+            return found
+        if entry is not None and entry.value:
+            found[entry.key] = entry.value
 
 
 class NatsStore:
@@ -181,14 +205,10 @@ class NatsStore:
 
         async def scan() -> dict[str, bytes]:
             watcher = await kv.watch(f"{kind}.>", ignore_deletes=True)
-            found: dict[str, bytes] = {}
             try:
-                while (entry := await watcher.updates(timeout=LIST_WAIT)) is not None:
-                    if entry.value:
-                        found[entry.key] = entry.value
+                return await read_listing(watcher)
             finally:
                 await watcher.stop()
-            return found
 
         return await self._retry(f"listing {kind}", scan)
 
