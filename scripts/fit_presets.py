@@ -1,6 +1,6 @@
 """Write the radiation memory into the presets that name a shipped BEM file: each radiation
 element with a `file` (backend/sixdof/scenario/presets/bem/) gets its `fit`, as reading the
-preset as a scenario file would make it (scenario/kinds/radiation.fit_of).
+preset as a scenario file would make it (scenario/radiation_files.fit_of).
 
 A preset is read at every load and by every hello (server/presets.origin); fitting a file
 there costs 1-2 s of a core on the event loop, so the fit is shipped in the preset instead.
@@ -19,9 +19,9 @@ import re
 import sys
 from typing import Any
 
-from sixdof.scenario.kinds.radiation import fit_of
 from sixdof.scenario.presets import FOLDER
 from sixdof.scenario.presets.hydrodynamics import BARGE, natural_frequency
+from sixdof.scenario.radiation_files import fit_of
 
 
 def fitted(data: dict[str, Any]) -> bool:

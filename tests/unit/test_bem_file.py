@@ -198,35 +198,59 @@ def response(fit: dict, omega: float) -> np.ndarray:
 def test_a_file_for_other_water_is_scaled_to_the_scenarios_density() -> None:
     """Potential flow's pressure is ρ ∂φ/∂t, φ the same in any water: a file computed for fresh
     water (1000 kg/m³) used in sea water (1025) has its added mass, damping, A∞ and wave force
-    times 1.025, and its memory answers 1.025 times as much at every frequency."""
-    from sixdof.scenario.kinds.radiation import fit_of
+    times 1.025, and its memory answers 1.025 times as much at every frequency, as the fit of
+    the same file computed for sea water does."""
+    from sixdof.scenario.kinds.radiation import RadiationFitModel, fit_in_water
+    from sixdof.scenario.radiation_files import fit_of
 
-    data = netcdf3(dataset())
-    fresh = fit_of(data, "hull.nc", {"excitation": "bem"}, None, rho=1000.0)
-    sea = fit_of(data, "hull.nc", {"excitation": "bem"}, None, rho=1025.0)
+    fresh = fit_of(netcdf3(dataset()), "hull.nc", {"excitation": "bem"}, None, rho=1025.0)
+    assert fresh["density"] == 1000.0  # the file's water, whatever the scenario's
+    sea = fit_in_water(RadiationFitModel.model_validate(fresh), 1025.0).model_dump()
+    assert sea["density"] == 1025.0
     k = 1.025
     np.testing.assert_allclose(sea["infinite"], k * np.asarray(fresh["infinite"]), rtol=1e-12)
     for part, keys in (("samples", ("added_mass", "damping")), ("excitation", ("re", "im"))):
-        for key in keys:  # kept to 7 significant digits in the fit
+        for key in keys:
             np.testing.assert_allclose(
-                sea[part][key], k * np.asarray(fresh[part][key]), rtol=1e-6, err_msg=key
+                sea[part][key], k * np.asarray(fresh[part][key]), rtol=1e-12, err_msg=key
             )
+    salt = dataset()  # the same hull computed for sea water
+    for key in ("added_mass", "radiation_damping", "excitation_force"):
+        dims, values = salt[key]
+        salt[key] = (dims, k * values)
+    salt["rho"] = ((), np.array(1025.0))
+    refit = fit_of(netcdf3(salt), "hull.nc", {"excitation": "bem"}, None)
     for omega in (0.3, 1.0, 2.0):
         np.testing.assert_allclose(
-            response(sea, omega), k * response(fresh, omega), rtol=1e-9, atol=1e-9
+            response(sea, omega), k * response(fresh, omega), rtol=1e-12, atol=1e-9
+        )
+        np.testing.assert_allclose(
+            response(refit, omega), response(sea, omega), rtol=1e-9, atol=1e-9
         )
 
 
 def test_a_files_stiffness_is_not_used_in_other_water() -> None:
-    """The stiffness holds the body's weight beside ρ g's terms, which no factor rescales."""
-    from sixdof.fields import FieldError
-    from sixdof.scenario.kinds.radiation import fit_of
+    """The stiffness holds the body's weight beside ρ g's terms, which no factor rescales: a
+    fit from a fresh-water file keeps it as it is, and linear hydrostatics in sea water with it
+    is refused, naming both densities."""
+    from pydantic import ValidationError
 
-    data = netcdf3(dataset())
+    from sixdof.scenario import Scenario
+    from sixdof.scenario.radiation_files import fit_of
+
     linear = {"hydrostatics": "linear"}
-    assert fit_of(data, "hull.nc", linear, None, rho=1000.0)["stiffness"][2][2] == 7.7e5
-    with pytest.raises(FieldError) as refused:
-        fit_of(data, "hull.nc", linear, None, rho=1025.0)
-    assert refused.value.field == "hydrostatics"
-    assert "1000 kg/m³" in refused.value.message and "1025" in refused.value.message
-    assert fit_of(data, "hull.nc", {}, None, rho=1025.0)["infinite"][2][2] > 0  # nonlinear: fine
+    fit = fit_of(netcdf3(dataset()), "hull.nc", linear, None, rho=1025.0)
+    assert fit["stiffness"][2][2] == 7.7e5 and fit["density"] == 1000.0
+
+    def scenario(density: float) -> Scenario:
+        return Scenario.model_validate({
+            "bodies": [{"Name": "Hull", "Mesh": "box", "Size": [2, 1, 1], "Mass": 800}],
+            "elements": [{"kind": "radiation", "body": "Hull", "fit": fit, **linear}],
+            "water": {"density": density},
+        })  # fmt: skip
+
+    scenario(1000.0)  # its own water: fine
+    with pytest.raises(ValidationError) as refused:
+        scenario(1025.0)
+    text = str(refused.value)
+    assert "hydrostatics linear" in text and "1000 kg/m³" in text and "here is 1025" in text

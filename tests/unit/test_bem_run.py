@@ -46,15 +46,17 @@ def computed(computed_file: Path) -> BemCoefficients:
 
 
 def test_the_pages_job_is_fitted_in_its_rooms_water(computed_file: Path) -> None:
-    """The page's job (analysis/bem_child) fits the file in the water it was computed for:
-    fresh water here, where a file read for the default sea water would be 2.5 % heavier."""
-    from sixdof.analysis.bem_child import fit_job
+    """The page's job (analysis/bem_child) fits the file it wrote: the fit says the water it
+    was computed for (the room's, fresh water here), where a fit taken for the default sea
+    water would be scaled 2.5 % heavier when built."""
     from sixdof.analysis.bem_run import job_for
     from sixdof.scenario import Scenario
+    from sixdof.scenario.radiation_files import fit_of
 
     job = job_for(Scenario.model_validate(SPHERE), omega=(0.4, 1.9, 8))
     assert job.rho == 1000.0
-    fit = fit_job(computed_file, job)
+    fit = fit_of(computed_file.read_bytes(), computed_file.name)
+    assert fit["density"] == job.rho
     file_inf = read_bem(computed_file.read_bytes()).radiation.added_mass_inf
     assert file_inf is not None
     assert fit["infinite"][2][2] == pytest.approx(file_inf[2, 2], rel=1e-12)

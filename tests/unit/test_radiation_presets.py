@@ -12,9 +12,10 @@ import pytest
 
 import sixdof
 from sixdof.dynamics.linear_hydrostatics import draft
-from sixdof.scenario.kinds.radiation import RadiationElement, fit_of
+from sixdof.scenario.kinds.radiation import RadiationElement
 from sixdof.scenario.presets import FOLDER, PRESETS
 from sixdof.scenario.presets.hydrodynamics import MEASURED
+from sixdof.scenario.radiation_files import fit_of
 from sixdof.scenario.shapes import hull_triangles
 from sixdof.server.settings import Settings
 from sixdof.simulation.cost import MAX_STEP_SECONDS, check_step

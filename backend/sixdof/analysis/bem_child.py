@@ -12,7 +12,7 @@ One line of JSON in, on standard input: {"scenario": a Scenario as JSON, "body":
   waits for a line "go" (the server charges its cost first) and ends at anything else;
 - {"done": k, "total": n} after each frequency solved (the infinite one counted);
 - {"fit": the radiation element's `fit`}: the file Capytaine wrote, read and fitted
-  (scenario/kinds/radiation.fit_of) as a scenario file's would be;
+  (scenario/radiation_files.fit_of) as a scenario file's would be;
 - {"error": sentence}: a job that cannot be set up, run or fitted.
 """
 
@@ -33,19 +33,12 @@ def _say(message: dict[str, Any]) -> None:
     sys.stdout.flush()
 
 
-def fit_job(path: Path, job: Any) -> dict[str, Any]:
-    """The `fit` of the file a job wrote, in the job's water (the room's: fit_of scales a file
-    to the water it is given, 1025 kg/m³ unless told)."""
-    from ..scenario.kinds.radiation import fit_of
-
-    return fit_of(path.read_bytes(), path.name, rho=job.rho)
-
-
 def main(parent: int) -> int:
     _die_with_parent(parent)
     os.nice(5)  # the room's physics first
     from ..fields import FieldError
     from ..scenario import Scenario
+    from ..scenario.radiation_files import fit_of
     from .bem_run import BemError, job_for, run, write
 
     request = json.loads(sys.stdin.readline() or "{}")
@@ -63,7 +56,7 @@ def main(parent: int) -> int:
         with tempfile.TemporaryDirectory(prefix="sixdof-bem-") as folder:
             path = Path(folder) / f"{job.body}.nc"
             write(dataset, path)
-            fit = fit_job(path, job)
+            fit = fit_of(path.read_bytes(), path.name)
     except (BemError, FieldError) as exc:
         _say({"error": str(getattr(exc, "message", exc))})
         return 0

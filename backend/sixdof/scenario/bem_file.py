@@ -22,7 +22,7 @@ or there are too few frequencies to fit a memory to.
 from __future__ import annotations
 
 import io
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
@@ -61,24 +61,6 @@ class BemCoefficients:
     excitation: np.ndarray | None  # (n, h, 6) complex, N and N·m per metre of amplitude
     rho: float
     water_depth: float  # m; inf for deep water
-
-    def in_water(self, rho: float) -> BemCoefficients:
-        """The coefficients in water of density `rho` (kg/m³) instead of the file's: the
-        pressure of potential flow is ρ ∂φ/∂t with φ the same in any water, so A(ω), B(ω), A∞
-        and the waves' force scale by rho / the file's ρ. The stiffness is kept as it is: it
-        holds the body's weight beside ρ g's terms (fit_of refuses to use it in other water)."""
-        k = rho / self.rho
-        if k == 1.0:
-            return self
-        r = self.radiation
-        radiation = replace(
-            r,
-            added_mass=r.added_mass * k,
-            damping=r.damping * k,
-            added_mass_inf=None if r.added_mass_inf is None else r.added_mass_inf * k,
-        )
-        excitation = None if self.excitation is None else self.excitation * k
-        return replace(self, radiation=radiation, excitation=excitation, rho=rho)
 
 
 Variables = dict[str, tuple[tuple[str, ...], np.ndarray]]

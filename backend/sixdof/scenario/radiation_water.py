@@ -25,20 +25,6 @@ ONE_HEADING = 1.0
 DENSITY_SLACK = 1e-6
 
 
-def other_water(whose: str, fitted: float, density: float) -> None:
-    """FieldError (hydrostatics) when a hydrostatic stiffness for water of `fitted` kg/m³
-    would be used in water of `density`: it holds the body's weight beside ρ g's terms, which
-    no factor rescales."""
-    if abs(fitted - density) > DENSITY_SLACK * density:
-        raise FieldError(
-            "hydrostatics",
-            "invalid",
-            f"hydrostatics linear: {whose} hydrostatic_stiffness is for water of {fitted:g} "
-            f"kg/m³ and holds the body's weight, the water here is {density:g}: set "
-            f"water.density to {fitted:g}, or use hydrostatics nonlinear",
-        )
-
-
 def wave_rows(e: Any, sea: Water, body: BodySpec) -> tuple[np.ndarray, np.ndarray]:
     """Each wave's a, ω, k, cos β, sin β, β and its force X(ω) at the file's headings (re, im
     at each), and the headings (rad): empty without excitation bem or waves."""
@@ -100,7 +86,17 @@ def check_water(
             continue
         fit = e.fit
         if e.hydrostatics == "linear" and fit is not None and fit.stiffness is not None:
-            other_water(f"elements[{k}]: its fit's", fit.density or density, density)
+            # the stiffness holds the body's weight beside ρ g's terms: no factor rescales it
+            made = fit.density or density
+            if abs(made - density) > DENSITY_SLACK * density:
+                raise FieldError(
+                    "hydrostatics",
+                    "invalid",
+                    f"elements[{k}]: hydrostatics linear: its fit's hydrostatic_stiffness is "
+                    f"for water of {made:g} kg/m³ and holds the body's weight, the water here "
+                    f"is {density:g}: set water.density to {made:g}, or use hydrostatics "
+                    "nonlinear",
+                )
         if not waves:
             continue
         if e.hydrostatics == "linear" and e.excitation != "bem":
@@ -148,4 +144,4 @@ def _yaw(body: BodySpec) -> float:
     return math.degrees(math.atan2(2 * (w * z + x * y), 1 - 2 * (y * y + z * z)))
 
 
-__all__ = ["check_water", "hydrostatics_row", "linear_of", "other_water", "wave_rows"]
+__all__ = ["check_water", "hydrostatics_row", "linear_of", "wave_rows"]

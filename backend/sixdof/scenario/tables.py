@@ -101,7 +101,7 @@ def inline_tables(data: Any, folder: Path | None) -> None:
     """Replace each element's `csv` name by the `table` it holds, and a radiation's BEM `file`
     by its `fit` (in place); NamedFileError with its `loc` (("elements", 3, "csv"))
     otherwise."""
-    from .kinds.radiation import inline_fits
+    from .radiation_files import inline_fits
 
     if not isinstance(data, dict) or not isinstance(data.get("elements"), list):
         return

@@ -11,7 +11,7 @@ fit) or when the address's BEM budget (BEM_RATE s per s, up to BEM_BURST) cannot
 else charged and the child told to go, and POST answers 202 with the job's state. One job per
 server at a time: another POST while one runs is 409, naming it. GET reads the room's job:
 `state` (idle, running, done, failed), frequencies `done` of `total`, `error`, and once done
-the fitted memory (`fit`: the `radiation` element's, as scenario/kinds/radiation.fit_of makes
+the fitted memory (`fit`: the `radiation` element's, as scenario/radiation_files.fit_of makes
 it of the file) that the page adds with set_elements as any element.
 
 The child runs at a lower priority on one thread; it is killed past its deadline

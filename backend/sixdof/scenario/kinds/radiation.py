@@ -145,25 +145,6 @@ class RadiationFitModel(Strict):
         return self
 
 
-def excitation_of(omega: Any, directions: Any, force: Any) -> dict[str, Any]:
-    """`fit.excitation` of a file's table (n × h × 6 complex at `directions`, radians)."""
-    import numpy as np
-
-    wrapped = np.degrees(np.arctan2(np.sin(directions), np.cos(directions)))
-    order = np.argsort(wrapped)
-    table = np.asarray(force)[:, order, :]
-
-    def short(x: Any) -> Any:
-        return np.vectorize(lambda v: float(f"{v:.7g}"))(x).tolist()
-
-    return {
-        "omega": [float(w) for w in omega],
-        "headings": [float(d) for d in wrapped[order]],
-        "re": short(table.real),
-        "im": short(table.imag),
-    }
-
-
 class RadiationElement(ElementModel):
     """The radiation memory of `body`'s hull: `file` (a BEM file next to the scenario file)
     or its `fit`; the waves' force and the hydrostatics from the same file when asked."""
@@ -200,96 +181,6 @@ class RadiationElement(ElementModel):
                 "Froude_Krylov_force (fit.excitation); this one has none",
             )
         return self
-
-
-def samples_of(data: Any, pairs: Any) -> dict[str, Any]:
-    """`fit.samples` of a file's RadiationData for `pairs` (the fit's, i ≤ j)."""
-    import numpy as np
-
-    def short(x: Any) -> Any:
-        return np.vectorize(lambda v: float(f"{v:.7g}"))(x).tolist()
-
-    pairs = sorted(pairs)
-    return {
-        "omega": [float(w) for w in data.omega],
-        "pairs": [list(ij) for ij in pairs],
-        "added_mass": [short(data.added_mass[:, i, j]) for i, j in pairs],
-        "damping": [short(data.damping[:, i, j]) for i, j in pairs],
-    }
-
-
-def read_file(
-    data: bytes, name: str, spec: Any = None, beside: Any = None, rho: float = 1025.0
-) -> Any:
-    """A BEM file's BemCoefficients by its suffix: `.1` WAMIT's (its .3 and .hst read with
-    `beside`, a name -> bytes or None, when there; made dimensional with `spec`'s
-    wamit_length and `rho`), anything else Capytaine's NetCDF."""
-    from ..bem_file import read_bem
-
-    if not name.endswith(".1"):
-        return read_bem(data, name)
-    from ..wamit_file import read_wamit, siblings
-    from ..water import WAVE_GRAVITY
-
-    spec = spec if isinstance(spec, dict) else {}
-    three, hst = (None, None) if beside is None else (beside(n) for n in siblings(name))
-    length = spec.get("wamit_length", 1.0)
-    if isinstance(length, bool) or not isinstance(length, int | float):
-        length = float("nan")  # refused by the reader, naming wamit_length
-    return read_wamit(data, name, three, hst, length=float(length), rho=rho, g=WAVE_GRAVITY)
-
-
-def fit_of(
-    data: bytes, name: str, spec: Any = None, beside: Any = None, rho: float = 1025.0
-) -> dict[str, Any]:
-    """The `fit` of a BEM file's bytes (FieldError naming what is wrong in it), with the
-    file's samples of A(ω), B(ω), its excitation when `spec` (the element as given) asks for
-    excitation bem and its stiffness when it asks for linear hydrostatics; a WAMIT .1 file's
-    .3 and .hst are read with `beside` (read_file)."""
-    from ...dynamics.radiation_fit import fit
-    from ..bem_file import BemFileError
-
-    spec = spec if isinstance(spec, dict) else {}
-    try:
-        read = read_file(data, name, spec, beside, rho)
-    except BemFileError as exc:
-        raise FieldError("file", "invalid", f"file: {name}: {exc}") from None
-    except FieldError as exc:
-        raise FieldError("file", "invalid", f"file: {name}: {exc.message}") from None
-    if spec.get("hydrostatics") == "linear" and read.stiffness is not None:
-        from ..radiation_water import other_water
-
-        other_water(f"{name}'s", read.rho, rho)
-    read = read.in_water(rho)  # a Capytaine file's coefficients in this water (bem_file)
-    try:
-        fitted = fit(read.radiation)
-    except BemFileError as exc:
-        raise FieldError("file", "invalid", f"file: {name}: {exc}") from None
-    except FieldError as exc:
-        raise FieldError("file", "invalid", f"file: {name}: {exc.message}") from None
-
-    def rows(m: Any) -> list[list[float]]:
-        return [[float(v) for v in r] for r in m]
-
-    out = {
-        "A": rows(fitted.a), "B": rows(fitted.b), "C": rows(fitted.c),
-        "D": rows(fitted.d), "infinite": rows(fitted.added_mass_inf),
-        "error": min(1.0, fitted.error), "extrapolated": fitted.inf_extrapolated,
-        "samples": samples_of(read.radiation, fitted.orders), "density": rho,
-    }  # fmt: skip
-    if spec.get("excitation") == "bem":
-        if read.excitation is None:
-            raise FieldError(
-                "file",
-                "invalid",
-                f"file: {name}: excitation bem: the file has no diffraction_force and "
-                "Froude_Krylov_force (nor excitation_force; a WAMIT .1 file no .3 beside it)",
-            )
-        table = excitation_of(read.radiation.omega, read.wave_directions, read.excitation)
-        out["excitation"] = table
-    if spec.get("hydrostatics") == "linear" and read.stiffness is not None:
-        out["stiffness"] = rows(read.stiffness)
-    return out
 
 
 def _check(e: RadiationElement, k: int, scene: Checking) -> None:
@@ -336,9 +227,10 @@ def _build(e: RadiationElement, ctx: Building) -> Radiation:
 def fit_in_water(fit: RadiationFitModel, density: float) -> RadiationFitModel:
     """`fit` in water of `density` (kg/m³) instead of its own: its A∞, its memory's output
     (C and D: K(jω) times the ratio, its poles unchanged), the file's samples and the waves'
-    force scaled by density / fit.density, as bem_file.BemCoefficients.in_water scales a file;
-    the stiffness kept (it holds the body's weight: radiation_water.other_water). A fit that
-    does not say its water, or is in its own, is returned as it is."""
+    force scaled by density / fit.density (potential flow's pressure is ρ ∂φ/∂t, φ the same in
+    any water); the stiffness kept (it holds the body's weight: radiation_water.check_water
+    refuses it in other water). A fit that does not say its water, or is in its own, is
+    returned as it is."""
     if fit.density is None or fit.density == density:
         return fit
     k = density / fit.density
@@ -365,7 +257,9 @@ def fit_in_water(fit: RadiationFitModel, density: float) -> RadiationFitModel:
 
 def _xml_read(reader: XmlReader, name: str, e: XmlLib, spec: dict[str, Any]) -> None:
     """File (a BEM file next to the input file) is fitted as it is read."""
-    if "file" not in spec or not _refit(spec):
+    from ..radiation_files import fit_of, needs_fit
+
+    if "file" not in spec or not needs_fit(spec):
         return
     data = reader.named_file(e.node, "File", str(spec["file"]))
 
@@ -376,47 +270,6 @@ def _xml_read(reader: XmlReader, name: str, e: XmlLib, spec: dict[str, Any]) -> 
         spec["fit"] = fit_of(data, str(spec["file"]), spec, beside, reader.water_density())
     except FieldError as exc:
         raise reader.fail(e.node, "File", exc.message) from None
-
-
-def _refit(spec: dict[str, Any]) -> bool:
-    """Whether an element's file is to be fitted: it has no fit, or its fit lacks the
-    excitation or stiffness it asks for (FhSim XML carries the memory alone)."""
-    fitted = spec.get("fit")
-    if not isinstance(fitted, dict):
-        return True
-    if spec.get("excitation") == "bem" and "excitation" not in fitted:
-        return True
-    return spec.get("hydrostatics") == "linear" and "stiffness" not in fitted
-
-
-def inline_fits(data: Any, files: Any) -> None:
-    """Replace each radiation element's `file` (read with `files`, a NamedFiles, or None: no
-    folder) by its `fit` (in place); NamedFileError with its loc otherwise."""
-    from ..named_files import NamedFileError
-
-    if not isinstance(data, dict) or not isinstance(data.get("elements"), list):
-        return
-    water = data.get("water")
-    rho = water.get("density", 1025.0) if isinstance(water, dict) else 1025.0
-    rho = float(rho) if isinstance(rho, int | float) and not isinstance(rho, bool) else 1025.0
-    for index, element in enumerate(data["elements"]):
-        if not isinstance(element, dict) or element.get("kind") != "radiation":
-            continue
-        if "file" not in element or not _refit(element):
-            continue
-        loc = ("elements", index, "file")
-        if files is None:
-            raise NamedFileError(
-                "a radiation's file is a BEM file next to a scenario file; send its fit instead",
-                loc,
-            )
-        try:
-            name = str(element["file"])
-            element["fit"] = fit_of(files.read(name), name, element, files.read_if_any, rho)
-        except NamedFileError as exc:
-            raise exc.at(loc) from None
-        except FieldError as exc:
-            raise NamedFileError(exc.message, loc) from None
 
 
 KIND = Kind(
